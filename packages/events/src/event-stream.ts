@@ -1,0 +1,33 @@
+/** The JetStream stream every service publishes to, by default. */
+export const EVENTS_STREAM = 'ACS_EVENTS';
+/** The first token of every event subject, by default (`acs.<service>.<type>`). */
+export const EVENTS_SUBJECT_PREFIX = 'acs';
+
+/**
+ * Where events go: the stream and the subject prefix it captures (`<prefix>.>`). One
+ * deployment uses the defaults; test stacks sharing one NATS server each use their own.
+ */
+export interface EventStreamConfig {
+  stream: string;
+  subjectPrefix: string;
+}
+
+/** The defaults: stream `ACS_EVENTS`, subjects `acs.>`. */
+export const DEFAULT_EVENT_STREAM: EventStreamConfig = {
+  stream: EVENTS_STREAM,
+  subjectPrefix: EVENTS_SUBJECT_PREFIX,
+};
+
+/**
+ * The subject an outbox row is published on. Rows store `acs.<service>.<type>` (written
+ * before the deployment's prefix is known to the store); the relay swaps the first token.
+ */
+export function publishedSubject(storedSubject: string, subjectPrefix: string): string {
+  const dot = storedSubject.indexOf('.');
+  return dot < 0 ? `${subjectPrefix}.${storedSubject}` : `${subjectPrefix}${storedSubject.slice(dot)}`;
+}
+
+/** The event's subject without its prefix: `oauth.application.authorized`. */
+export function subjectWithoutPrefix(subject: string, subjectPrefix: string): string {
+  return subject.startsWith(`${subjectPrefix}.`) ? subject.slice(subjectPrefix.length + 1) : subject;
+}

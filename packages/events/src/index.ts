@@ -1,0 +1,13 @@
+export { createOutboxRow, type EventEnvelope, type OutboxRow } from './event-envelope';
+export { outboxNotifySql, outboxChannel } from './outbox-sql';
+export { OutboxRelay, type OutboxRelayOptions, type RelayLogger } from './outbox-relay';
+export { startOutboxRelay, type RunningRelay } from './start-outbox-relay';
+export {
+  EVENTS_STREAM,
+  EVENTS_SUBJECT_PREFIX,
+  DEFAULT_EVENT_STREAM,
+  publishedSubject,
+  subjectWithoutPrefix,
+  type EventStreamConfig,
+} from './event-stream';
+export { ensureEventStream } from './ensure-event-stream';

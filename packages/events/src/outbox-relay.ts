@@ -1,0 +1,157 @@
+import type { JetStreamClient, NatsConnection } from 'nats';
+import type { Pool, PoolClient } from 'pg';
+import { ensureEventStream } from './ensure-event-stream';
+import { DEFAULT_EVENT_STREAM, publishedSubject, type EventStreamConfig } from './event-stream';
+import { outboxChannel } from './outbox-sql';
+
+/** What the relay logs through; pino's logger fits. */
+export interface RelayLogger {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+/** Options of an outbox relay. */
+export interface OutboxRelayOptions {
+  pool: Pool;
+  /** The service's PostgreSQL schema, holding its `outbox` table. */
+  schema: string;
+  nats: NatsConnection;
+  logger: RelayLogger;
+  /** Rows published per transaction. */
+  batchSize?: number;
+  /** Fallback poll interval when no NOTIFY arrives. */
+  pollIntervalMs?: number;
+  /** Upper bound of the retry backoff while NATS is unreachable. */
+  maxBackoffMs?: number;
+  /** Stream and subject prefix (default `ACS_EVENTS`, `acs`). */
+  events?: EventStreamConfig;
+}
+
+/**
+ * Publishes a service's outbox rows to JetStream, in order of creation, and marks them
+ * published. Row id = `Nats-Msg-Id`: a crash between publish and mark republishes the
+ * row, and the stream's duplicate window drops the repeat. While NATS is down the rows
+ * wait (writes keep succeeding) and the relay retries with exponential backoff.
+ * Several replicas may run: `FOR UPDATE SKIP LOCKED` gives each row to one of them.
+ */
+export class OutboxRelay {
+  private readonly js: JetStreamClient;
+  private readonly table: string;
+  private readonly prefix: string;
+  private running = false;
+  private wake: (() => void) | undefined;
+  private listener: PoolClient | undefined;
+  private loop: Promise<void> | undefined;
+
+  constructor(private readonly options: OutboxRelayOptions) {
+    this.js = options.nats.jetstream();
+    this.table = `"${options.schema}"."outbox"`;
+    this.prefix = (options.events ?? DEFAULT_EVENT_STREAM).subjectPrefix;
+  }
+
+  /** Makes sure the stream exists (idempotent). */
+  static async ensureStream(
+    nats: NatsConnection,
+    events: EventStreamConfig = DEFAULT_EVENT_STREAM,
+  ): Promise<void> {
+    await ensureEventStream(nats, events);
+  }
+
+  /** Starts relaying in the background. */
+  async start(): Promise<void> {
+    this.running = true;
+    await this.listen();
+    this.loop = this.run();
+  }
+
+  /** Stops after the batch in progress. */
+  async stop(): Promise<void> {
+    this.running = false;
+    this.wake?.();
+    await this.loop;
+    if (this.listener) {
+      this.listener.release();
+      this.listener = undefined;
+    }
+  }
+
+  /** Publishes one batch; returns how many rows were published. Exposed for tests. */
+  async relayBatch(): Promise<number> {
+    const client = await this.options.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const { rows } = await client.query<{ id: string; subject: string; payload: string }>(
+        `SELECT id, subject, payload::text AS payload FROM ${this.table}
+          WHERE published_at IS NULL ORDER BY seq
+          LIMIT $1 FOR UPDATE SKIP LOCKED`,
+        [this.options.batchSize ?? 100],
+      );
+      // Sent back to back on one connection, so the stream stores them in this order;
+      // msgID becomes the Nats-Msg-Id header, the stream's deduplication key.
+      await Promise.all(
+        rows.map((row) =>
+          this.js.publish(publishedSubject(row.subject, this.prefix), Buffer.from(row.payload), {
+            msgID: row.id,
+          }),
+        ),
+      );
+      if (rows.length > 0) {
+        await client.query(`UPDATE ${this.table} SET published_at = now() WHERE id = ANY($1::text[])`, [
+          rows.map((r) => r.id),
+        ]);
+      }
+      await client.query('COMMIT');
+      return rows.length;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  /** Holds a connection that LISTENs for the services' NOTIFY; re-established when lost. */
+  private async listen(): Promise<void> {
+    const listener = await this.options.pool.connect();
+    listener.on('notification', () => this.wake?.());
+    listener.on('error', (error) => {
+      this.options.logger.warn({ err: error }, 'outbox listener connection lost');
+      if (this.listener === listener) this.listener = undefined;
+      listener.release(true);
+    });
+    await listener.query(`LISTEN "${outboxChannel(this.options.schema)}"`);
+    this.listener = listener;
+  }
+
+  private async run(): Promise<void> {
+    const maxBackoff = this.options.maxBackoffMs ?? 5000;
+    const poll = this.options.pollIntervalMs ?? 1000;
+    let backoff = 100;
+    while (this.running) {
+      try {
+        // Until the listener is back, the poll interval bounds the delay.
+        if (!this.listener) await this.listen();
+        const published = await this.relayBatch();
+        backoff = 100;
+        if (published > 0) continue;
+        await this.sleep(poll);
+      } catch (error) {
+        this.options.logger.warn({ err: error, retryInMs: backoff }, 'outbox relay failed; retrying');
+        await this.sleep(backoff + Math.random() * backoff * 0.2);
+        backoff = Math.min(backoff * 2, maxBackoff);
+      }
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done(): void {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wake = done;
+    });
+  }
+}

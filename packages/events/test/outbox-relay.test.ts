@@ -1,0 +1,188 @@
+import { randomBytes } from 'node:crypto';
+import { AckPolicy, connect, DeliverPolicy, type JsMsg, type NatsConnection } from 'nats';
+import { Pool } from 'pg';
+import { createTestDatabase, type TestDatabase } from '@acs/testing';
+import {
+  createOutboxRow,
+  EVENTS_STREAM,
+  OutboxRelay,
+  outboxNotifySql,
+  publishedSubject,
+  startOutboxRelay,
+} from '../src';
+
+const SCHEMA = 'relaytest';
+const service = `relay-test-${randomBytes(3).toString('hex')}`;
+const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
+
+let db: TestDatabase;
+let pool: Pool;
+let nats: NatsConnection;
+
+beforeAll(async () => {
+  db = await createTestDatabase([]);
+  pool = new Pool({ connectionString: db.url });
+  // Dropping the database at the end terminates connections that are still closing.
+  pool.on('error', () => undefined);
+  // The outbox table as every service's migration creates it.
+  await pool.query(`CREATE SCHEMA ${SCHEMA}`);
+  await pool.query(`CREATE TABLE ${SCHEMA}.outbox (
+    id text PRIMARY KEY, seq bigserial UNIQUE, subject text NOT NULL, payload jsonb NOT NULL,
+    created_at timestamp(3) NOT NULL DEFAULT now(), published_at timestamp(3))`);
+  nats = await connect({ servers: db.natsUrl });
+  await OutboxRelay.ensureStream(nats);
+});
+
+afterAll(async () => {
+  await nats?.drain();
+  await pool?.end();
+  await db?.drop();
+});
+
+async function insertEvents(count: number): Promise<string[]> {
+  const rows = Array.from({ length: count }, (_, i) => createOutboxRow(service, 'thing.happened', { n: i }));
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    for (const row of rows) {
+      await client.query(`INSERT INTO ${SCHEMA}.outbox (id, subject, payload) VALUES ($1, $2, $3)`, [
+        row.id,
+        row.subject,
+        row.payload,
+      ]);
+    }
+    await client.query(outboxNotifySql(SCHEMA));
+    await client.query('COMMIT');
+  } finally {
+    client.release();
+  }
+  return rows.map((r) => r.id);
+}
+
+/** Every message of this test's subject in the stream, read with an ephemeral consumer. */
+async function readStream(expected: number): Promise<JsMsg[]> {
+  const jsm = await nats.jetstreamManager();
+  const name = `reader_${randomBytes(4).toString('hex')}`;
+  await jsm.consumers.add(EVENTS_STREAM, {
+    name,
+    filter_subject: `acs.${service}.>`,
+    ack_policy: AckPolicy.None,
+    deliver_policy: DeliverPolicy.All,
+    inactive_threshold: 30_000_000_000,
+  });
+  const consumer = await nats.jetstream().consumers.get(EVENTS_STREAM, name);
+  const messages: JsMsg[] = [];
+  const batch = await consumer.fetch({ max_messages: expected + 10, expires: 1500 });
+  for await (const message of batch) messages.push(message);
+  return messages;
+}
+
+async function waitUntilPublished(ids: string[], timeoutMs = 5000): Promise<number> {
+  const started = Date.now();
+  for (;;) {
+    const { rows } = await pool.query(
+      `SELECT count(*)::int AS n FROM ${SCHEMA}.outbox WHERE id = ANY($1) AND published_at IS NOT NULL`,
+      [ids],
+    );
+    if (rows[0].n === ids.length) return Date.now() - started;
+    if (Date.now() - started > timeoutMs) throw new Error(`only ${rows[0].n} of ${ids.length} published`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe('outbox relay', () => {
+  it('publishes committed rows within a second, in order, with the row id as Nats-Msg-Id', async () => {
+    const relay = startOutboxRelay({
+      pool,
+      schema: SCHEMA,
+      natsUrl: db.natsUrl,
+      logger: quiet,
+      name: 'test',
+    });
+    try {
+      // Let the relay connect, then measure the NOTIFY-driven path.
+      await new Promise((r) => setTimeout(r, 300));
+      const ids = await insertEvents(25);
+      expect(await waitUntilPublished(ids)).toBeLessThan(1000);
+      const messages = await readStream(25);
+      expect(messages.map((m) => m.headers?.get('Nats-Msg-Id'))).toEqual(ids);
+      expect(messages.map((m) => (m.json() as { id: string }).id)).toEqual(ids);
+      expect(messages[0]!.subject).toBe(`acs.${service}.thing.happened`);
+    } finally {
+      await relay.stop();
+    }
+  });
+
+  it('republishing a row after a crash between publish and mark is dropped by the stream', async () => {
+    const [id] = await insertEvents(1);
+    // The crash: the row reached the stream, but was never marked published.
+    const { rows } = await pool.query(`SELECT subject, payload::text FROM ${SCHEMA}.outbox WHERE id = $1`, [
+      id,
+    ]);
+    const first = await nats
+      .jetstream()
+      .publish(rows[0].subject, Buffer.from(rows[0].payload), { msgID: id });
+    expect(first.duplicate).toBe(false);
+
+    const relay = new OutboxRelay({ pool, schema: SCHEMA, nats, logger: quiet });
+    expect(await relay.relayBatch()).toBe(1);
+    const copies = (await readStream(30)).filter((m) => m.headers?.get('Nats-Msg-Id') === id);
+    expect(copies).toHaveLength(1);
+  });
+
+  it('leaves rows unpublished, and writes unaffected, while NATS cannot be reached', async () => {
+    const relay = startOutboxRelay({
+      pool,
+      schema: SCHEMA,
+      natsUrl: 'nats://127.0.0.1:1',
+      logger: quiet,
+      name: 'test',
+    });
+    try {
+      const ids = await insertEvents(3);
+      await new Promise((r) => setTimeout(r, 500));
+      const { rows } = await pool.query(
+        `SELECT count(*)::int AS n FROM ${SCHEMA}.outbox WHERE id = ANY($1) AND published_at IS NULL`,
+        [ids],
+      );
+      expect(rows[0].n).toBe(3);
+      expect(relay.isConnected()).toBe(false);
+    } finally {
+      await relay.stop();
+    }
+    // A relay that can reach NATS catches up.
+    const { rows } = await pool.query(`SELECT id FROM ${SCHEMA}.outbox WHERE published_at IS NULL`);
+    const catchUp = new OutboxRelay({ pool, schema: SCHEMA, nats, logger: quiet });
+    expect(await catchUp.relayBatch()).toBe(rows.length);
+  });
+
+  it('publishes to its own stream and subject prefix when configured', async () => {
+    const suffix = randomBytes(3).toString('hex');
+    const events = { stream: `RELAY_TEST_${suffix}`, subjectPrefix: `relay${suffix}` };
+    await OutboxRelay.ensureStream(nats, events);
+    const jsm = await nats.jetstreamManager();
+    try {
+      await new OutboxRelay({ pool, schema: SCHEMA, nats, logger: quiet }).relayBatch(); // drain older rows
+      const ids = await insertEvents(2);
+      const relay = new OutboxRelay({ pool, schema: SCHEMA, nats, logger: quiet, events });
+      expect(await relay.relayBatch()).toBe(2);
+      const info = await jsm.streams.info(events.stream);
+      expect(info.state.messages).toBe(2);
+      const last = await jsm.streams.getMessage(events.stream, {
+        last_by_subj: `relay${suffix}.${service}.thing.happened`,
+      });
+      expect(last.header.get('Nats-Msg-Id')).toBe(ids[1]);
+    } finally {
+      await jsm.streams.delete(events.stream);
+    }
+  });
+});
+
+describe('publishedSubject', () => {
+  it('swaps the first token for the prefix', () => {
+    expect(publishedSubject('acs.oauth.application.authorized', 'acs1f')).toBe(
+      'acs1f.oauth.application.authorized',
+    );
+    expect(publishedSubject('acs.oauth.x', 'acs')).toBe('acs.oauth.x');
+  });
+});

@@ -1,0 +1,48 @@
+import * as grpc from '@grpc/grpc-js';
+
+/** Default deadline of a call between services. */
+export const DEFAULT_DEADLINE_MS = 5000;
+
+// Generated client methods are overloaded; TypeScript infers from the last overload,
+// `(argument, callback)`, which is enough to learn the request and response types.
+type UnaryMethod<Req, Res> = (request: Req, callback: grpc.requestCallback<Res>) => grpc.ClientUnaryCall;
+
+type FullUnaryMethod = (
+  request: unknown,
+  metadata: grpc.Metadata,
+  options: grpc.CallOptions,
+  callback: grpc.requestCallback<unknown>,
+) => grpc.ClientUnaryCall;
+
+/**
+ * Calls a unary RPC of a generated client with a deadline and returns a promise. A
+ * failed call rejects with the ServiceError (use `fromGrpcError` to read its detail).
+ */
+export function callUnary<Req, Res>(
+  client: grpc.Client,
+  method: UnaryMethod<Req, Res>,
+  request: Req,
+  deadlineMs = DEFAULT_DEADLINE_MS,
+): Promise<Res> {
+  return new Promise((resolve, reject) => {
+    (method as unknown as FullUnaryMethod).call(
+      client,
+      request,
+      new grpc.Metadata(),
+      { deadline: Date.now() + deadlineMs },
+      (error, response) => (error ? reject(error) : resolve(response as Res)),
+    );
+  });
+}
+
+/**
+ * Options every ACS client channel uses: keepalive so that idle channels to other pods
+ * stay warm, and round-robin over every address the name resolves to, so that with a
+ * headless Kubernetes Service (`dns:///command-registry:50051`) calls spread over all
+ * replicas instead of sticking to the first.
+ */
+export const CLIENT_CHANNEL_OPTIONS: grpc.ChannelOptions = {
+  'grpc.keepalive_time_ms': 30_000,
+  'grpc.max_receive_message_length': 8 * 1024 * 1024,
+  'grpc.service_config': JSON.stringify({ loadBalancingConfig: [{ round_robin: {} }] }),
+};

@@ -1,0 +1,22 @@
+import { Pool } from 'pg';
+import type { Logger } from 'pino';
+import { serviceDatabaseUrl } from './parse-config';
+
+/**
+ * The connection pool of a service: the shared DATABASE_URL with the service's schema
+ * as search_path. An idle connection that the server drops (restart, failover) is
+ * logged and replaced on next use; without this listener pg would crash the process.
+ */
+export function createDatabasePool(options: {
+  databaseUrl: string;
+  schema: string;
+  size: number;
+  logger: Logger;
+}): Pool {
+  const pool = new Pool({
+    connectionString: serviceDatabaseUrl(options.databaseUrl, options.schema),
+    max: options.size,
+  });
+  pool.on('error', (error) => options.logger.warn({ err: error }, 'idle database connection lost'));
+  return pool;
+}

@@ -1,0 +1,101 @@
+import * as grpc from '@grpc/grpc-js';
+import { HealthImplementation } from 'grpc-health-check';
+import type { Logger } from 'pino';
+import { DiscordError } from './discord-error';
+import { toGrpcError } from './grpc-errors';
+
+/** An async handler per RPC: return the response or throw (a DiscordError reaches the client). */
+export type UnaryHandlers = Record<string, (request: never) => Promise<unknown>>;
+
+/** One gRPC service to serve: its definition (from the generated proto) and its handlers. */
+export interface ServiceBinding {
+  /** Fully qualified name, e.g. `acs.command_registry.v1.CommandRegistryService` (health reports it). */
+  name: string;
+  definition: grpc.ServiceDefinition;
+  handlers: UnaryHandlers;
+}
+
+/** A gRPC server with health checking; call `listen` to start and `drain` to stop. */
+export interface GrpcServer {
+  server: grpc.Server;
+  listen(address: string): Promise<number>;
+  /** Marks the service NOT_SERVING, stops accepting calls and waits for in-flight ones. */
+  drain(): Promise<void>;
+}
+
+/**
+ * Creates a gRPC server whose handlers are plain async functions. Errors go through the
+ * one translation (DiscordError → status + detail); anything else is logged and answered
+ * INTERNAL without leaking its message. `grpc.health.v1` reports SERVING only while
+ * `isReady` (polled every `readinessIntervalMs`) says so.
+ */
+export function createGrpcServer(options: {
+  logger: Logger;
+  services: ServiceBinding[];
+  isReady: () => Promise<boolean>;
+  readinessIntervalMs?: number;
+}): GrpcServer {
+  const { logger } = options;
+  const server = new grpc.Server({ 'grpc.max_receive_message_length': 8 * 1024 * 1024 });
+  const names = ['', ...options.services.map((s) => s.name)];
+  const health = new HealthImplementation(Object.fromEntries(names.map((n) => [n, 'NOT_SERVING'])));
+  health.addToServer(server);
+  let draining = false;
+
+  for (const binding of options.services) {
+    const implementation: grpc.UntypedServiceImplementation = {};
+    for (const [method, handler] of Object.entries(binding.handlers)) {
+      implementation[method] = (
+        call: grpc.ServerUnaryCall<unknown, unknown>,
+        callback: grpc.sendUnaryData<unknown>,
+      ) => {
+        handler(call.request as never).then(
+          (response) => callback(null, response),
+          (error: unknown) => callback(translateError(logger, `${binding.name}/${method}`, error)),
+        );
+      };
+    }
+    server.addService(binding.definition, implementation);
+  }
+
+  const setAll = (status: 'SERVING' | 'NOT_SERVING'): void => {
+    for (const name of names) health.setStatus(name, status);
+  };
+  const probe = async (): Promise<void> => {
+    let ready = false;
+    try {
+      ready = !draining && (await options.isReady());
+    } catch (error) {
+      logger.warn({ err: error }, 'readiness check failed');
+    }
+    setAll(ready ? 'SERVING' : 'NOT_SERVING');
+  };
+  let timer: NodeJS.Timeout | undefined;
+
+  return {
+    server,
+    async listen(address) {
+      const port = await new Promise<number>((resolve, reject) =>
+        server.bindAsync(address, grpc.ServerCredentials.createInsecure(), (error, bound) =>
+          error ? reject(error) : resolve(bound),
+        ),
+      );
+      await probe();
+      timer = setInterval(() => void probe(), options.readinessIntervalMs ?? 5000);
+      timer.unref();
+      return port;
+    },
+    async drain() {
+      draining = true;
+      if (timer) clearInterval(timer);
+      setAll('NOT_SERVING');
+      await new Promise<void>((resolve) => server.tryShutdown(() => resolve()));
+    },
+  };
+}
+
+function translateError(logger: Logger, rpc: string, error: unknown): Partial<grpc.ServiceError> {
+  if (error instanceof DiscordError) return toGrpcError(error);
+  logger.error({ err: error, rpc }, 'unhandled error in RPC');
+  return { code: grpc.status.INTERNAL, details: 'internal error' };
+}

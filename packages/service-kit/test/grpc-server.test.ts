@@ -1,0 +1,115 @@
+import * as grpc from '@grpc/grpc-js';
+import { loadCommandRegistryProto } from '@acs/protos';
+import type { commandRegistry } from '@acs/protos';
+import {
+  callUnary,
+  CLIENT_CHANNEL_OPTIONS,
+  createGrpcServer,
+  createLogger,
+  DiscordError,
+  fromGrpcError,
+  InvalidFormBodyError,
+  type GrpcServer,
+} from '../src';
+
+const proto = loadCommandRegistryProto().acs.command_registry.v1;
+const logger = createLogger('test', 'silent');
+
+/** grpc.health.v1 Check through a raw call: true when SERVING. */
+function isServing(client: grpc.Client): Promise<boolean> {
+  return new Promise((resolve) => {
+    client.makeUnaryRequest(
+      '/grpc.health.v1.Health/Check',
+      (b: Buffer) => b,
+      (b: Buffer) => b,
+      Buffer.alloc(0),
+      (error, response?: Buffer) => resolve(!error && response?.[1] === 1),
+    );
+  });
+}
+
+describe('createGrpcServer', () => {
+  let server: GrpcServer;
+  let client: commandRegistry.CommandRegistryServiceClient;
+  let ready = true;
+
+  beforeAll(async () => {
+    server = createGrpcServer({
+      logger,
+      readinessIntervalMs: 50,
+      isReady: async () => ready,
+      services: [
+        {
+          name: 'acs.command_registry.v1.CommandRegistryService',
+          definition: proto.CommandRegistryService.service,
+          handlers: {
+            GetCommand: async (req: commandRegistry.GetCommandRequest__Output) => {
+              if (req.command_id === 'invalid')
+                throw new InvalidFormBodyError({ name: { _errors: [{ code: 'X', message: 'bad' }] } });
+              if (req.command_id === 'crash') throw new Error('secret internals');
+              return { command_json: `{"id":"${req.command_id}"}` };
+            },
+          },
+        },
+      ],
+    });
+    const port = await server.listen('127.0.0.1:0');
+    client = new proto.CommandRegistryService(
+      `127.0.0.1:${port}`,
+      grpc.credentials.createInsecure(),
+      CLIENT_CHANNEL_OPTIONS,
+    );
+  });
+
+  afterAll(async () => {
+    client.close();
+    await server.drain();
+  });
+
+  it('answers with the handler’s response', async () => {
+    const answer = await callUnary(client, client.GetCommand, {
+      application_id: '1',
+      guild_id: '',
+      command_id: '42',
+    });
+    expect(answer.command_json).toBe('{"id":"42"}');
+  });
+
+  it('carries a DiscordError across gRPC unchanged', async () => {
+    const error = await callUnary(client, client.GetCommand, {
+      application_id: '1',
+      guild_id: '',
+      command_id: 'invalid',
+    }).catch((e: unknown) => e);
+    expect((error as grpc.ServiceError).code).toBe(grpc.status.INVALID_ARGUMENT);
+    const detail = fromGrpcError(error);
+    expect(detail).toBeInstanceOf(DiscordError);
+    expect(detail?.httpStatus).toBe(400);
+    expect(detail?.toBody()).toEqual({
+      code: 50035,
+      message: 'Invalid Form Body',
+      errors: { name: { _errors: [{ code: 'X', message: 'bad' }] } },
+    });
+  });
+
+  it('hides an unexpected error behind INTERNAL with no detail', async () => {
+    const error = await callUnary(client, client.GetCommand, {
+      application_id: '1',
+      guild_id: '',
+      command_id: 'crash',
+    }).catch((e: unknown) => e);
+    expect((error as grpc.ServiceError).code).toBe(grpc.status.INTERNAL);
+    expect((error as grpc.ServiceError).details).not.toContain('secret');
+    expect(fromGrpcError(error)).toBeUndefined();
+  });
+
+  it('reports readiness through grpc.health.v1 as the check says', async () => {
+    expect(await isServing(client)).toBe(true);
+    ready = false;
+    await new Promise((r) => setTimeout(r, 150));
+    expect(await isServing(client)).toBe(false);
+    ready = true;
+    await new Promise((r) => setTimeout(r, 150));
+    expect(await isServing(client)).toBe(true);
+  });
+});

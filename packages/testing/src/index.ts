@@ -1,0 +1,2 @@
+export { findTestServers, type TestServers } from './find-servers';
+export { createTestDatabase, type TestDatabase } from './create-test-database';
