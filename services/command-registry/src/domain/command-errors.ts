@@ -1,0 +1,33 @@
+import { DiscordError, type ErrorTree } from './discord-error';
+import { FormErrors } from '@acs/validation';
+import { MAX_DAILY_CREATES } from './limits';
+
+/** 400 / 50035: the body broke one or more rules; `errors` says where and why. */
+export class InvalidFormBodyError extends DiscordError {
+  constructor(errors: ErrorTree | FormErrors) {
+    super(400, 50035, 'Invalid Form Body', errors instanceof FormErrors ? errors.toJSON() : errors);
+  }
+}
+
+/** 404 / 10063: no command with that id in that scope. */
+export class UnknownCommandError extends DiscordError {
+  constructor() {
+    super(404, 10063, 'Unknown application command');
+  }
+}
+
+/** 400 / 30032: the scope already holds the maximum of commands of that type (100, 15, 15 or 1). */
+export class MaxCommandsError extends DiscordError {
+  constructor(readonly limit: number) {
+    super(400, 30032, `Maximum number of application commands reached (${limit})`);
+  }
+}
+
+/** 400 / 30034: the scope created its 200 new commands today. */
+export class MaxDailyCreatesError extends DiscordError {
+  constructor(readonly limit: number = MAX_DAILY_CREATES) {
+    super(400, 30034, `Max number of daily application command creates has been reached (${limit})`);
+  }
+}
+
+export { MalformedJsonError, MissingAccessError } from '@acs/service-kit';

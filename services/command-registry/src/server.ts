@@ -1,0 +1,120 @@
+import type { commandRegistry, oauth as oauthTypes } from '@acs/protos';
+import { callUnary, fromGrpcError } from '@acs/service-kit';
+import { parseJsonBody } from '@acs/validation';
+import {
+  mergeCommandPatch,
+  MissingAccessError,
+  validateBulk,
+  validateCommand,
+  type CommandContext,
+} from './domain';
+import { createIndexHandlers } from './index-handlers';
+import type { CommandLookup } from './store/command-lookup';
+import type { CommandStore } from './store/command-store';
+import { renderCommand } from './store/render-command';
+import type { CommandScope } from './store/stored-command';
+
+/** What the handlers need. */
+export interface HandlerDependencies {
+  store: CommandStore;
+  lookup: CommandLookup;
+  oauth: oauthTypes.OAuthServiceClient;
+}
+
+/** The entry point an EMBEDDED app gets automatically (D: "Default Entry Point Command"). */
+const LAUNCH_COMMAND = {
+  type: 4,
+  name: 'Launch',
+  handler: 2,
+  integration_types: [0, 1],
+  contexts: [0, 1, 2],
+};
+
+/** The gRPC handlers of CommandRegistryService: translate, call the store, translate back. */
+export function createHandlers({ store, lookup, oauth }: HandlerDependencies) {
+  /** Guild commands exist only where the app is installed with `applications.commands` (else 50001). */
+  async function assertInstalled(scope: CommandScope): Promise<void> {
+    if (scope.guildId === '') return;
+    let scopes: string[];
+    try {
+      const answer = await callUnary(oauth, oauth.GetInstallation, {
+        application_id: scope.applicationId,
+        guild_id: scope.guildId,
+      });
+      scopes = answer.scopes;
+    } catch (error) {
+      throw fromGrpcError(error) ?? error;
+    }
+    if (!scopes.includes('applications.commands') && !scopes.includes('bot')) throw new MissingAccessError();
+  }
+
+  return {
+    async ListCommands(req: commandRegistry.ListCommandsRequest__Output) {
+      const scope = scopeOf(req);
+      await assertInstalled(scope);
+      const commands_json = await store.listJson(scope, {
+        withLocalizations: req.with_localizations,
+        locale: req.locale,
+      });
+      return { commands_json };
+    },
+
+    async GetCommand(req: commandRegistry.GetCommandRequest__Output) {
+      const scope = scopeOf(req);
+      await assertInstalled(scope);
+      const stored = await store.get(scope, req.command_id);
+      return { command_json: JSON.stringify(renderCommand(stored)) };
+    },
+
+    async CreateCommand(req: commandRegistry.CreateCommandRequest__Output) {
+      const scope = scopeOf(req);
+      const command = validateCommand(parseJsonBody(req.body_json), contextOf(scope, req.application_flags));
+      await assertInstalled(scope);
+      const { stored, created } = await store.upsert(scope, command);
+      return { command_json: JSON.stringify(renderCommand(stored)), created };
+    },
+
+    async EditCommand(req: commandRegistry.EditCommandRequest__Output) {
+      const scope = scopeOf(req);
+      const patch = parseJsonBody(req.body_json);
+      await assertInstalled(scope);
+      const ctx = contextOf(scope, req.application_flags);
+      const stored = await store.edit(scope, req.command_id, (current) =>
+        validateCommand(mergeCommandPatch(current, patch), ctx),
+      );
+      return { command_json: JSON.stringify(renderCommand(stored)) };
+    },
+
+    async DeleteCommand(req: commandRegistry.DeleteCommandRequest__Output) {
+      const scope = scopeOf(req);
+      await assertInstalled(scope);
+      await store.remove(scope, req.command_id);
+      return {};
+    },
+
+    async BulkOverwriteCommands(req: commandRegistry.BulkOverwriteCommandsRequest__Output) {
+      const scope = scopeOf(req);
+      const items = validateBulk(parseJsonBody(req.body_json), contextOf(scope, req.application_flags));
+      await assertInstalled(scope);
+      const stored = await store.overwrite(scope, items);
+      return { commands_json: JSON.stringify(stored.map((s) => renderCommand(s))) };
+    },
+
+    async EnsureEntryPoint(req: commandRegistry.EnsureEntryPointRequest__Output) {
+      const scope = { applicationId: req.application_id, guildId: '' };
+      const command = validateCommand(LAUNCH_COMMAND, contextOf(scope, req.application_flags));
+      const { stored, created } = await store.ensureEntryPoint(req.application_id, command);
+      return { command_json: JSON.stringify(renderCommand(stored)), created };
+    },
+
+    ...createIndexHandlers({ lookup, oauth }),
+  };
+}
+
+function scopeOf(req: { application_id: string; guild_id?: string }): CommandScope {
+  return { applicationId: req.application_id, guildId: req.guild_id ?? '' };
+}
+
+function contextOf(scope: CommandScope, applicationFlags: number): CommandContext {
+  return { scope: scope.guildId === '' ? 'global' : 'guild', applicationFlags: Number(applicationFlags) };
+}

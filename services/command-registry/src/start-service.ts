@@ -1,0 +1,81 @@
+import * as grpc from '@grpc/grpc-js';
+import { startOutboxRelay } from '@acs/events';
+import { loadCommandRegistryProto, loadOAuthProto } from '@acs/protos';
+import {
+  CLIENT_CHANNEL_OPTIONS,
+  createGrpcServer,
+  createLogger,
+  installGracefulShutdown,
+  createDatabasePool,
+  holdSnowflakeProcessId,
+  type Telemetry,
+} from '@acs/service-kit';
+import { createSnowflakeGenerator } from '@acs/snowflake';
+import { DB_SCHEMA, loadConfig, SERVICE_NAME } from './config';
+import { createHandlers } from './server';
+import { CommandLookup } from './store/command-lookup';
+import { CommandStore } from './store/command-store';
+
+/** Wires config, logger, database, outbox relay and gRPC server; stops them in order on SIGTERM. */
+export async function startService(
+  env: Record<string, string | undefined>,
+  telemetry: Telemetry,
+): Promise<void> {
+  const config = loadConfig(env);
+  const logger = createLogger(SERVICE_NAME, config.LOG_LEVEL);
+  const pool = createDatabasePool({
+    databaseUrl: config.DATABASE_URL,
+    schema: DB_SCHEMA,
+    size: config.DB_POOL_SIZE,
+    logger,
+  });
+  const oauth = new (loadOAuthProto().acs.oauth.v1.OAuthService)(
+    config.OAUTH_GRPC_URL,
+    grpc.credentials.createInsecure(),
+    CLIENT_CHANNEL_OPTIONS,
+  );
+  const snowflakeLease = await holdSnowflakeProcessId(config.SNOWFLAKE_PROCESS_ID, { pool, logger });
+  const store = new CommandStore(
+    pool,
+    createSnowflakeGenerator({ workerId: config.SNOWFLAKE_WORKER_ID, processId: snowflakeLease.processId }),
+  );
+  const relay = startOutboxRelay({
+    pool,
+    schema: DB_SCHEMA,
+    natsUrl: config.NATS_URL,
+    logger,
+    name: SERVICE_NAME,
+    events: { stream: config.EVENTS_STREAM, subjectPrefix: config.EVENTS_SUBJECT_PREFIX },
+  });
+
+  const proto = loadCommandRegistryProto().acs.command_registry.v1;
+  const server = createGrpcServer({
+    logger,
+    services: [
+      {
+        name: 'acs.command_registry.v1.CommandRegistryService',
+        definition: proto.CommandRegistryService.service,
+        handlers: createHandlers({ store, lookup: new CommandLookup(pool), oauth }),
+      },
+    ],
+    isReady: async () => {
+      await pool.query('SELECT 1');
+      return true;
+    },
+  });
+  const port = await server.listen(config.GRPC_ADDRESS);
+  logger.info({ address: config.GRPC_ADDRESS, port }, 'command-registry listening');
+
+  installGracefulShutdown(
+    logger,
+    [
+      { name: 'grpc', run: () => server.drain() },
+      { name: 'outbox relay', run: () => relay.stop() },
+      { name: 'oauth client', run: () => oauth.close() },
+      { name: 'snowflake lease', run: () => snowflakeLease.release() },
+      { name: 'database pool', run: () => pool.end() },
+      { name: 'telemetry', run: () => telemetry.shutdown() },
+    ],
+    config.SHUTDOWN_TIMEOUT_MS,
+  );
+}

@@ -1,0 +1,92 @@
+import type { Pool } from 'pg';
+import { localizeCommand, type NormalizedCommand } from '../domain';
+import { renderCommand } from './render-command';
+import type { StoredCommand } from './stored-command';
+
+/** A command as other services need to know it: identity, name and default permissions. */
+export interface CommandSummary {
+  id: string;
+  applicationId: string;
+  /** '' for a global command. */
+  guildId: string;
+  name: string;
+  version: string;
+  defaultMemberPermissions: string | null;
+}
+
+interface SummaryRow {
+  id: string;
+  application_id: string;
+  guild_id: string;
+  name: string;
+  version: string;
+  default_member_permissions: string | null;
+}
+
+interface IndexRow {
+  id: string;
+  application_id: string;
+  guild_id: string;
+  version: string;
+  data: NormalizedCommand;
+}
+
+/** Read-only questions across scopes, for permissions and the command picker (single statements on `pg`). */
+export class CommandLookup {
+  constructor(private readonly pool: Pool) {}
+
+  /** Which of `ids` are the app's commands in the guild, global or that guild's. */
+  async resolve(applicationId: string, guildId: string, ids: readonly string[]): Promise<CommandSummary[]> {
+    if (ids.length === 0) return [];
+    const { rows } = await this.pool.query<SummaryRow>(
+      `SELECT id::text, application_id::text, guild_id::text, name, version::text,
+              data->>'default_member_permissions' AS default_member_permissions
+         FROM command
+        WHERE application_id = $1 AND guild_id IN (0, $2) AND id = ANY($3::bigint[])`,
+      [applicationId, guildId, ids],
+    );
+    return rows.map((r) => ({
+      id: r.id,
+      applicationId: r.application_id,
+      guildId: r.guild_id === '0' ? '' : r.guild_id,
+      name: r.name,
+      version: r.version,
+      defaultMemberPermissions: r.default_member_permissions,
+    }));
+  }
+
+  /** The application ids with commands usable in a guild: any global command, or one of that guild. */
+  async applicationsWithCommands(guildId: string): Promise<string[]> {
+    const { rows } = await this.pool.query<{ application_id: string }>(
+      `SELECT DISTINCT application_id::text FROM command WHERE guild_id IN (0, $1) ORDER BY 1`,
+      [guildId],
+    );
+    return rows.map((r) => r.application_id);
+  }
+
+  /** The commands of these apps in a guild (global first, then the guild's), localized for `locale`. */
+  async listForGuild(
+    applicationIds: readonly string[],
+    guildId: string,
+    locale: string,
+  ): Promise<Record<string, unknown>[]> {
+    if (applicationIds.length === 0) return [];
+    const { rows } = await this.pool.query<IndexRow>(
+      `SELECT id::text, application_id::text, guild_id::text, version::text, data
+         FROM command
+        WHERE application_id = ANY($1::bigint[]) AND guild_id IN (0, $2)
+        ORDER BY application_id, guild_id, id`,
+      [applicationIds, guildId],
+    );
+    return rows.map((row) => {
+      const stored: StoredCommand = {
+        id: row.id,
+        applicationId: row.application_id,
+        guildId: row.guild_id === '0' ? '' : row.guild_id,
+        version: row.version,
+        command: row.data,
+      };
+      return renderCommand(stored, localizeCommand(stored.command, locale));
+    });
+  }
+}

@@ -1,0 +1,8 @@
+import { DiscordError } from '../domain';
+
+/** 400 / 40041: a rename would give the command the name of another of the same type. */
+export class CommandNameTakenError extends DiscordError {
+  constructor() {
+    super(400, 40041, 'An application command with that name already exists');
+  }
+}

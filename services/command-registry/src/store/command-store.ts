@@ -1,0 +1,399 @@
+import type { Pool, PoolClient } from 'pg';
+import { createOutboxRow, outboxNotifySql, type OutboxRow } from '@acs/events';
+import type { SnowflakeGenerator } from '@acs/snowflake';
+import {
+  commandsEqual,
+  localizeCommand,
+  MAX_COMMANDS_BY_TYPE,
+  MAX_DAILY_CREATES,
+  MaxCommandsError,
+  MaxDailyCreatesError,
+  UnknownCommandError,
+  type BulkCommand,
+  type NormalizedCommand,
+} from '../domain';
+import { DB_SCHEMA, SERVICE_NAME } from '../config';
+import { CommandNameTakenError } from './command-name-taken-error';
+import { ListCache } from './list-cache';
+import { renderCommand } from './render-command';
+import { guildColumn, type CommandScope, type StoredCommand } from './stored-command';
+import { withTransaction } from './with-transaction';
+
+/** How a list is shown: with every localization dictionary, or localized for one locale. */
+export interface ListView {
+  withLocalizations: boolean;
+  locale: string;
+}
+
+interface CommandRow {
+  id: string;
+  version: string;
+  data: NormalizedCommand;
+}
+
+/** An event the registry announces through its outbox. */
+type CommandEvent = 'command.created' | 'command.updated' | 'command.deleted' | 'command.renamed';
+
+const COLUMNS = 'id::text, version::text, data';
+
+/**
+ * Commands in PostgreSQL. Every write runs in one transaction that first locks the
+ * scope's row, so that writes to one scope are serialized: limits, daily quotas and bulk
+ * overwrites see a stable set. A write that changes something moves the scope's
+ * revision, which is what readers cache by; readers see the old or the new set, never a
+ * mix. The unique constraint on (application, guild, type, name) backs the rule that a
+ * name exists once.
+ *
+ * The queries are plain SQL on `pg` (the schema and migrations are Prisma's): the
+ * benchmark measured Prisma's interactive transactions at several milliseconds per
+ * statement, which put a 100-command overwrite at ~400 ms (goal: < 150 ms).
+ */
+export class CommandStore {
+  private readonly lists = new ListCache();
+
+  constructor(
+    private readonly pool: Pool,
+    private readonly ids: SnowflakeGenerator,
+  ) {}
+
+  /** The scope's commands as wire JSON text, rendered once per revision and view. */
+  async listJson(scope: CommandScope, view: ListView): Promise<string> {
+    const params = [scope.applicationId, guildColumn(scope).toString()];
+    const key = `${params[0]}:${params[1]}:${view.withLocalizations ? '*' : view.locale}`;
+    const current = await this.pool.query<{ revision: string }>(
+      'SELECT revision::text FROM command_scope WHERE application_id = $1 AND guild_id = $2',
+      params,
+    );
+    const revision = current.rows[0]?.revision;
+    if (revision === undefined) return '[]';
+    const cached = this.lists.get(key, revision);
+    if (cached !== undefined) return cached;
+
+    // One statement, one snapshot: the revision and the rows it describes.
+    const { rows } = await this.pool.query<{
+      revision: string;
+      id: string | null;
+      version: string;
+      data: NormalizedCommand;
+    }>(
+      `SELECT s.revision::text, c.id::text, c.version::text, c.data
+         FROM command_scope s
+         LEFT JOIN command c ON c.application_id = s.application_id AND c.guild_id = s.guild_id
+        WHERE s.application_id = $1 AND s.guild_id = $2
+        ORDER BY c.id`,
+      params,
+    );
+    const commands = rows
+      .filter((row) => row.id !== null)
+      .map((row) => {
+        const stored: StoredCommand = {
+          ...scope,
+          id: row.id as string,
+          version: row.version,
+          command: row.data,
+        };
+        return renderCommand(
+          stored,
+          view.withLocalizations ? stored.command : localizeCommand(stored.command, view.locale),
+        );
+      });
+    const json = JSON.stringify(commands);
+    this.lists.set(key, rows[0]?.revision ?? revision, json);
+    return json;
+  }
+
+  /** One command of the scope; UnknownCommandError when there is none with that id. */
+  async get(scope: CommandScope, commandId: string): Promise<StoredCommand> {
+    const { rows } = await this.pool.query<CommandRow>(
+      `SELECT ${COLUMNS} FROM command WHERE id = $1 AND application_id = $2 AND guild_id = $3`,
+      [commandId, ...scopeParams(scope)],
+    );
+    if (!rows[0]) throw new UnknownCommandError();
+    return toStored(scope, rows[0]);
+  }
+
+  /**
+   * POST: creates the command, or updates the one with the same name and type (upsert,
+   * id kept). An identical upsert changes nothing, not even the version.
+   */
+  async upsert(
+    scope: CommandScope,
+    command: NormalizedCommand,
+  ): Promise<{ stored: StoredCommand; created: boolean }> {
+    return withTransaction(this.pool, async (db) => {
+      await lockScope(db, scope);
+      const { rows } = await db.query<CommandRow>(
+        `SELECT ${COLUMNS} FROM command WHERE application_id = $1 AND guild_id = $2 AND type = $3 AND name = $4`,
+        [...scopeParams(scope), command.type, command.name],
+      );
+      const existing = rows[0] && toStored(scope, rows[0]);
+      if (existing) {
+        if (commandsEqual(existing.command, command)) return { stored: existing, created: false };
+        const [updated] = await this.update(db, scope, [[existing, command]]);
+        return { stored: updated as StoredCommand, created: false };
+      }
+      const count = await db.query<{ count: number }>(
+        'SELECT count(*)::int AS count FROM command WHERE application_id = $1 AND guild_id = $2 AND type = $3',
+        [...scopeParams(scope), command.type],
+      );
+      const limit = MAX_COMMANDS_BY_TYPE[command.type];
+      if ((count.rows[0]?.count ?? 0) >= limit) throw new MaxCommandsError(limit);
+      await consumeDailyCreates(db, scope, 1);
+      const [created] = await this.insert(db, scope, [command]);
+      return { stored: created as StoredCommand, created: true };
+    });
+  }
+
+  /** PATCH: applies `change` to the stored command; a rename must not collide. */
+  async edit(
+    scope: CommandScope,
+    commandId: string,
+    change: (current: NormalizedCommand) => NormalizedCommand,
+  ): Promise<StoredCommand> {
+    return withTransaction(this.pool, async (db) => {
+      await lockScope(db, scope);
+      const { rows } = await db.query<CommandRow>(
+        `SELECT ${COLUMNS} FROM command WHERE id = $1 AND application_id = $2 AND guild_id = $3`,
+        [commandId, ...scopeParams(scope)],
+      );
+      if (!rows[0]) throw new UnknownCommandError();
+      const stored = toStored(scope, rows[0]);
+      const next = change(stored.command);
+      if (commandsEqual(stored.command, next)) return stored;
+      if (next.name !== stored.command.name) {
+        const clash = await db.query(
+          'SELECT 1 FROM command WHERE application_id = $1 AND guild_id = $2 AND type = $3 AND name = $4',
+          [...scopeParams(scope), next.type, next.name],
+        );
+        if (clash.rowCount) throw new CommandNameTakenError();
+      }
+      const [updated] = await this.update(db, scope, [[stored, next]]);
+      return updated as StoredCommand;
+    });
+  }
+
+  /** DELETE: removes the command; UnknownCommandError when there is none. */
+  async remove(scope: CommandScope, commandId: string): Promise<void> {
+    await withTransaction(this.pool, async (db) => {
+      await lockScope(db, scope);
+      const { rows } = await db.query<CommandRow>(
+        `DELETE FROM command WHERE id = $1 AND application_id = $2 AND guild_id = $3 RETURNING ${COLUMNS}`,
+        [commandId, ...scopeParams(scope)],
+      );
+      if (!rows[0]) throw new UnknownCommandError();
+      await emit(db, scope, [event('command.deleted', toStored(scope, rows[0]))]);
+    });
+  }
+
+  /**
+   * PUT: the scope's commands become exactly `items`, atomically. Items match existing
+   * commands by id (same type) or by name and type and keep their ids; unmatched
+   * existing commands are deleted; only new commands count toward the daily quota.
+   * A handful of set-based statements, whatever the number of commands.
+   */
+  async overwrite(scope: CommandScope, items: BulkCommand[]): Promise<StoredCommand[]> {
+    return withTransaction(this.pool, async (db) => {
+      await lockScope(db, scope);
+      // Checked at commit, so that two commands may swap names within the overwrite.
+      await db.query('SET CONSTRAINTS command_scope_name_key DEFERRED');
+      const { rows } = await db.query<CommandRow>(
+        `SELECT ${COLUMNS} FROM command WHERE application_id = $1 AND guild_id = $2 ORDER BY id`,
+        scopeParams(scope),
+      );
+      const existing = rows.map((row) => toStored(scope, row));
+      const plan = matchExisting(existing, items);
+      const kept = new Set(plan.flatMap((p) => (p.match ? [p.match.id] : [])));
+
+      const removed = existing.filter((c) => !kept.has(c.id));
+      const events: OutboxRow[] = removed.map((c) => event('command.deleted', c));
+      if (removed.length > 0) {
+        await db.query('DELETE FROM command WHERE id = ANY($1::bigint[])', [removed.map((c) => c.id)]);
+      }
+      const changes = plan.flatMap((p) =>
+        p.match && !commandsEqual(p.match.command, p.item.command)
+          ? [[p.match, p.item.command] as const]
+          : [],
+      );
+      const updated = await this.update(db, scope, changes, events);
+      const fresh = plan.filter((p) => !p.match);
+      if (fresh.length > 0) await consumeDailyCreates(db, scope, fresh.length);
+      const created = await this.insert(
+        db,
+        scope,
+        fresh.map((p) => p.item.command),
+        events,
+      );
+
+      const results = new Map<BulkCommand, StoredCommand>();
+      const updatedById = new Map(updated.map((s) => [s.id, s]));
+      for (const p of plan) if (p.match) results.set(p.item, updatedById.get(p.match.id) ?? p.match);
+      fresh.forEach((p, i) => results.set(p.item, created[i] as StoredCommand));
+      await emit(db, scope, events);
+      return items.map((item) => results.get(item) as StoredCommand);
+    });
+  }
+
+  /** Creates the given entry point command unless the application already has one. */
+  async ensureEntryPoint(
+    applicationId: string,
+    command: NormalizedCommand,
+  ): Promise<{ stored: StoredCommand; created: boolean }> {
+    const scope = { applicationId, guildId: '' };
+    return withTransaction(this.pool, async (db) => {
+      await lockScope(db, scope);
+      const { rows } = await db.query<CommandRow>(
+        `SELECT ${COLUMNS} FROM command WHERE application_id = $1 AND guild_id = $2 AND type = $3`,
+        [...scopeParams(scope), command.type],
+      );
+      if (rows[0]) return { stored: toStored(scope, rows[0]), created: false };
+      const [created] = await this.insert(db, scope, [command]);
+      return { stored: created as StoredCommand, created: true };
+    });
+  }
+
+  /**
+   * Inserts new commands (id = version = a fresh snowflake). Their events are appended to
+   * `events` when given (the caller emits them), else emitted here.
+   */
+  private async insert(
+    db: PoolClient,
+    scope: CommandScope,
+    commands: NormalizedCommand[],
+    events?: OutboxRow[],
+  ): Promise<StoredCommand[]> {
+    if (commands.length === 0) return [];
+    const stored = commands.map((command) => {
+      const id = this.ids.next();
+      return { ...scope, id, version: id, command };
+    });
+    await db.query(
+      `INSERT INTO command (id, application_id, guild_id, type, name, version, data)
+       SELECT u.id, $1, $2, u.type, u.name, u.id, u.data::jsonb
+         FROM unnest($3::bigint[], $4::int[], $5::text[], $6::text[]) AS u(id, type, name, data)`,
+      [
+        ...scopeParams(scope),
+        stored.map((s) => s.id),
+        stored.map((s) => s.command.type),
+        stored.map((s) => s.command.name),
+        stored.map((s) => JSON.stringify(s.command)),
+      ],
+    );
+    const created = stored.map((s) => event('command.created', s));
+    if (events) events.push(...created);
+    else await emit(db, scope, created);
+    return stored;
+  }
+
+  /** Replaces commands' contents with a new version each; renames announce `command.renamed`. */
+  private async update(
+    db: PoolClient,
+    scope: CommandScope,
+    changes: ReadonlyArray<readonly [StoredCommand, NormalizedCommand]>,
+    events?: OutboxRow[],
+  ): Promise<StoredCommand[]> {
+    if (changes.length === 0) return [];
+    const stored = changes.map(([current, command]) => ({ ...current, version: this.ids.next(), command }));
+    await db.query(
+      `UPDATE command AS c SET name = u.name, version = u.version, data = u.data::jsonb
+         FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::text[]) AS u(id, name, version, data)
+        WHERE c.id = u.id`,
+      [
+        stored.map((s) => s.id),
+        stored.map((s) => s.command.name),
+        stored.map((s) => s.version),
+        stored.map((s) => JSON.stringify(s.command)),
+      ],
+    );
+    const announced: OutboxRow[] = [];
+    changes.forEach(([current], i) => {
+      const next = stored[i] as StoredCommand;
+      announced.push(event('command.updated', next));
+      // Permissions of a renamed command are deleted (spec): permissions reacts to this event.
+      if (current.command.name !== next.command.name)
+        announced.push(event('command.renamed', next, current.command.name));
+    });
+    if (events) events.push(...announced);
+    else await emit(db, scope, announced);
+    return stored;
+  }
+}
+
+/** Pairs each bulk item with the existing command it replaces: by id (same type), else by name and type. */
+function matchExisting(existing: StoredCommand[], items: BulkCommand[]) {
+  const byId = new Map(existing.map((c) => [c.id, c]));
+  const byName = new Map(existing.map((c) => [nameKey(c.command), c]));
+  const taken = new Set<string>();
+  const claim = (candidate: StoredCommand | undefined, type: number) =>
+    candidate && candidate.command.type === type && !taken.has(candidate.id) ? candidate : undefined;
+  return items.map((item) => {
+    const match =
+      claim(item.id === null ? undefined : byId.get(item.id), item.command.type) ??
+      claim(byName.get(nameKey(item.command)), item.command.type);
+    if (match) taken.add(match.id);
+    return { item, match };
+  });
+}
+
+function scopeParams(scope: CommandScope): [string, string] {
+  return [scope.applicationId, guildColumn(scope).toString()];
+}
+
+function nameKey(command: NormalizedCommand): string {
+  return `${command.type}:${command.name}`;
+}
+
+function toStored(scope: CommandScope, row: CommandRow): StoredCommand {
+  return { ...scope, id: row.id, version: row.version, command: row.data };
+}
+
+/** Takes the scope's row lock for the rest of the transaction (creating the row on first use). */
+async function lockScope(db: PoolClient, scope: CommandScope): Promise<void> {
+  await db.query(
+    `INSERT INTO command_scope (application_id, guild_id, revision) VALUES ($1, $2, 0)
+     ON CONFLICT (application_id, guild_id) DO UPDATE SET revision = command_scope.revision`,
+    scopeParams(scope),
+  );
+}
+
+/** Counts `count` new commands against today's quota (UTC day); throws when it would pass 200. */
+async function consumeDailyCreates(db: PoolClient, scope: CommandScope, count: number): Promise<void> {
+  const { rows } = await db.query<{ count: number }>(
+    `INSERT INTO daily_creates (application_id, guild_id, day, count)
+     VALUES ($1, $2, (now() AT TIME ZONE 'UTC')::date, $3)
+     ON CONFLICT (application_id, guild_id, day) DO UPDATE SET count = daily_creates.count + $3
+     RETURNING count`,
+    [...scopeParams(scope), count],
+  );
+  // Exceeding throws, and the transaction's rollback undoes this increment too.
+  if ((rows[0]?.count ?? 0) > MAX_DAILY_CREATES) throw new MaxDailyCreatesError();
+}
+
+function event(type: CommandEvent, stored: StoredCommand, previousName?: string): OutboxRow {
+  return createOutboxRow(SERVICE_NAME, type, {
+    application_id: stored.applicationId,
+    guild_id: stored.guildId === '' ? null : stored.guildId,
+    command_id: stored.id,
+    type: stored.command.type,
+    name: stored.command.name,
+    version: stored.version,
+    ...(previousName === undefined ? {} : { previous_name: previousName }),
+  });
+}
+
+/**
+ * Records the change: its events in the outbox, a wake-up for the relay (delivered at
+ * commit), and a new revision of the scope so that every replica's list cache misses.
+ */
+async function emit(db: PoolClient, scope: CommandScope, rows: OutboxRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  await db.query(
+    `INSERT INTO outbox (id, subject, payload)
+     SELECT * FROM unnest($1::text[], $2::text[], $3::jsonb[])`,
+    [rows.map((r) => r.id), rows.map((r) => r.subject), rows.map((r) => JSON.stringify(r.payload))],
+  );
+  await db.query(outboxNotifySql(DB_SCHEMA));
+  await db.query(
+    'UPDATE command_scope SET revision = revision + 1 WHERE application_id = $1 AND guild_id = $2',
+    scopeParams(scope),
+  );
+}

@@ -1,0 +1,77 @@
+import { validateCommand } from '../../src/domain';
+import { CommandLookup } from '../../src/store/command-lookup';
+import { openStore, slash, type OpenStore } from './open-store';
+
+const APP = '100';
+const OTHER_APP = '101';
+const GUILD = '200';
+const OTHER_GUILD = '201';
+
+let ctx: OpenStore;
+let lookup: CommandLookup;
+
+beforeAll(async () => {
+  ctx = await openStore();
+  lookup = new CommandLookup(ctx.pool);
+});
+
+afterAll(async () => {
+  await ctx?.close();
+});
+
+describe('CommandLookup', () => {
+  it('resolves ids across the global scope and one guild, and follows renames and deletes at once', async () => {
+    const global = await ctx.store.upsert({ applicationId: APP, guildId: '' }, slash('global'));
+    const guild = await ctx.store.upsert(
+      { applicationId: APP, guildId: GUILD },
+      validateCommand(
+        { name: 'mod', description: 'Moderate', default_member_permissions: '32' },
+        { scope: 'guild', applicationFlags: 0 },
+      ),
+    );
+    const elsewhere = await ctx.store.upsert(
+      { applicationId: APP, guildId: OTHER_GUILD },
+      slash('elsewhere'),
+    );
+    const other = await ctx.store.upsert({ applicationId: OTHER_APP, guildId: '' }, slash('other'));
+    const ids = [global.stored.id, guild.stored.id, elsewhere.stored.id, other.stored.id, '999'];
+
+    const found = await lookup.resolve(APP, GUILD, ids);
+    expect(found.sort((a, b) => a.name.localeCompare(b.name))).toEqual([
+      {
+        id: global.stored.id,
+        applicationId: APP,
+        guildId: '',
+        name: 'global',
+        version: global.stored.version,
+        defaultMemberPermissions: null,
+      },
+      {
+        id: guild.stored.id,
+        applicationId: APP,
+        guildId: GUILD,
+        name: 'mod',
+        version: guild.stored.version,
+        defaultMemberPermissions: '32',
+      },
+    ]);
+
+    const renamed = await ctx.store.edit({ applicationId: APP, guildId: GUILD }, guild.stored.id, (c) => ({
+      ...c,
+      name: 'moderate',
+    }));
+    await ctx.store.remove({ applicationId: APP, guildId: '' }, global.stored.id);
+    expect(await lookup.resolve(APP, GUILD, ids)).toEqual([
+      expect.objectContaining({ id: guild.stored.id, name: 'moderate', version: renamed.version }),
+    ]);
+
+    expect(await lookup.applicationsWithCommands(GUILD)).toEqual([APP, OTHER_APP]);
+    const index = await lookup.listForGuild([APP, OTHER_APP], GUILD, 'fr');
+    expect(index.map((c) => c.name)).toEqual(['moderate', 'other']);
+    expect(index[0]).toMatchObject({
+      guild_id: GUILD,
+      default_member_permissions: '32',
+      application_id: APP,
+    });
+  });
+});

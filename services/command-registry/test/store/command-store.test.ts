@@ -1,0 +1,269 @@
+import { validateCommand } from '../../src/domain';
+import { openStore, slash, type OpenStore } from './open-store';
+
+const APP = '1300000000000000001';
+const GUILD = '1300000000000000100';
+const global = { applicationId: APP, guildId: '' };
+
+let ctx: OpenStore;
+beforeAll(async () => {
+  ctx = await openStore();
+});
+afterAll(async () => ctx.close());
+
+async function outboxSubjects(): Promise<string[]> {
+  const { rows } = await ctx.pool.query<{ subject: string }>(
+    'SELECT subject FROM outbox ORDER BY created_at, id',
+  );
+  return rows.map((r) => r.subject);
+}
+
+describe('upsert', () => {
+  const scope = { applicationId: '1300000000000000002', guildId: '' };
+
+  it('creates (201), keeps id and version for an identical upsert, moves the version on a change', async () => {
+    const first = await ctx.store.upsert(scope, slash('ping'));
+    expect(first.created).toBe(true);
+    expect(first.stored.version).toBe(first.stored.id);
+
+    const same = await ctx.store.upsert(scope, slash('ping'));
+    expect(same).toEqual({ stored: first.stored, created: false });
+
+    const changed = await ctx.store.upsert(scope, slash('ping', 'Pong, but louder'));
+    expect(changed.created).toBe(false);
+    expect(changed.stored.id).toBe(first.stored.id);
+    expect(BigInt(changed.stored.version)).toBeGreaterThan(BigInt(first.stored.version));
+  });
+
+  it('writes command.created and command.updated to the outbox with the change', async () => {
+    const subjects = await outboxSubjects();
+    expect(subjects).toContain('acs.command-registry.command.created');
+    expect(subjects).toContain('acs.command-registry.command.updated');
+  });
+
+  it('20 parallel creates of one name yield one command', async () => {
+    const scope20 = { applicationId: '1300000000000000003', guildId: '' };
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => ctx.store.upsert(scope20, slash('race'))),
+    );
+    expect(new Set(results.map((r) => r.stored.id)).size).toBe(1);
+    expect(results.filter((r) => r.created)).toHaveLength(1);
+    expect(
+      JSON.parse(await ctx.store.listJson(scope20, { withLocalizations: true, locale: '' })),
+    ).toHaveLength(1);
+  });
+
+  it('allows the same name for different types and scopes', async () => {
+    const user = validateCommand({ type: 2, name: 'race' }, { scope: 'global', applicationFlags: 0 });
+    const scope = { applicationId: '1300000000000000003', guildId: '' };
+    expect((await ctx.store.upsert(scope, user)).created).toBe(true);
+    expect((await ctx.store.upsert({ ...scope, guildId: GUILD }, slash('race'))).created).toBe(true);
+  });
+});
+
+describe('limits', () => {
+  it('refuses the 16th USER command with 30032 and keeps 15', async () => {
+    const scope = { applicationId: '1300000000000000004', guildId: '' };
+    for (let i = 0; i < 15; i++) {
+      await ctx.store.upsert(
+        scope,
+        validateCommand({ type: 2, name: `User ${i}` }, { scope: 'global', applicationFlags: 0 }),
+      );
+    }
+    await expect(
+      ctx.store.upsert(
+        scope,
+        validateCommand({ type: 2, name: 'One Too Many' }, { scope: 'global', applicationFlags: 0 }),
+      ),
+    ).rejects.toMatchObject({
+      httpStatus: 400,
+      code: 30032,
+      message: 'Maximum number of application commands reached (15)',
+    });
+    expect(JSON.parse(await ctx.store.listJson(scope, { withLocalizations: true, locale: '' }))).toHaveLength(
+      15,
+    );
+  });
+
+  it('refuses the 201st create of the day with 30034; upserts of existing commands do not count', async () => {
+    const scope = { applicationId: '1300000000000000005', guildId: GUILD };
+    for (let round = 0; round < 2; round++) {
+      const names = Array.from({ length: 100 }, (_, i) => `cmd-${round}-${i}`);
+      await ctx.store.overwrite(
+        scope,
+        names.map((n) => ({ id: null, command: slash(n) })),
+      );
+    }
+    // 200 created today, 100 exist. Re-sending an existing one is not a create; dropping one
+    // makes room under the 100-command cap, but not under the daily quota.
+    expect((await ctx.store.upsert(scope, slash('cmd-1-0', 'changed'))).created).toBe(false);
+    await ctx.store.overwrite(
+      scope,
+      Array.from({ length: 99 }, (_, i) => ({ id: null, command: slash(`cmd-1-${i}`) })),
+    );
+    await expect(ctx.store.upsert(scope, slash('brand-new'))).rejects.toMatchObject({
+      httpStatus: 400,
+      code: 30034,
+    });
+    const names = JSON.parse(await ctx.store.listJson(scope, { withLocalizations: true, locale: '' })).map(
+      (c: { name: string }) => c.name,
+    );
+    expect(names).not.toContain('brand-new');
+  });
+});
+
+describe('bulk overwrite', () => {
+  const scope = { applicationId: '1300000000000000006', guildId: '' };
+
+  it('keeps ids of commands matched by name or by id, deletes the rest, and creates the new', async () => {
+    const [a, b, c] = await ctx.store.overwrite(
+      scope,
+      ['alpha', 'beta', 'gamma'].map((n) => ({ id: null, command: slash(n) })),
+    );
+    const next = await ctx.store.overwrite(scope, [
+      { id: null, command: slash('alpha') },
+      { id: b!.id, command: slash('beta-renamed') },
+      { id: null, command: slash('delta') },
+    ]);
+    expect(next[0]).toEqual(a);
+    expect(next[1]!.id).toBe(b!.id);
+    expect(next[1]!.command.name).toBe('beta-renamed');
+    expect(next[2]!.id).not.toBe(c!.id);
+    const listed = JSON.parse(await ctx.store.listJson(scope, { withLocalizations: true, locale: '' }));
+    expect(listed.map((x: { name: string }) => x.name).sort()).toEqual(['alpha', 'beta-renamed', 'delta']);
+    expect(await outboxSubjects()).toContain('acs.command-registry.command.renamed');
+  });
+
+  it('lets two commands swap names in one overwrite', async () => {
+    const [one, two] = await ctx.store.overwrite(scope, [
+      { id: null, command: slash('one') },
+      { id: null, command: slash('two') },
+    ]);
+    const swapped = await ctx.store.overwrite(scope, [
+      { id: one!.id, command: slash('two') },
+      { id: two!.id, command: slash('one') },
+    ]);
+    expect(swapped.map((s) => [s.id, s.command.name])).toEqual([
+      [one!.id, 'two'],
+      [two!.id, 'one'],
+    ]);
+  });
+
+  it('is atomic: a failure (here the daily quota) changes nothing', async () => {
+    const quotaScope = { applicationId: '1300000000000000007', guildId: '' };
+    await ctx.store.overwrite(
+      quotaScope,
+      Array.from({ length: 100 }, (_, i) => ({ id: null, command: slash(`a${i}`) })),
+    );
+    await ctx.store.overwrite(
+      quotaScope,
+      Array.from({ length: 99 }, (_, i) => ({ id: null, command: slash(`b${i}`) })),
+    );
+    const before = await ctx.store.listJson(quotaScope, { withLocalizations: true, locale: '' });
+    await expect(
+      ctx.store.overwrite(quotaScope, [
+        { id: null, command: slash('b0') },
+        { id: null, command: slash('new-1') },
+        { id: null, command: slash('new-2') },
+      ]),
+    ).rejects.toMatchObject({ code: 30034 });
+    expect(await ctx.store.listJson(quotaScope, { withLocalizations: true, locale: '' })).toBe(before);
+  });
+
+  it('racing readers see the old set or the new set, never a mix', async () => {
+    const raceScope = { applicationId: '1300000000000000008', guildId: '' };
+    const setA = Array.from({ length: 20 }, (_, i) => `a-${i}`);
+    const setB = Array.from({ length: 20 }, (_, i) => `b-${i}`);
+    await ctx.store.overwrite(
+      raceScope,
+      setA.map((n) => ({ id: null, command: slash(n) })),
+    );
+    let writing = true;
+    const writer = (async () => {
+      for (let i = 0; i < 8; i++) {
+        const names = i % 2 === 0 ? setB : setA;
+        await ctx.store.overwrite(
+          raceScope,
+          names.map((n) => ({ id: null, command: slash(n) })),
+        );
+      }
+      writing = false;
+    })();
+    const seen = new Set<string>();
+    const readers = [ctx.store, ctx.replica].map(async (reader) => {
+      while (writing) {
+        const names = JSON.parse(await reader.listJson(raceScope, { withLocalizations: false, locale: 'fr' }))
+          .map((c: { name: string }) => c.name)
+          .sort()
+          .join(',');
+        seen.add(names);
+      }
+    });
+    await Promise.all([writer, ...readers]);
+    for (const names of seen)
+      expect([setA.slice().sort().join(','), setB.slice().sort().join(',')]).toContain(names);
+  }, 60_000);
+});
+
+describe('edit and delete', () => {
+  const scope = { applicationId: '1300000000000000009', guildId: '' };
+
+  it('renames, refuses a rename onto another command (40041), and deletes', async () => {
+    const { stored: a } = await ctx.store.upsert(scope, slash('first'));
+    await ctx.store.upsert(scope, slash('second'));
+    const renamed = await ctx.store.edit(scope, a.id, (c) => ({ ...c, name: 'third' }));
+    expect(renamed.command.name).toBe('third');
+    await expect(ctx.store.edit(scope, a.id, (c) => ({ ...c, name: 'second' }))).rejects.toMatchObject({
+      httpStatus: 400,
+      code: 40041,
+    });
+    await ctx.store.remove(scope, a.id);
+    await expect(ctx.store.get(scope, a.id)).rejects.toMatchObject({ httpStatus: 404, code: 10063 });
+    await expect(ctx.store.remove(scope, a.id)).rejects.toMatchObject({ code: 10063 });
+  });
+
+  it('does not find a command through another scope', async () => {
+    const { stored } = await ctx.store.upsert(scope, slash('mine'));
+    await expect(ctx.store.get({ applicationId: APP, guildId: '' }, stored.id)).rejects.toMatchObject({
+      code: 10063,
+    });
+    await expect(ctx.store.get({ ...scope, guildId: GUILD }, stored.id)).rejects.toMatchObject({
+      code: 10063,
+    });
+  });
+});
+
+describe('lists', () => {
+  it('render localized views per locale and see a replica’s writes at once', async () => {
+    const scope = { applicationId: '1300000000000000010', guildId: '' };
+    const command = validateCommand(
+      {
+        name: 'hello',
+        description: 'Says hello',
+        name_localizations: { fr: 'bonjour' },
+        description_localizations: { fr: 'Dit bonjour' },
+      },
+      { scope: 'global', applicationFlags: 0 },
+    );
+    await ctx.store.upsert(scope, command);
+    const fr = JSON.parse(await ctx.store.listJson(scope, { withLocalizations: false, locale: 'fr' }));
+    expect(fr[0]).toMatchObject({
+      name: 'hello',
+      name_localized: 'bonjour',
+      description_localized: 'Dit bonjour',
+    });
+    expect(fr[0]).not.toHaveProperty('name_localizations');
+    const de = JSON.parse(await ctx.store.listJson(scope, { withLocalizations: false, locale: 'de' }));
+    expect(de[0]).not.toHaveProperty('name_localized');
+    const all = JSON.parse(await ctx.store.listJson(scope, { withLocalizations: true, locale: 'fr' }));
+    expect(all[0].name_localizations).toEqual({ fr: 'bonjour' });
+
+    await ctx.replica.upsert(scope, slash('later'));
+    const after = JSON.parse(await ctx.store.listJson(scope, { withLocalizations: false, locale: 'fr' }));
+    expect(after.map((c: { name: string }) => c.name)).toEqual(['hello', 'later']);
+  });
+
+  it('answers [] for a scope that never had commands', async () => {
+    expect(await ctx.store.listJson(global, { withLocalizations: false, locale: '' })).toBe('[]');
+  });
+});
