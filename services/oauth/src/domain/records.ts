@@ -1,0 +1,33 @@
+import type { EventWebhookType } from './event-webhook-types';
+import type { IntegrationType } from './limits';
+
+/** A user as the store hands it to the domain (ids as decimal strings). */
+export interface UserRecord {
+  id: string;
+  username: string;
+  globalName: string | null;
+  locale: string;
+  email: string | null;
+  premiumType: number;
+  bot: boolean;
+}
+
+/** An application with what its wire object shows: bot user, owner and install counts. */
+export interface ApplicationRecord {
+  id: string;
+  name: string;
+  flags: number;
+  integrationTypes: IntegrationType[];
+  redirectUris: string[];
+  interactionsEndpointUrl: string | null;
+  eventWebhooksUrl: string | null;
+  /** The dispatcher turned the event webhooks off after repeated failures. */
+  eventWebhooksDisabled: boolean;
+  eventWebhooksTypes: EventWebhookType[];
+  publicClient: boolean;
+  verifyKey: string;
+  bot: UserRecord;
+  owner: UserRecord | null;
+  guildInstallCount: number;
+  userInstallCount: number;
+}

@@ -1,0 +1,63 @@
+import type { oauth } from '@acs/protos';
+import { hashSecret } from '../domain/hash-secret';
+import { generateBotToken } from '../domain/bot-token';
+import { issueApplicationCredentials } from '../domain/issue-application-credentials';
+import { parseJsonBody } from '../domain/parse-json-body';
+import { parseSnowflakeParam } from '../domain/parse-snowflake-param';
+import { generateClientSecret } from '../domain/random-token';
+import { renderApplication } from '../domain/render-application';
+import { validateApplicationPatch, validateNewApplication } from '../domain/validate-application-body';
+import type { HandlerDeps } from './handler-deps';
+
+/** Handlers of the application RPCs (the admin API's `/admin/applications…`). */
+export function createApplicationHandlers({ applications, snowflakes, now = () => new Date() }: HandlerDeps) {
+  return {
+    async CreateApplication(
+      request: oauth.CreateApplicationRequest__Output,
+    ): Promise<oauth.CreateApplicationResponse> {
+      const fields = validateNewApplication(parseJsonBody(request.body_json));
+      const id = snowflakes.next();
+      const credentials = issueApplicationCredentials(id, now());
+      const app = await applications.create(id, fields, credentials.stored);
+      // The only answer that ever shows the raw token and secret.
+      const json = {
+        ...renderApplication(app),
+        bot_token: credentials.botToken,
+        client_secret: credentials.clientSecret,
+      };
+      return { application_json: JSON.stringify(json), application_id: app.id, flags: app.flags };
+    },
+
+    async UpdateApplication(
+      request: oauth.UpdateApplicationRequest__Output,
+    ): Promise<oauth.UpdateApplicationResponse> {
+      const id = parseSnowflakeParam('application_id', request.application_id);
+      const patch = validateApplicationPatch(parseJsonBody(request.body_json));
+      const app = await applications.update(id, patch);
+      return { application_json: JSON.stringify(renderApplication(app)), flags: app.flags };
+    },
+
+    async GetApplication(
+      request: oauth.GetApplicationRequest__Output,
+    ): Promise<oauth.GetApplicationResponse> {
+      const app = await applications.get(parseSnowflakeParam('application_id', request.application_id));
+      return { application_json: JSON.stringify(renderApplication(app)), flags: app.flags };
+    },
+
+    async ResetBotToken(request: oauth.ResetBotTokenRequest__Output): Promise<oauth.ResetBotTokenResponse> {
+      const id = parseSnowflakeParam('application_id', request.application_id);
+      const token = generateBotToken(id.toString(), now());
+      await applications.replaceBotToken(id, hashSecret(token));
+      return { token };
+    },
+
+    async ResetClientSecret(
+      request: oauth.ResetClientSecretRequest__Output,
+    ): Promise<oauth.ResetClientSecretResponse> {
+      const id = parseSnowflakeParam('application_id', request.application_id);
+      const clientSecret = generateClientSecret();
+      await applications.replaceClientSecret(id, hashSecret(clientSecret));
+      return { client_secret: clientSecret };
+    },
+  };
+}

@@ -1,0 +1,57 @@
+import type { oauth } from '@acs/protos';
+import { MissingAccessError } from '@acs/service-kit';
+import { requireManageGuild } from '../clients/require-manage-guild';
+import { buildLocation } from '../domain/build-location';
+import { issueAuthorizationCode } from '../domain/issue-authorization-code';
+import { parseJsonBody } from '../domain/parse-json-body';
+import { parseSnowflakeParam } from '../domain/parse-snowflake-param';
+import { planAuthorization } from '../domain/plan-authorization';
+import { validateAuthorizeBody } from '../domain/validate-authorize-body';
+import { findConsentParties } from './find-consent-parties';
+import type { HandlerDeps } from './handler-deps';
+
+/** Handlers of the consent (`POST /admin/oauth2/authorize`) and of installation lookups. */
+export function createAuthorizeHandlers(deps: HandlerDeps) {
+  const { installations, permissions, lifetimes, now = () => new Date() } = deps;
+  return {
+    async Authorize(request: oauth.AuthorizeRequest__Output): Promise<oauth.AuthorizeResponse> {
+      const input = validateAuthorizeBody(parseJsonBody(request.body_json));
+      const { application } = await findConsentParties(deps, input);
+      const plan = planAuthorization(input, application);
+      if (plan.install?.type === 0) await requireManageGuild(permissions, plan.install.guildId, input.userId);
+
+      const issued = plan.issueCode
+        ? issueAuthorizationCode(input, plan, now(), lifetimes.authorizationCode)
+        : null;
+      await installations.recordConsent({
+        applicationId: input.clientId,
+        userId: input.userId,
+        scopes: plan.scopes,
+        install: plan.install,
+        installScopes: plan.installScopes,
+        permissions: input.permissions,
+        code: issued?.stored ?? null,
+      });
+      const guildId = plan.install?.type === 0 ? plan.install.guildId : null;
+      const location = buildLocation({
+        redirectUri: plan.redirectUri,
+        code: issued?.code ?? null,
+        state: input.state,
+        guildId,
+        permissions: guildId !== null && plan.scopes.includes('bot') ? input.permissions : null,
+      });
+      return { location, code: issued?.code ?? '' };
+    },
+
+    async GetInstallation(
+      request: oauth.GetInstallationRequest__Output,
+    ): Promise<oauth.GetInstallationResponse> {
+      const scopes = await installations.findGuildScopes(
+        parseSnowflakeParam('application_id', request.application_id),
+        parseSnowflakeParam('guild_id', request.guild_id),
+      );
+      if (!scopes) throw new MissingAccessError();
+      return { scopes };
+    },
+  };
+}

@@ -1,0 +1,142 @@
+import type { oauth } from '@acs/protos';
+import { invalidClientError } from '@acs/service-kit';
+import { isSnowflake } from '@acs/snowflake';
+import { authenticateClient, type AuthenticatedClient, type GrantType } from '../domain/authenticate-client';
+import { checkCodeRedemption } from '../domain/check-code-redemption';
+import { hashSecret } from '../domain/hash-secret';
+import { issueOAuth2Tokens, type IssuedTokens } from '../domain/issue-oauth2-tokens';
+import { invalidGrant, invalidRequest, unauthorizedClient } from '../domain/oauth2-errors';
+import { readGrantType } from '../domain/read-grant-type';
+import {
+  narrowRefreshScopes,
+  selectClientCredentialsScopes,
+} from '../domain/select-client-credentials-scopes';
+import type { GrantOutcome } from '../store/grant-store';
+import type { HandlerDeps } from './handler-deps';
+
+/** Longest token or code we hash and look up; anything longer is none of ours. */
+const MAX_PRESENTED_LENGTH = 512;
+
+/** Handlers of the token endpoint (RFC 6749 §3.2) and of revocation (RFC 7009). */
+export function createTokenEndpointHandlers(deps: HandlerDeps) {
+  const { applications, grants, snowflakes, lifetimes, now = () => new Date() } = deps;
+
+  /** The authenticated client of a request (401 `invalid_client` otherwise). */
+  async function clientOf(
+    request: { client_id: string; client_secret: string },
+    use: GrantType | 'revocation',
+  ): Promise<AuthenticatedClient> {
+    if (!isSnowflake(request.client_id)) throw invalidClientError();
+    const client = await applications.findClient(BigInt(request.client_id));
+    return authenticateClient(
+      client,
+      { clientId: request.client_id, clientSecret: request.client_secret },
+      use,
+    );
+  }
+
+  function answer(
+    tokens: IssuedTokens,
+    scopes: readonly string[],
+    applicationId: string,
+  ): oauth.ExchangeTokenResponse {
+    return {
+      access_token: tokens.accessToken,
+      token_type: 'Bearer',
+      expires_in: lifetimes.accessToken,
+      refresh_token: tokens.refreshToken ?? '',
+      scope: scopes.join(' '),
+      application_id: applicationId,
+    };
+  }
+
+  function unless(outcome: GrantOutcome, parameter: string): void {
+    if (outcome.kind === 'rejected') throw outcome.error;
+    if (outcome.kind !== 'issued') throw invalidGrant(parameter);
+  }
+
+  return {
+    async ExchangeToken(request: oauth.ExchangeTokenRequest__Output): Promise<oauth.ExchangeTokenResponse> {
+      const params = request.params;
+      const grantType = readGrantType(params.grant_type);
+      const client = await clientOf(request, grantType);
+      const at = now();
+
+      if (grantType === 'authorization_code') {
+        const code = params.code;
+        if (!code) throw invalidRequest('Missing "code" in request.');
+        const tokens = issueOAuth2Tokens(lifetimes, at, true);
+        const outcome =
+          code.length > MAX_PRESENTED_LENGTH
+            ? ({ kind: 'invalid' } as const)
+            : await grants.redeemCode({
+                codeHash: hashSecret(code),
+                clientId: client.id,
+                grantId: snowflakes.next(),
+                tokens,
+                now: at,
+                check: (stored) =>
+                  checkCodeRedemption(
+                    stored,
+                    {
+                      clientId: client.id,
+                      confidential: client.confidential,
+                      redirectUri: params.redirect_uri,
+                      codeVerifier: params.code_verifier,
+                    },
+                    at,
+                  ),
+              });
+        unless(outcome, 'code');
+        return answer(tokens, outcome.kind === 'issued' ? outcome.scopes : [], client.id);
+      }
+
+      if (grantType === 'refresh_token') {
+        const refreshToken = params.refresh_token;
+        if (!refreshToken) throw invalidRequest('Missing "refresh_token" in request.');
+        const tokens = issueOAuth2Tokens(lifetimes, at, true);
+        const outcome =
+          refreshToken.length > MAX_PRESENTED_LENGTH
+            ? ({ kind: 'invalid' } as const)
+            : await grants.rotateRefreshToken({
+                tokenHash: hashSecret(refreshToken),
+                clientId: client.id,
+                tokens,
+                now: at,
+                narrowScopes: (granted) => narrowRefreshScopes(params.scope, granted),
+              });
+        unless(outcome, 'refresh_token');
+        return answer(tokens, outcome.kind === 'issued' ? outcome.scopes : [], client.id);
+      }
+
+      // client_credentials: a token for the application's owner (facts §11), never a refresh token.
+      if (client.publicClient)
+        throw unauthorizedClient('Public clients cannot use the client credentials grant.');
+      if (client.ownerId === null) throw unauthorizedClient('This application has no owner to act for.');
+      const scopes = selectClientCredentialsScopes(params.scope);
+      const tokens = issueOAuth2Tokens(lifetimes, at, false);
+      await grants.createClientCredentialsGrant({
+        grantId: snowflakes.next(),
+        applicationId: client.id,
+        ownerId: client.ownerId,
+        scopes,
+        tokens,
+      });
+      return answer(tokens, scopes, client.id);
+    },
+
+    async RevokeToken(request: oauth.RevokeTokenRequest__Output): Promise<oauth.RevokeTokenResponse> {
+      if (request.token === '') throw invalidRequest('Missing "token" in request.');
+      const client = await clientOf(request, 'revocation');
+      // RFC 7009 §2.2: an unknown (or another client's) token is answered like a revoked one.
+      if (request.token.length > MAX_PRESENTED_LENGTH) return { revoked: false, application_id: client.id };
+      const revoked = await grants.revokeByToken(
+        hashSecret(request.token),
+        client.id,
+        request.token_type_hint,
+        now(),
+      );
+      return { revoked, application_id: client.id };
+    },
+  };
+}

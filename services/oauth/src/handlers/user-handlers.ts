@@ -1,0 +1,29 @@
+import type { oauth } from '@acs/protos';
+import { hashSecret } from '../domain/hash-secret';
+import { parseJsonBody } from '../domain/parse-json-body';
+import { parseSnowflakeParam } from '../domain/parse-snowflake-param';
+import { generateSessionToken } from '../domain/random-token';
+import { renderUser } from '../domain/render-user';
+import { validateNewUser } from '../domain/validate-user-body';
+import type { HandlerDeps } from './handler-deps';
+
+/** Handlers of the user RPCs (the admin API's `/admin/users…`). */
+export function createUserHandlers({ users, tokens, snowflakes }: HandlerDeps) {
+  return {
+    async CreateUser(request: oauth.CreateUserRequest__Output): Promise<oauth.CreateUserResponse> {
+      const user = await users.create(snowflakes.next(), validateNewUser(parseJsonBody(request.body_json)));
+      return { user_json: JSON.stringify(renderUser(user)) };
+    },
+
+    async GetUser(request: oauth.GetUserRequest__Output): Promise<oauth.GetUserResponse> {
+      const user = await users.get(parseSnowflakeParam('user_id', request.user_id));
+      return { user_json: JSON.stringify(renderUser(user)), locale: user.locale };
+    },
+
+    async CreateSession(request: oauth.CreateSessionRequest__Output): Promise<oauth.CreateSessionResponse> {
+      const token = generateSessionToken();
+      await tokens.createSession(parseSnowflakeParam('user_id', request.user_id), hashSecret(token));
+      return { token };
+    },
+  };
+}

@@ -1,0 +1,82 @@
+import * as grpc from '@grpc/grpc-js';
+import { PrismaPg } from '@prisma/adapter-pg';
+import { startOutboxRelay } from '@acs/events';
+import { loadPermissionsProto } from '@acs/protos';
+import {
+  CLIENT_CHANNEL_OPTIONS,
+  createLogger,
+  installGracefulShutdown,
+  createDatabasePool,
+  holdSnowflakeProcessId,
+  type Telemetry,
+} from '@acs/service-kit';
+import { createSnowflakeGenerator } from '@acs/snowflake';
+import { DB_SCHEMA, loadConfig, SERVICE_NAME } from './config';
+import { createOAuthServer } from './create-oauth-server';
+import { PrismaClient } from './generated/prisma/client';
+
+/** Wires config, logger, database, outbox relay and gRPC server; stops them in order on SIGTERM. */
+export async function startService(
+  env: Record<string, string | undefined>,
+  telemetry: Telemetry,
+): Promise<void> {
+  const config = loadConfig(env);
+  const logger = createLogger(SERVICE_NAME, config.LOG_LEVEL);
+  const pool = createDatabasePool({
+    databaseUrl: config.DATABASE_URL,
+    schema: DB_SCHEMA,
+    size: config.DB_POOL_SIZE,
+    logger,
+  });
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  const snowflakeLease = await holdSnowflakeProcessId(config.SNOWFLAKE_PROCESS_ID, { pool, logger });
+  const permissions = new (loadPermissionsProto().acs.permissions.v1.PermissionsService)(
+    config.PERMISSIONS_GRPC_URL,
+    grpc.credentials.createInsecure(),
+    CLIENT_CHANNEL_OPTIONS,
+  );
+  const relay = startOutboxRelay({
+    pool,
+    schema: DB_SCHEMA,
+    natsUrl: config.NATS_URL,
+    logger,
+    name: SERVICE_NAME,
+    events: { stream: config.EVENTS_STREAM, subjectPrefix: config.EVENTS_SUBJECT_PREFIX },
+  });
+
+  const server = createOAuthServer({
+    logger,
+    prisma,
+    pool,
+    permissions,
+    snowflakes: createSnowflakeGenerator({
+      workerId: config.SNOWFLAKE_WORKER_ID,
+      processId: snowflakeLease.processId,
+    }),
+    isReady: async () => {
+      await pool.query('SELECT 1');
+      return true;
+    },
+    lifetimes: {
+      authorizationCode: config.AUTHORIZATION_CODE_TTL_SECONDS,
+      accessToken: config.ACCESS_TOKEN_TTL_SECONDS,
+      refreshToken: config.REFRESH_TOKEN_TTL_SECONDS,
+    },
+  });
+  const port = await server.listen(config.GRPC_ADDRESS);
+  logger.info({ address: config.GRPC_ADDRESS, port }, 'oauth listening');
+
+  installGracefulShutdown(
+    logger,
+    [
+      { name: 'grpc', run: () => server.drain() },
+      { name: 'outbox relay', run: () => relay.stop() },
+      { name: 'permissions client', run: () => permissions.close() },
+      { name: 'prisma', run: () => prisma.$disconnect() },
+      { name: 'snowflake lease', run: () => snowflakeLease.release() },
+      { name: 'database pool', run: () => pool.end() },
+      { name: 'telemetry', run: () => telemetry.shutdown() },
+    ],
+    config.SHUTDOWN_TIMEOUT_MS,
+  );
+}

@@ -1,0 +1,177 @@
+import { fieldError } from '@acs/service-kit';
+import type { ClientRecord } from '../domain/authenticate-client';
+import { ErrorCode } from '../domain/error-codes';
+import type { Digest } from '../domain/hash-secret';
+import type { StoredCredentials } from '../domain/issue-application-credentials';
+import { UnknownApplicationError } from '../domain/oauth-errors';
+import type { AuthorizingApplication } from '../domain/plan-authorization';
+import type { ApplicationRecord } from '../domain/records';
+import type { ApplicationFields, ApplicationPatch } from '../domain/validate-application-body';
+import type { EventWebhookType } from '../domain/event-webhook-types';
+import type { IntegrationType } from '../domain/limits';
+import type { Prisma, PrismaClient } from '../generated/prisma/client';
+import { toUserRecord } from './to-user-record';
+import { writeOutboxEvent } from './write-outbox-event';
+
+const WITH_RELATIONS = {
+  botUser: true,
+  owner: true,
+  _count: { select: { guildInstallations: true, userInstallations: true } },
+} satisfies Prisma.ApplicationInclude;
+
+type ApplicationRow = Prisma.ApplicationGetPayload<{ include: typeof WITH_RELATIONS }>;
+
+/** Applications with their bot users and credentials (stored as digests). */
+export class ApplicationStore {
+  constructor(private readonly prisma: PrismaClient) {}
+
+  /** Creates the bot user and the application (same id) in one transaction. */
+  async create(
+    id: string,
+    fields: ApplicationFields,
+    credentials: StoredCredentials,
+  ): Promise<ApplicationRecord> {
+    const row = await this.prisma.$transaction(async (tx) => {
+      await assertOwnerExists(tx, fields.ownerId);
+      await tx.user.create({ data: { id: BigInt(id), username: fields.name, bot: true } });
+      return tx.application.create({
+        data: {
+          ...toColumns(fields),
+          id: BigInt(id),
+          name: fields.name,
+          verifyKey: credentials.verifyKey,
+          signingKey: credentials.signingKeyPem,
+          botTokenHash: credentials.botTokenHash,
+          clientSecretHash: credentials.clientSecretHash,
+        },
+        include: WITH_RELATIONS,
+      });
+    });
+    return toApplicationRecord(row);
+  }
+
+  /** The application; 404 / 10002 when unknown. */
+  async get(id: bigint): Promise<ApplicationRecord> {
+    const row = await this.prisma.application.findUnique({ where: { id }, include: WITH_RELATIONS });
+    if (!row) throw new UnknownApplicationError();
+    return toApplicationRecord(row);
+  }
+
+  /** What a consent needs to know of the application, or undefined when unknown. */
+  async findAuthorizing(id: bigint): Promise<AuthorizingApplication | undefined> {
+    const row = await this.prisma.application.findUnique({
+      where: { id },
+      select: { integrationTypes: true, redirectUris: true },
+    });
+    return row
+      ? { integrationTypes: row.integrationTypes as IntegrationType[], redirectUris: row.redirectUris }
+      : undefined;
+  }
+
+  /** What client authentication needs (secret digest, public client, owner), or undefined when unknown. */
+  async findClient(id: bigint): Promise<ClientRecord | undefined> {
+    const row = await this.prisma.application.findUnique({
+      where: { id },
+      select: { clientSecretHash: true, publicClient: true, ownerId: true },
+    });
+    return row
+      ? {
+          id: id.toString(),
+          clientSecretHash: row.clientSecretHash,
+          publicClient: row.publicClient,
+          ownerId: row.ownerId?.toString() ?? null,
+        }
+      : undefined;
+  }
+
+  /** Applies a PATCH; 404 / 10002 when unknown. */
+  async update(id: bigint, patch: ApplicationPatch): Promise<ApplicationRecord> {
+    const row = await this.prisma.$transaction(async (tx) => {
+      await assertApplicationExists(tx, id);
+      if (patch.ownerId) await assertOwnerExists(tx, patch.ownerId);
+      return tx.application.update({ where: { id }, data: toColumns(patch), include: WITH_RELATIONS });
+    });
+    return toApplicationRecord(row);
+  }
+
+  /**
+   * Replaces the bot token's digest, so the old token fails from the next lookup on, and
+   * announces it (`application.bot_token_reset`) so that caches of resolved tokens drop it.
+   */
+  async replaceBotToken(id: bigint, botTokenHash: Digest): Promise<void> {
+    await this.prisma.$transaction(async (tx) => {
+      await assertApplicationExists(tx, id);
+      await tx.application.update({ where: { id }, data: { botTokenHash } });
+      await writeOutboxEvent(tx, 'application.bot_token_reset', { application_id: id.toString() });
+    });
+  }
+
+  /** Replaces the client secret's digest; 404 / 10002 when unknown. */
+  async replaceClientSecret(id: bigint, clientSecretHash: Digest): Promise<void> {
+    const { count } = await this.prisma.application.updateMany({ where: { id }, data: { clientSecretHash } });
+    if (count === 0) throw new UnknownApplicationError();
+  }
+}
+
+async function assertApplicationExists(tx: Prisma.TransactionClient, id: bigint): Promise<void> {
+  const found = await tx.application.findUnique({ where: { id }, select: { id: true } });
+  if (!found) throw new UnknownApplicationError();
+}
+
+// Users are never deleted, so a check inside the transaction is as good as a lock.
+async function assertOwnerExists(tx: Prisma.TransactionClient, ownerId: string | null): Promise<void> {
+  if (ownerId === null) return;
+  const owner = await tx.user.findUnique({ where: { id: BigInt(ownerId) }, select: { bot: true } });
+  if (!owner || owner.bot) throw fieldError('owner_id', ErrorCode.UNKNOWN_USER, 'Unknown User');
+}
+
+/** The columns a PATCH (or a full set of fields) writes; undefined leaves a column alone. */
+interface ApplicationColumns {
+  name?: string;
+  flags?: bigint;
+  integrationTypes?: number[];
+  redirectUris?: string[];
+  interactionsEndpointUrl?: string | null;
+  eventWebhooksUrl?: string | null;
+  eventWebhooksDisabledAt?: null;
+  eventWebhooksTypes?: string[];
+  publicClient?: boolean;
+  ownerId?: bigint | null;
+}
+
+function toColumns(fields: ApplicationPatch): ApplicationColumns {
+  return {
+    name: fields.name,
+    flags: fields.flags === undefined ? undefined : BigInt(fields.flags),
+    integrationTypes: fields.integrationTypes,
+    redirectUris: fields.redirectUris,
+    interactionsEndpointUrl: fields.interactionsEndpointUrl,
+    eventWebhooksUrl: fields.eventWebhooksUrl,
+    // Saving the URL (verified by the dispatcher on the way) turns the webhooks back on.
+    eventWebhooksDisabledAt: fields.eventWebhooksUrl === undefined ? undefined : null,
+    eventWebhooksTypes: fields.eventWebhooksTypes,
+    publicClient: fields.publicClient,
+    ownerId:
+      fields.ownerId === undefined ? undefined : fields.ownerId === null ? null : BigInt(fields.ownerId),
+  };
+}
+
+function toApplicationRecord(row: ApplicationRow): ApplicationRecord {
+  return {
+    id: row.id.toString(),
+    name: row.name,
+    flags: Number(row.flags),
+    integrationTypes: row.integrationTypes as IntegrationType[],
+    redirectUris: row.redirectUris,
+    interactionsEndpointUrl: row.interactionsEndpointUrl,
+    eventWebhooksUrl: row.eventWebhooksUrl,
+    eventWebhooksDisabled: row.eventWebhooksDisabledAt !== null,
+    eventWebhooksTypes: row.eventWebhooksTypes as EventWebhookType[],
+    publicClient: row.publicClient,
+    verifyKey: row.verifyKey,
+    bot: toUserRecord(row.botUser),
+    owner: row.owner ? toUserRecord(row.owner) : null,
+    guildInstallCount: row._count.guildInstallations,
+    userInstallCount: row._count.userInstallations,
+  };
+}

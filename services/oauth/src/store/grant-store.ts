@@ -1,0 +1,297 @@
+import type { OAuth2Error } from '@acs/service-kit';
+import type { RedeemableCode } from '../domain/check-code-redemption';
+import type { Digest } from '../domain/hash-secret';
+import type { IssuedTokens } from '../domain/issue-oauth2-tokens';
+import type { Prisma, PrismaClient } from '../generated/prisma/client';
+import { retryOnWriteConflict } from './retry-on-write-conflict';
+import { writeOutboxEvent } from './write-outbox-event';
+
+/** A grant kind: how the authorization came about. */
+export type GrantKind = 'authorization_code' | 'client_credentials';
+
+/** The outcome of a code exchange or a refresh. */
+export type GrantOutcome =
+  | { kind: 'issued'; scopes: string[]; userId: string | null }
+  /** Unknown, expired, revoked or another client's: nothing changed. */
+  | { kind: 'invalid' }
+  /** A code or refresh token used a second time: its whole grant was revoked. */
+  | { kind: 'reused' }
+  /** The code was consumed but failed a check (client, redirect URI, PKCE, expiry). */
+  | { kind: 'rejected'; error: OAuth2Error };
+
+interface CodeRow {
+  application_id: bigint;
+  user_id: bigint;
+  scopes: string[];
+  redirect_uri: string | null;
+  code_challenge: string | null;
+  expires_at: Date;
+}
+
+interface SpentRow {
+  application_id: bigint;
+  grant_id: bigint | null;
+}
+
+const bytes = (digest: Digest): Buffer => Buffer.from(digest.buffer, digest.byteOffset, digest.byteLength);
+
+/**
+ * Authorizations (grants) and their access and refresh tokens. Single use of codes and
+ * refresh tokens rests on conditional UPDATEs (`… WHERE used_at IS NULL RETURNING`): of
+ * two concurrent uses, the second waits for the first's row lock, then matches nothing.
+ */
+export class GrantStore {
+  constructor(private readonly prisma: PrismaClient) {}
+
+  /**
+   * Exchanges a code, in one transaction: marks it used, runs `check` on it, and on success
+   * creates the grant `grantId` with its tokens. A code already used revokes the grant its
+   * first exchange created (RFC 6749 §4.1.2). A failed check still spends the code.
+   */
+  async redeemCode(input: {
+    codeHash: Digest;
+    clientId: string;
+    grantId: string;
+    tokens: IssuedTokens;
+    now: Date;
+    check: (code: RedeemableCode) => OAuth2Error | null;
+  }): Promise<GrantOutcome> {
+    const { now } = input;
+    return retryOnWriteConflict(() =>
+      this.prisma.$transaction(async (tx) => {
+        const [code] = await tx.$queryRaw<CodeRow[]>`
+        UPDATE "oauth"."authorization_code" SET used_at = ${now}
+         WHERE code_hash = ${bytes(input.codeHash)} AND used_at IS NULL
+         RETURNING application_id, user_id, scopes, redirect_uri, code_challenge, expires_at`;
+        if (!code) {
+          const [spent] = await tx.$queryRaw<SpentRow[]>`
+          SELECT application_id, grant_id FROM "oauth"."authorization_code" WHERE code_hash = ${bytes(input.codeHash)}`;
+          if (!spent || spent.application_id.toString() !== input.clientId) return { kind: 'invalid' };
+          if (spent.grant_id !== null) await revokeGrant(tx, spent.grant_id, now);
+          return { kind: 'reused' };
+        }
+        const error = input.check({
+          applicationId: code.application_id.toString(),
+          redirectUri: code.redirect_uri,
+          codeChallenge: code.code_challenge,
+          expiresAt: code.expires_at,
+        });
+        if (error) return { kind: 'rejected', error };
+        const grantId = BigInt(input.grantId);
+        await createGrant(tx, {
+          id: grantId,
+          applicationId: code.application_id,
+          userId: code.user_id,
+          kind: 'authorization_code',
+          scopes: code.scopes,
+          tokens: input.tokens,
+        });
+        await tx.$executeRaw`
+        UPDATE "oauth"."authorization_code" SET grant_id = ${grantId} WHERE code_hash = ${bytes(input.codeHash)}`;
+        return { kind: 'issued', scopes: code.scopes, userId: code.user_id.toString() };
+      }),
+    );
+  }
+
+  /**
+   * Rotates a refresh token, in one transaction: spends it (only if live and the client's),
+   * and issues new tokens in the same grant with `scopes` (a subset of the grant's, or all
+   * of them when null; otherwise `invalid_scope` and nothing changes). Presenting a spent
+   * refresh token revokes its whole grant (RFC 9700 §4.14.2).
+   */
+  async rotateRefreshToken(input: {
+    tokenHash: Digest;
+    clientId: string;
+    tokens: IssuedTokens;
+    now: Date;
+    narrowScopes: (granted: string[]) => string[];
+  }): Promise<GrantOutcome> {
+    const { now } = input;
+    const clientId = BigInt(input.clientId);
+    return retryOnWriteConflict(() =>
+      this.prisma.$transaction(async (tx) => {
+        const [live] = await tx.$queryRaw<{ grant_id: bigint; user_id: bigint | null; scopes: string[] }[]>`
+        UPDATE "oauth"."refresh_token" r SET used_at = ${now}
+          FROM "oauth"."token_grant" g
+         WHERE r.token_hash = ${bytes(input.tokenHash)} AND r.used_at IS NULL AND r.revoked_at IS NULL
+           AND r.expires_at > ${now} AND r.application_id = ${clientId}
+           AND g.id = r.grant_id AND g.revoked_at IS NULL
+         RETURNING r.grant_id, g.user_id, g.scopes`;
+        if (!live) {
+          const [spent] = await tx.$queryRaw<{ grant_id: bigint }[]>`
+          SELECT grant_id FROM "oauth"."refresh_token"
+           WHERE token_hash = ${bytes(input.tokenHash)} AND application_id = ${clientId} AND used_at IS NOT NULL`;
+          if (!spent) return { kind: 'invalid' };
+          await revokeGrant(tx, spent.grant_id, now);
+          return { kind: 'reused' };
+        }
+        // Throws invalid_scope, which rolls the spending back.
+        const scopes = input.narrowScopes(live.scopes);
+        await insertTokens(tx, live.grant_id, clientId, live.user_id, scopes, input.tokens);
+        return { kind: 'issued', scopes, userId: live.user_id?.toString() ?? null };
+      }),
+    );
+  }
+
+  /** Creates a client-credentials grant (for the application's owner) with its access token. */
+  async createClientCredentialsGrant(input: {
+    grantId: string;
+    applicationId: string;
+    ownerId: string;
+    scopes: string[];
+    tokens: IssuedTokens;
+  }): Promise<void> {
+    await this.prisma.$transaction(async (tx) => {
+      await createGrant(tx, {
+        id: BigInt(input.grantId),
+        applicationId: BigInt(input.applicationId),
+        userId: BigInt(input.ownerId),
+        kind: 'client_credentials',
+        scopes: input.scopes,
+        tokens: input.tokens,
+      });
+    });
+  }
+
+  /**
+   * Revokes the grant of an access or refresh token of `clientId` (RFC 7009), with all its
+   * tokens; false when the token is unknown, another client's or already dead.
+   */
+  async revokeByToken(tokenHash: Digest, clientId: string, hint: string, now: Date): Promise<boolean> {
+    const hash = bytes(tokenHash);
+    const app = BigInt(clientId);
+    return retryOnWriteConflict(() =>
+      this.prisma.$transaction(async (tx) => {
+        // The hint only orders the lookups (RFC 7009 §2.1); both tables are searched.
+        const lookups = [
+          () => tx.$queryRaw<{ grant_id: bigint | null }[]>`
+          SELECT grant_id FROM "oauth"."access_token" WHERE token_hash = ${hash} AND application_id = ${app}`,
+          () => tx.$queryRaw<{ grant_id: bigint | null }[]>`
+          SELECT grant_id FROM "oauth"."refresh_token" WHERE token_hash = ${hash} AND application_id = ${app}`,
+        ];
+        if (hint === 'refresh_token') lookups.reverse();
+        for (const lookup of lookups) {
+          const [row] = await lookup();
+          if (!row) continue;
+          if (row.grant_id === null) {
+            // A token from before grants existed: revoke it alone.
+            const count = await tx.$executeRaw`
+            UPDATE "oauth"."access_token" SET revoked_at = ${now} WHERE token_hash = ${hash} AND revoked_at IS NULL`;
+            return count > 0;
+          }
+          return revokeGrant(tx, row.grant_id, now);
+        }
+        return false;
+      }),
+    );
+  }
+
+  /**
+   * Removes a user's authorization of an application: revokes every grant between them and
+   * deletes the user installation, with one APPLICATION_DEAUTHORIZED event when anything
+   * was removed. False when there was nothing to remove.
+   */
+  async removeAuthorization(applicationId: string, userId: string, now: Date): Promise<boolean> {
+    const app = BigInt(applicationId);
+    const user = BigInt(userId);
+    return retryOnWriteConflict(() =>
+      this.prisma.$transaction(async (tx) => {
+        const grants = await tx.$queryRaw<{ id: bigint }[]>`
+        UPDATE "oauth"."token_grant" SET revoked_at = ${now}
+         WHERE application_id = ${app} AND user_id = ${user} AND revoked_at IS NULL
+         RETURNING id`;
+        const ids = grants.map((g) => g.id);
+        if (ids.length > 0) await revokeTokensOf(tx, ids, now);
+        const uninstalled = await tx.$executeRaw`
+        DELETE FROM "oauth"."user_installation" WHERE application_id = ${app} AND user_id = ${user}`;
+        if (ids.length === 0 && uninstalled === 0) return false;
+        await writeOutboxEvent(tx, 'application.deauthorized', {
+          application_id: applicationId,
+          user_id: userId,
+          ...(uninstalled > 0 ? { integration_type: 1 } : {}),
+        });
+        return true;
+      }),
+    );
+  }
+}
+
+async function createGrant(
+  tx: Prisma.TransactionClient,
+  grant: {
+    id: bigint;
+    applicationId: bigint;
+    userId: bigint | null;
+    kind: GrantKind;
+    scopes: string[];
+    tokens: IssuedTokens;
+  },
+): Promise<void> {
+  await tx.tokenGrant.create({
+    data: {
+      id: grant.id,
+      applicationId: grant.applicationId,
+      userId: grant.userId,
+      kind: grant.kind,
+      scopes: grant.scopes,
+    },
+  });
+  await insertTokens(tx, grant.id, grant.applicationId, grant.userId, grant.scopes, grant.tokens);
+}
+
+async function insertTokens(
+  tx: Prisma.TransactionClient,
+  grantId: bigint,
+  applicationId: bigint,
+  userId: bigint | null,
+  scopes: string[],
+  tokens: IssuedTokens,
+): Promise<void> {
+  const { stored } = tokens;
+  await tx.accessToken.create({
+    data: {
+      tokenHash: stored.accessTokenHash,
+      applicationId,
+      userId,
+      scopes,
+      expiresAt: stored.accessExpiresAt,
+      grantId,
+    },
+  });
+  if (stored.refreshTokenHash) {
+    await tx.refreshToken.create({
+      data: {
+        tokenHash: stored.refreshTokenHash,
+        grantId,
+        applicationId,
+        expiresAt: stored.refreshExpiresAt,
+      },
+    });
+  }
+}
+
+/**
+ * Revokes a grant and every token of it; a live user authorization ending this way is
+ * announced (APPLICATION_DEAUTHORIZED). False when it was already revoked.
+ */
+async function revokeGrant(tx: Prisma.TransactionClient, grantId: bigint, now: Date): Promise<boolean> {
+  const [grant] = await tx.$queryRaw<{ application_id: bigint; user_id: bigint | null; kind: string }[]>`
+    UPDATE "oauth"."token_grant" SET revoked_at = ${now} WHERE id = ${grantId} AND revoked_at IS NULL
+    RETURNING application_id, user_id, kind`;
+  if (!grant) return false;
+  await revokeTokensOf(tx, [grantId], now);
+  if (grant.kind === 'authorization_code' && grant.user_id !== null) {
+    await writeOutboxEvent(tx, 'application.deauthorized', {
+      application_id: grant.application_id.toString(),
+      user_id: grant.user_id.toString(),
+    });
+  }
+  return true;
+}
+
+async function revokeTokensOf(tx: Prisma.TransactionClient, grantIds: bigint[], now: Date): Promise<void> {
+  await tx.$executeRaw`
+    UPDATE "oauth"."access_token" SET revoked_at = ${now} WHERE grant_id = ANY(${grantIds}::bigint[]) AND revoked_at IS NULL`;
+  await tx.$executeRaw`
+    UPDATE "oauth"."refresh_token" SET revoked_at = ${now} WHERE grant_id = ANY(${grantIds}::bigint[]) AND revoked_at IS NULL`;
+}

@@ -1,0 +1,112 @@
+import { PrismaPg } from '@prisma/adapter-pg';
+import { Pool } from 'pg';
+import { DiscordError, serviceDatabaseUrl } from '@acs/service-kit';
+import { createSnowflakeGenerator } from '@acs/snowflake';
+import { createTestDatabase, type TestDatabase } from '@acs/testing';
+import { PrismaClient } from '../../src/generated/prisma/client';
+import { createHandlers, type HandlerDeps, type OAuthHandlers } from '../../src/server';
+import {
+  ACCESS_TOKEN_TTL_SECONDS,
+  AUTHORIZATION_CODE_TTL_SECONDS,
+  REFRESH_TOKEN_TTL_SECONDS,
+} from '../../src/domain/limits';
+import { ApplicationStore } from '../../src/store/application-store';
+import { ConnectionStore } from '../../src/store/connection-store';
+import { GrantStore } from '../../src/store/grant-store';
+import { InstallationStore } from '../../src/store/installation-store';
+import { TokenStore } from '../../src/store/token-store';
+import { UserStore } from '../../src/store/user-store';
+import { startFakePermissions, type FakePermissions } from './fake-permissions-server';
+
+/** A fresh oauth database, its clients, the fake permissions edge and the handlers over them. */
+export interface OAuthTestEnv {
+  database: TestDatabase;
+  pool: Pool;
+  prisma: PrismaClient;
+  permissions: FakePermissions;
+  deps: HandlerDeps;
+  handlers: OAuthHandlers;
+  /** The clock the handlers read; tests may move it. */
+  clock: { now: Date };
+  close(): Promise<void>;
+}
+
+/** Sets up an environment for one test file (real PostgreSQL with the oauth migrations). */
+export async function createOAuthTestEnv(): Promise<OAuthTestEnv> {
+  const database = await createTestDatabase(['oauth']);
+  const pool = new Pool({ connectionString: serviceDatabaseUrl(database.url, 'oauth'), max: 5 });
+  // Dropping the database at the end terminates connections that are still closing.
+  pool.on('error', () => undefined);
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  const permissions = await startFakePermissions();
+  const clock = { now: new Date() };
+  const deps: HandlerDeps = {
+    applications: new ApplicationStore(prisma),
+    users: new UserStore(prisma),
+    tokens: new TokenStore(prisma, pool),
+    installations: new InstallationStore(prisma),
+    grants: new GrantStore(prisma),
+    connections: new ConnectionStore(prisma),
+    lifetimes: {
+      authorizationCode: AUTHORIZATION_CODE_TTL_SECONDS,
+      accessToken: ACCESS_TOKEN_TTL_SECONDS,
+      refreshToken: REFRESH_TOKEN_TTL_SECONDS,
+    },
+    permissions: permissions.client,
+    snowflakes: createSnowflakeGenerator({ workerId: 1, processId: 1 }),
+    now: () => clock.now,
+  };
+  return {
+    database,
+    pool,
+    prisma,
+    permissions,
+    deps,
+    handlers: createHandlers(deps),
+    clock,
+    async close() {
+      await permissions.close();
+      await prisma.$disconnect();
+      await pool.end();
+      await database.drop();
+    },
+  };
+}
+
+/** The DiscordError a call rejects with; fails the test when it resolves or throws anything else. */
+export async function discordErrorOf(promise: Promise<unknown>): Promise<DiscordError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof DiscordError) return error;
+    throw error;
+  }
+  throw new Error('expected a DiscordError');
+}
+
+/** Every row of every table of the oauth schema, as JSON text (what a database dump would show). */
+export async function dumpOAuthTables(pool: Pool): Promise<string> {
+  const { rows: tables } = await pool.query<{ table_name: string }>(
+    `SELECT table_name FROM information_schema.tables WHERE table_schema = 'oauth' AND table_type = 'BASE TABLE'`,
+  );
+  const parts: string[] = [];
+  for (const { table_name } of tables) {
+    const { rows } = await pool.query<{ row: string }>(
+      `SELECT row_to_json(t)::text AS row FROM "oauth"."${table_name}" t`,
+    );
+    parts.push(...rows.map((r) => r.row));
+  }
+  return parts.join('\n');
+}
+
+/** Creates an application through the handler and returns its JSON (with bot_token and client_secret). */
+export async function createApp(handlers: OAuthHandlers, body: object): Promise<Record<string, unknown>> {
+  const response = await handlers.CreateApplication({ body_json: JSON.stringify(body) });
+  return JSON.parse(response.application_json as string) as Record<string, unknown>;
+}
+
+/** Creates a user through the handler and returns their JSON. */
+export async function createUser(handlers: OAuthHandlers, body: object): Promise<Record<string, unknown>> {
+  const response = await handlers.CreateUser({ body_json: JSON.stringify(body) });
+  return JSON.parse(response.user_json as string) as Record<string, unknown>;
+}
