@@ -1,0 +1,67 @@
+import { MAX_NICK_LENGTH, MAX_ROLES_PER_GUILD, MIN_NICK_LENGTH } from './limits';
+import { ErrorCode } from './validation/error-codes';
+import { FormErrors } from '@acs/validation';
+import { getField, readList, readModel, readSnowflake, readText } from './validation/read-value';
+
+/** A valid PutMember body: `undefined` keeps the current value (or the default for a new member). */
+export interface PutMemberInput {
+  /** Role ids as given (order and repeats kept, so that errors can name the index). */
+  roles?: string[];
+  /** A nickname, or null to clear it. */
+  nick?: string | null;
+}
+
+/**
+ * Validates `{roles? (role ids), nick? (1-32 or null)}` (ADMIN-API.md `PUT
+ * /admin/guilds/{id}/members/{user_id}`); throws 50035 with every problem. Whether the
+ * roles exist is checked by `resolveMemberRoles` against the guild.
+ */
+export function validatePutMember(body: unknown): PutMemberInput {
+  const errors = new FormErrors();
+  const object = readModel(body, errors, []);
+  if (!object) throw errors.toError();
+  const input: PutMemberInput = {};
+
+  const rawRoles = getField(object, 'roles');
+  if (rawRoles !== undefined && rawRoles !== null) {
+    const list = readList(rawRoles, errors, ['roles']);
+    if (list && list.length > MAX_ROLES_PER_GUILD) {
+      errors.add(
+        ['roles'],
+        ErrorCode.BASE_TYPE_MAX_LENGTH,
+        `Must be ${MAX_ROLES_PER_GUILD} or fewer in length.`,
+      );
+    } else if (list) {
+      const roles = list.map((item, index) => readSnowflake(item, errors, ['roles', index]));
+      input.roles = roles.filter((id): id is string => id !== undefined);
+    }
+  }
+
+  const rawNick = getField(object, 'nick');
+  if (rawNick === null) input.nick = null;
+  else if (rawNick !== undefined)
+    input.nick = readText(rawNick, MIN_NICK_LENGTH, MAX_NICK_LENGTH, errors, ['nick']);
+
+  if (errors.count > 0) throw errors.toError();
+  return input;
+}
+
+/**
+ * Checks a member's role ids against the guild's roles: an unknown id is 50035 at
+ * `roles.<index>`. Returns the ids without repeats and without the @everyone role, which
+ * every member has implicitly.
+ */
+export function resolveMemberRoles(
+  roles: readonly string[],
+  guildId: string,
+  guildRoleIds: ReadonlySet<string>,
+): string[] {
+  const errors = new FormErrors();
+  const resolved = new Set<string>();
+  roles.forEach((roleId, index) => {
+    if (!guildRoleIds.has(roleId)) errors.add(['roles', index], ErrorCode.UNKNOWN_ROLE, 'Unknown Role');
+    else if (roleId !== guildId) resolved.add(roleId);
+  });
+  if (errors.count > 0) throw errors.toError();
+  return [...resolved];
+}

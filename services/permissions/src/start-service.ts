@@ -1,0 +1,134 @@
+import * as grpc from '@grpc/grpc-js';
+import type { Pool } from 'pg';
+import { PrismaPg } from '@prisma/adapter-pg';
+import { startOutboxRelay } from '@acs/events';
+import { loadCommandRegistryProto, loadPermissionsProto } from '@acs/protos';
+import {
+  CLIENT_CHANNEL_OPTIONS,
+  createGrpcServer,
+  createLogger,
+  installGracefulShutdown,
+  createDatabasePool,
+  holdSnowflakeProcessId,
+  type GrpcServer,
+  type Logger,
+  type Telemetry,
+} from '@acs/service-kit';
+import { createSnowflakeGenerator } from '@acs/snowflake';
+import { createCommandDirectory, type CommandDirectory } from './clients/command-directory';
+import { CommandEventsConsumer } from './events/command-events-consumer';
+import { DB_SCHEMA, loadConfig, SERVICE_NAME, type Config } from './config';
+import { PrismaClient } from './generated/prisma/client';
+import { createHandlers } from './server';
+import { ChannelStore } from './store/channel-store';
+import { CommandPermissionsStore } from './store/command-permissions-store';
+import { GuildStore } from './store/guild-store';
+import { MemberStore } from './store/member-store';
+import { ListMemberGuildsStore } from './store/list-member-guilds-store';
+import { PermissionContextStore } from './store/permission-context-store';
+
+/** Fully qualified name of the service this process serves (health reports it). */
+export const GRPC_SERVICE_NAME = 'acs.permissions.v1.PermissionsService';
+
+/** The gRPC server of permissions over a database pool: what tests start without the rest of the process. */
+export function createPermissionsServer(options: {
+  pool: Pool;
+  prisma: PrismaClient;
+  config: Config;
+  logger: Logger;
+  /** command-registry, asked which commands exist (tests pass their own). */
+  commands: CommandDirectory;
+}): GrpcServer {
+  const { pool, prisma, config, logger, commands } = options;
+  const snowflakes = createSnowflakeGenerator({
+    workerId: config.SNOWFLAKE_WORKER_ID,
+    processId: config.SNOWFLAKE_PROCESS_ID ?? 0,
+  });
+  const handlers = createHandlers({
+    guilds: new GuildStore(prisma, snowflakes),
+    members: new MemberStore(prisma),
+    channels: new ChannelStore(prisma, snowflakes),
+    contexts: new PermissionContextStore(prisma),
+    memberGuilds: new ListMemberGuildsStore(prisma),
+    commandPermissions: new CommandPermissionsStore(prisma),
+    commands,
+  });
+  return createGrpcServer({
+    logger,
+    services: [
+      {
+        name: GRPC_SERVICE_NAME,
+        definition: loadPermissionsProto().acs.permissions.v1.PermissionsService.service,
+        handlers,
+      },
+    ],
+    isReady: async () => {
+      await pool.query('SELECT 1');
+      return true;
+    },
+  });
+}
+
+/** Wires config, logger, database, outbox relay, command events consumer and gRPC server; stops them in order on SIGTERM. */
+export async function startService(
+  env: Record<string, string | undefined>,
+  telemetry: Telemetry,
+): Promise<void> {
+  const config = loadConfig(env);
+  const logger = createLogger(SERVICE_NAME, config.LOG_LEVEL);
+  const pool = createDatabasePool({
+    databaseUrl: config.DATABASE_URL,
+    schema: DB_SCHEMA,
+    size: config.DB_POOL_SIZE,
+    logger,
+  });
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  // Publishes APPLICATION_COMMAND_PERMISSIONS_UPDATE.
+  const relay = startOutboxRelay({
+    pool,
+    schema: DB_SCHEMA,
+    natsUrl: config.NATS_URL,
+    logger,
+    name: SERVICE_NAME,
+    events: { stream: config.EVENTS_STREAM, subjectPrefix: config.EVENTS_SUBJECT_PREFIX },
+  });
+
+  const registry = new (loadCommandRegistryProto().acs.command_registry.v1.CommandRegistryService)(
+    config.COMMAND_REGISTRY_GRPC_URL,
+    grpc.credentials.createInsecure(),
+    CLIENT_CHANNEL_OPTIONS,
+  );
+  const snowflakeLease = await holdSnowflakeProcessId(config.SNOWFLAKE_PROCESS_ID, { pool, logger });
+  const server = createPermissionsServer({
+    pool,
+    prisma,
+    config: { ...config, SNOWFLAKE_PROCESS_ID: snowflakeLease.processId },
+    logger,
+    commands: createCommandDirectory(registry),
+  });
+  // Deletes the rows of deleted and renamed commands (reads already hide them).
+  const commandEvents = new CommandEventsConsumer({
+    natsUrl: config.NATS_URL,
+    events: { stream: config.EVENTS_STREAM, subjectPrefix: config.EVENTS_SUBJECT_PREFIX },
+    store: new CommandPermissionsStore(prisma),
+    logger,
+  });
+  commandEvents.start();
+  const port = await server.listen(config.GRPC_ADDRESS);
+  logger.info({ address: config.GRPC_ADDRESS, port }, 'permissions listening');
+
+  installGracefulShutdown(
+    logger,
+    [
+      { name: 'grpc', run: () => server.drain() },
+      { name: 'command events consumer', run: () => commandEvents.stop() },
+      { name: 'outbox relay', run: () => relay.stop() },
+      { name: 'command-registry client', run: () => registry.close() },
+      { name: 'prisma', run: () => prisma.$disconnect() },
+      { name: 'snowflake lease', run: () => snowflakeLease.release() },
+      { name: 'database pool', run: () => pool.end() },
+      { name: 'telemetry', run: () => telemetry.shutdown() },
+    ],
+    config.SHUTDOWN_TIMEOUT_MS,
+  );
+}

@@ -1,0 +1,85 @@
+import type { SnowflakeGenerator } from '@acs/snowflake';
+import type { Guild, Role } from '../domain/guild-model';
+import { DEFAULT_EVERYONE_PERMISSIONS, MAX_ROLES_PER_GUILD } from '../domain/limits';
+import { MaxRolesError, UnknownGuildError, UnknownRoleError } from '../domain/permissions-errors';
+import type { CreateGuildInput } from '../domain/validate-create-guild';
+import { EVERYONE_ROLE_NAME, type CreateRoleInput, type UpdateRoleInput } from '../domain/validate-role-body';
+import type { PrismaClient } from '../generated/prisma/client';
+import { lockGuild } from './lock-guild';
+import { toGuild, toRole } from './to-domain';
+
+/** A guild with all of its roles. */
+export interface GuildWithRoles {
+  guild: Guild;
+  roles: Role[];
+}
+
+/** Position a role gets when the request names none: just above @everyone, as on the real service. */
+const DEFAULT_ROLE_POSITION = 1;
+
+/** Guilds and their roles. */
+export class GuildStore {
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly snowflakes: SnowflakeGenerator,
+  ) {}
+
+  /** Creates a guild with its @everyone role (id = guild id) and its owner as first member. */
+  async createGuild(input: CreateGuildInput): Promise<GuildWithRoles> {
+    const id = BigInt(this.snowflakes.next());
+    const row = await this.prisma.guild.create({
+      data: {
+        id,
+        name: input.name,
+        ownerId: BigInt(input.ownerId),
+        roles: {
+          create: [{ id, name: EVERYONE_ROLE_NAME, permissions: DEFAULT_EVERYONE_PERMISSIONS, position: 0 }],
+        },
+        members: { create: [{ userId: BigInt(input.ownerId) }] },
+      },
+      include: { roles: true },
+    });
+    return { guild: toGuild(row), roles: row.roles.map(toRole) };
+  }
+
+  /** A guild with its roles; 404 10004 when there is none. */
+  async getGuild(guildId: string): Promise<GuildWithRoles> {
+    const row = await this.prisma.guild.findUnique({
+      where: { id: BigInt(guildId) },
+      include: { roles: true },
+    });
+    if (!row) throw new UnknownGuildError();
+    return { guild: toGuild(row), roles: row.roles.map(toRole) };
+  }
+
+  /** Adds a role; 404 10004 for an unknown guild, 400 30005 past 250 roles. */
+  async createRole(guildId: string, input: CreateRoleInput): Promise<Role> {
+    return this.prisma.$transaction(async (tx) => {
+      if (!(await lockGuild(tx, guildId))) throw new UnknownGuildError();
+      const count = await tx.role.count({ where: { guildId: BigInt(guildId) } });
+      if (count >= MAX_ROLES_PER_GUILD) throw new MaxRolesError();
+      const row = await tx.role.create({
+        data: {
+          id: BigInt(this.snowflakes.next()),
+          guildId: BigInt(guildId),
+          name: input.name,
+          permissions: input.permissions,
+          position: input.position ?? DEFAULT_ROLE_POSITION,
+        },
+      });
+      return toRole(row);
+    });
+  }
+
+  /** Changes a role's fields; 404 10004 for an unknown guild, 10011 for a role not in it. */
+  async updateRole(guildId: string, roleId: string, input: UpdateRoleInput): Promise<Role> {
+    const where = { id: BigInt(roleId), guildId: BigInt(guildId) };
+    const [row] = await this.prisma.role.updateManyAndReturn({ where, data: input });
+    if (row) return toRole(row);
+    const guild = await this.prisma.guild.findUnique({
+      where: { id: BigInt(guildId) },
+      select: { id: true },
+    });
+    throw guild ? new UnknownRoleError() : new UnknownGuildError();
+  }
+}

@@ -1,0 +1,224 @@
+import * as grpc from '@grpc/grpc-js';
+import { loadPermissionsProto, type permissions } from '@acs/protos';
+import { callUnary, createLogger, fromGrpcError, type DiscordError, type GrpcServer } from '@acs/service-kit';
+import { loadConfig } from '../src/config';
+import { PERMISSION_FLAGS as P } from '../src/domain/permission-flags';
+import { createPermissionsServer } from '../src/start-service';
+import { FakeCommandDirectory } from './support/fake-command-directory';
+import { createStoreFixture, type StoreFixture } from './support/test-database';
+
+const OWNER = '1000';
+const USER = '2000';
+
+let db: StoreFixture;
+let server: GrpcServer;
+let client: permissions.PermissionsServiceClient;
+
+beforeAll(async () => {
+  db = await createStoreFixture();
+  server = createPermissionsServer({
+    pool: db.pool,
+    prisma: db.prisma,
+    config: loadConfig({}),
+    logger: createLogger('permissions', 'silent'),
+    commands: new FakeCommandDirectory(),
+  });
+  const port = await server.listen('127.0.0.1:0');
+  const { PermissionsService } = loadPermissionsProto().acs.permissions.v1;
+  client = new PermissionsService(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
+});
+
+afterAll(async () => {
+  client?.close();
+  await server?.drain();
+  await db?.close();
+});
+
+/** The Discord error a failed call carries; fails when the call succeeds. */
+async function errorOf(call: Promise<unknown>): Promise<DiscordError> {
+  try {
+    await call;
+  } catch (error) {
+    const discord = fromGrpcError(error);
+    if (discord) return discord;
+    throw error;
+  }
+  throw new Error('expected the call to fail');
+}
+
+const createGuild = (body: unknown) =>
+  callUnary(client, client.CreateGuild, { body_json: JSON.stringify(body) });
+const check = (request: permissions.CheckPermissionsRequest) =>
+  callUnary(client, client.CheckPermissions, request);
+
+describe('PermissionsService over gRPC', () => {
+  it('builds a world and answers permission checks', async () => {
+    const guild = JSON.parse((await createGuild({ name: 'Demo Guild', owner_id: OWNER })).guild_json);
+    expect(guild).toMatchObject({
+      name: 'Demo Guild',
+      owner_id: OWNER,
+      icon: null,
+      features: [],
+      roles: [{ id: guild.id, name: '@everyone', permissions: '1071698660929', position: 0, managed: false }],
+    });
+
+    const fetched = await callUnary(client, client.GetGuild, { guild_id: guild.id });
+    expect(fetched.owner_id).toBe(OWNER);
+    expect(JSON.parse(fetched.guild_json)).toEqual(guild);
+
+    const role = JSON.parse(
+      (
+        await callUnary(client, client.CreateRole, {
+          guild_id: guild.id,
+          body_json: JSON.stringify({ name: 'managers', permissions: String(P.MANAGE_GUILD) }),
+        })
+      ).role_json,
+    );
+    expect(role).toMatchObject({ name: 'managers', permissions: '32', position: 1 });
+
+    const added = await callUnary(client, client.PutMember, {
+      guild_id: guild.id,
+      user_id: USER,
+      body_json: '',
+    });
+    expect(added.created).toBe(true);
+    expect(JSON.parse(added.member_json)).toMatchObject({ user: { id: USER }, roles: [], nick: null });
+
+    const before = await check({
+      guild_id: guild.id,
+      user_id: USER,
+      permissions: String(P.MANAGE_GUILD | P.SEND_MESSAGES),
+    });
+    expect(before).toEqual({ allowed: false, missing: '32', is_member: true });
+
+    const updated = await callUnary(client, client.PutMember, {
+      guild_id: guild.id,
+      user_id: USER,
+      body_json: JSON.stringify({ roles: [role.id], nick: 'Manager' }),
+    });
+    expect(updated.created).toBe(false);
+    expect(JSON.parse(updated.member_json)).toMatchObject({ roles: [role.id], nick: 'Manager' });
+    expect(await check({ guild_id: guild.id, user_id: USER, permissions: '32' })).toEqual({
+      allowed: true,
+      missing: '0',
+      is_member: true,
+    });
+
+    const channel = JSON.parse(
+      (
+        await callUnary(client, client.CreateChannel, {
+          guild_id: guild.id,
+          body_json: JSON.stringify({
+            name: 'bots',
+            type: 0,
+            permission_overwrites: [
+              { id: guild.id, type: 0, allow: '0', deny: String(P.USE_APPLICATION_COMMANDS) },
+            ],
+          }),
+        })
+      ).channel_json,
+    );
+    expect(channel).toMatchObject({
+      type: 0,
+      guild_id: guild.id,
+      name: 'bots',
+      parent_id: null,
+      position: 0,
+      permission_overwrites: [{ id: guild.id, type: 0, allow: '0', deny: '2147483648' }],
+    });
+    expect(
+      await check({
+        guild_id: guild.id,
+        user_id: USER,
+        permissions: String(P.USE_APPLICATION_COMMANDS),
+        channel_id: channel.id,
+      }),
+    ).toEqual({ allowed: false, missing: '2147483648', is_member: true });
+    expect(
+      await check({
+        guild_id: guild.id,
+        user_id: OWNER,
+        permissions: String(P.USE_APPLICATION_COMMANDS),
+        channel_id: channel.id,
+      }),
+    ).toEqual({ allowed: true, missing: '0', is_member: true });
+
+    const everyone = JSON.parse(
+      (
+        await callUnary(client, client.UpdateRole, {
+          guild_id: guild.id,
+          role_id: guild.id,
+          body_json: JSON.stringify({ permissions: String(P.ADMINISTRATOR) }),
+        })
+      ).role_json,
+    );
+    expect(everyone).toMatchObject({ id: guild.id, name: '@everyone', permissions: '8' });
+    expect(
+      await check({
+        guild_id: guild.id,
+        user_id: USER,
+        permissions: String(P.USE_APPLICATION_COMMANDS),
+        channel_id: channel.id,
+      }),
+    ).toMatchObject({ allowed: true });
+
+    expect(await callUnary(client, client.RemoveMember, { guild_id: guild.id, user_id: USER })).toEqual({});
+    expect(await check({ guild_id: guild.id, user_id: USER, permissions: '0' })).toEqual({
+      allowed: false,
+      missing: '0',
+      is_member: false,
+    });
+  });
+
+  it('carries Discord errors in the status detail', async () => {
+    const malformed = await errorOf(callUnary(client, client.CreateGuild, { body_json: '{' }));
+    expect(malformed.httpStatus).toBe(400);
+    expect(malformed.toBody()).toEqual({ code: 50109, message: 'The request body contains invalid JSON.' });
+
+    const notAnObject = await errorOf(createGuild('x'));
+    expect(notAnObject.toBody()).toMatchObject({
+      code: 50035,
+      errors: { _errors: [{ code: 'MODEL_TYPE_CONVERT' }] },
+    });
+
+    const invalid = await errorOf(createGuild({ name: 'x', owner_id: OWNER }));
+    expect(invalid.toBody()).toEqual({
+      code: 50035,
+      message: 'Invalid Form Body',
+      errors: {
+        name: {
+          _errors: [{ code: 'BASE_TYPE_BAD_LENGTH', message: 'Must be between 2 and 100 in length.' }],
+        },
+      },
+    });
+
+    const unknown = await errorOf(callUnary(client, client.GetGuild, { guild_id: '123456789' }));
+    expect(unknown.httpStatus).toBe(404);
+    expect(unknown.toBody()).toEqual({ code: 10004, message: 'Unknown Guild' });
+
+    const badId = await errorOf(check({ guild_id: 'abc', user_id: USER, permissions: '0' }));
+    expect(badId.toBody()).toMatchObject({
+      code: 50035,
+      errors: { guild_id: { _errors: [{ code: 'NUMBER_TYPE_COERCE' }] } },
+    });
+
+    const guild = JSON.parse((await createGuild({ name: 'Other', owner_id: OWNER })).guild_json);
+    const unknownRole = await errorOf(
+      callUnary(client, client.UpdateRole, { guild_id: guild.id, role_id: '42', body_json: '{}' }),
+    );
+    expect(unknownRole.toBody()).toEqual({ code: 10011, message: 'Unknown Role' });
+    const unknownMember = await errorOf(
+      callUnary(client, client.RemoveMember, { guild_id: guild.id, user_id: USER }),
+    );
+    expect(unknownMember.toBody()).toEqual({ code: 10007, message: 'Unknown Member' });
+    const unknownChannel = await errorOf(
+      check({ guild_id: guild.id, user_id: OWNER, permissions: '0', channel_id: '42' }),
+    );
+    expect(unknownChannel.toBody()).toEqual({ code: 10003, message: 'Unknown Channel' });
+    const owner = await errorOf(
+      callUnary(client, client.RemoveMember, { guild_id: guild.id, user_id: OWNER }),
+    );
+    expect(owner.httpStatus).toBe(403);
+    expect(owner.code).toBe(50013);
+  });
+});
