@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import { commonConfig, dataServiceConfig, parseConfig } from '@acs/service-kit';
+
+export { SERVICE_NAME } from './service-name';
+/** This service's PostgreSQL schema. */
+export const DB_SCHEMA = 'dispatcher';
+
+const schema = z.object({
+  ...commonConfig,
+  ...dataServiceConfig,
+  /** Durable consumer name; every replica shares it (the stream spreads messages over them). */
+  CONSUMER_NAME: z.string().default('dispatcher'),
+  /** How long JetStream waits for an ack before redelivering (to another replica after a crash). */
+  CONSUMER_ACK_WAIT_MS: z.coerce.number().int().positive().default(30_000),
+  GRPC_ADDRESS: z.string().default('127.0.0.1:50055'),
+  OAUTH_GRPC_URL: z.string().default('127.0.0.1:50053'),
+  PERMISSIONS_GRPC_URL: z.string().default('127.0.0.1:50052'),
+  /** Where the WebSocket gateway listens. */
+  GATEWAY_HOST: z.string().default('0.0.0.0'),
+  GATEWAY_PORT: z.coerce.number().int().min(0).max(65535).default(8081),
+  /** The URL bots are given (`/gateway/bot`, READY's resume_gateway_url); default ws://127.0.0.1:<port>. */
+  GATEWAY_PUBLIC_URL: z.string().optional(),
+  /** Hello's heartbeat_interval; a session missing a heartbeat for 1.5 × this is closed. */
+  HEARTBEAT_INTERVAL_MS: z.coerce.number().int().positive().default(41_250),
+  /** How long a disconnected session can be resumed. */
+  RESUME_WINDOW_MS: z.coerce.number().int().positive().default(120_000),
+  /** Dispatches kept per session for Resume. */
+  REPLAY_BUFFER_SIZE: z.coerce.number().int().positive().default(1000),
+  /** Scales every webhook retry delay and the 10-minute budget (tests use 0.01). */
+  WEBHOOK_TIME_SCALE: z.coerce.number().positive().default(1),
+  /** An endpoint must answer within this (Discord: 3 s). */
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().default(3000),
+  /** Concurrent requests to one application's endpoint, per replica. */
+  WEBHOOK_CONCURRENCY_PER_ENDPOINT: z.coerce.number().int().positive().default(8),
+  /** Concurrent webhook requests in all, per replica. */
+  WEBHOOK_CONCURRENCY: z.coerce.number().int().positive().default(256),
+  /** Consecutive failed (exhausted) deliveries after which an application's webhooks are disabled. */
+  WEBHOOK_DISABLE_AFTER_FAILURES: z.coerce.number().int().positive().default(5),
+  /**
+   * How long deliveries claimed by a replica stay its own; after a crash, that long passes
+   * before another replica retries them.
+   */
+  WEBHOOK_LEASE_MS: z.coerce.number().int().positive().default(60_000),
+  /** Non-public destinations webhooks may reach: comma-separated `loopback`, `private`, `link-local`. */
+  WEBHOOK_ALLOWED_ADDRESSES: z.string().default(''),
+});
+
+/** The parsed environment of dispatcher. */
+export type Config = z.infer<typeof schema>;
+
+/** Parses the environment; throws a ConfigError naming every bad variable. */
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  return parseConfig(schema, env);
+}

@@ -1,0 +1,74 @@
+import type { Directory } from '../clients/directory';
+import { guildCreatePayload } from '../domain/guild-create';
+import type { IncomingEvent } from '../domain/plan-event';
+import { planEvent } from '../domain/plan-event';
+import { eventWebhookBody } from '../domain/webhook-body';
+import type { BusMessage } from '../gateway/dispatch-bus';
+import type { NewDelivery } from '../store/delivery-store';
+
+/** The deliveries of one event, with every object they embed looked up. */
+export interface PlannedDeliveries {
+  webhook: NewDelivery | null;
+  gateway: { applicationId: string; message: BusMessage } | null;
+}
+
+const NONE: PlannedDeliveries = { webhook: null, gateway: null };
+
+/**
+ * Turns an event into the webhook delivery to record and the gateway message to send,
+ * asking oauth and permissions for what they embed (user, guild). A lookup failing for
+ * lack of a service throws: the event is then retried, not half delivered.
+ */
+export async function planDeliveries(event: IncomingEvent, directory: Directory): Promise<PlannedDeliveries> {
+  const plan = planEvent(event);
+  if (!plan) return NONE;
+  const { applicationId } = plan;
+  let webhook: NewDelivery | null = null;
+  if (plan.webhook) {
+    const settings = await directory.settings(applicationId).catch((error: unknown) => {
+      if ((error as { code?: number }).code === 5 /* NOT_FOUND */) return undefined;
+      throw error;
+    });
+    if (settings?.webhookUrl && settings.webhookTypes.includes(plan.webhook.type)) {
+      const data: Record<string, unknown> = { ...plan.webhook.data };
+      if (plan.webhook.userId) data.user = await directory.user(plan.webhook.userId);
+      if (plan.webhook.guildId) {
+        const guild = await directory.guild(plan.webhook.guildId);
+        if (guild) data.guild = guild;
+      }
+      webhook = {
+        eventId: event.id,
+        applicationId,
+        eventType: plan.webhook.type,
+        url: settings.webhookUrl,
+        body: eventWebhookBody(applicationId, plan.webhook.type, event.occurredAt, data),
+      };
+    }
+  }
+  let gateway: PlannedDeliveries['gateway'] = null;
+  const g = plan.gateway;
+  if (g?.kind === 'dispatch') {
+    gateway = { applicationId, message: { kind: 'dispatch', t: g.t, d: g.d, guildId: g.guildId } };
+  } else if (g?.kind === 'guild-create') {
+    const guild = await directory.guild(g.guildId);
+    if (guild) {
+      gateway = {
+        applicationId,
+        message: {
+          kind: 'dispatch',
+          t: 'GUILD_CREATE',
+          d: guildCreatePayload(guild, event.occurredAt),
+          guildId: g.guildId,
+        },
+      };
+    }
+  } else if (g?.kind === 'guild-delete') {
+    gateway = {
+      applicationId,
+      message: { kind: 'dispatch', t: 'GUILD_DELETE', d: { id: g.guildId }, guildId: g.guildId },
+    };
+  } else if (g?.kind === 'invalidate-sessions') {
+    gateway = { applicationId, message: { kind: 'invalidate' } };
+  }
+  return { webhook, gateway };
+}

@@ -1,0 +1,207 @@
+import { constants as zlibConstants, createDeflate, type Deflate } from 'node:zlib';
+import type { WebSocket } from 'ws';
+import type { Logger } from '@acs/service-kit';
+import type { Directory } from '../clients/directory';
+import {
+  decideInbound,
+  type ConnectionPhase,
+  type IdentifyRequest,
+  type ResumeRequest,
+} from '../domain/decide-inbound';
+import {
+  Close,
+  GATEWAY_VERSION,
+  MAX_SENDS_PER_WINDOW,
+  Op,
+  SEND_WINDOW_MS,
+  type CloseCode,
+} from '../domain/gateway-codes';
+import { payload, type GatewayPayload } from '../domain/gateway-payload';
+import { guildCreatePayload } from '../domain/guild-create';
+import { SendWindow } from '../domain/send-window';
+import { shardOf } from '../domain/shard-of';
+import type { Session, SessionRegistry, SessionSink } from './session-registry';
+
+/** What every connection shares. */
+export interface ConnectionContext {
+  registry: SessionRegistry;
+  directory: Directory;
+  logger: Logger;
+  heartbeatIntervalMs: number;
+  /** READY's resume_gateway_url. */
+  publicUrl: string;
+}
+
+/**
+ * One WebSocket of the gateway (D:events/gateway.mdx): Hello at once; then Identify
+ * (READY and a GUILD_CREATE per guild) or Resume (the missed dispatches, then RESUMED);
+ * Heartbeat → ACK, and a connection that stops heartbeating is closed (4009); more than
+ * 120 payloads a minute → 4008. The protocol decisions are `decideInbound`'s.
+ */
+export class GatewayConnection implements SessionSink {
+  private phase: ConnectionPhase = 'hello';
+  private session: Session | undefined;
+  private heartbeatDeadline: NodeJS.Timeout | undefined;
+  private readonly sends = new SendWindow(MAX_SENDS_PER_WINDOW, SEND_WINDOW_MS);
+  private readonly deflate: Deflate | undefined;
+  private closed = false;
+
+  constructor(
+    private readonly socket: WebSocket,
+    private readonly context: ConnectionContext,
+    options: { compress: boolean },
+  ) {
+    if (options.compress) {
+      // zlib-stream: one deflate context for the connection, flushed after each payload.
+      const deflate = createDeflate({ chunkSize: 64 * 1024 });
+      const chunks: Buffer[] = [];
+      deflate.on('data', (chunk: Buffer) => chunks.push(chunk));
+      this.deflate = deflate;
+      this.flushCompressed = () => {
+        const data = Buffer.concat(chunks.splice(0));
+        if (data.length > 0 && this.socket.readyState === this.socket.OPEN) this.socket.send(data);
+      };
+    }
+    socket.on('message', (data, isBinary) => this.onMessage(isBinary ? undefined : data.toString()));
+    socket.on('close', (code) => {
+      // A client closing with 1000 or 1001 ends its session (D:events/gateway.mdx Resuming).
+      if ((code === 1000 || code === 1001) && this.session) {
+        this.context.registry.destroy(this.session);
+        this.session = undefined;
+      }
+      this.onClose();
+    });
+    socket.on('error', () => this.onClose());
+    this.send(payload(Op.HELLO, { heartbeat_interval: context.heartbeatIntervalMs }));
+    this.armHeartbeatDeadline();
+  }
+
+  private flushCompressed: () => void = () => undefined;
+
+  /** Sends one payload (compressed when the client asked for zlib-stream). */
+  send(message: GatewayPayload): void {
+    if (this.closed || this.socket.readyState !== this.socket.OPEN) return;
+    const text = JSON.stringify(message);
+    if (!this.deflate) {
+      this.socket.send(text);
+      return;
+    }
+    this.deflate.write(text);
+    this.deflate.flush(zlibConstants.Z_SYNC_FLUSH, this.flushCompressed);
+  }
+
+  /** Closes the socket with a gateway close code. */
+  end(close: CloseCode | { code: number; reason: string }): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.clearHeartbeatDeadline();
+    if (close.code === Close.AUTHENTICATION_FAILED.code && this.session) {
+      this.context.registry.destroy(this.session);
+      this.session = undefined;
+    }
+    this.socket.close(close.code, close.reason);
+    this.onClose();
+  }
+
+  private onMessage(text: string | undefined): void {
+    if (this.closed) return;
+    if (!this.sends.allow(Date.now())) return this.end(Close.RATE_LIMITED);
+    if (text === undefined) return this.end(Close.DECODE_ERROR); // ETF is not spoken here
+    const decision = decideInbound(this.phase, text);
+    switch (decision.kind) {
+      case 'close':
+        return this.end(decision.close);
+      case 'heartbeat':
+        this.armHeartbeatDeadline();
+        return this.send(payload(Op.HEARTBEAT_ACK));
+      case 'identify':
+        this.phase = 'ready';
+        return void this.identify(decision.identify).catch((error: unknown) => this.fail(error));
+      case 'resume':
+        this.phase = 'ready';
+        return void this.resume(decision.resume).catch((error: unknown) => this.fail(error));
+      case 'ignore':
+        return;
+    }
+  }
+
+  private async identify(request: IdentifyRequest): Promise<void> {
+    const { directory, registry } = this.context;
+    const applicationId = await directory.resolveBotToken(request.token);
+    if (!applicationId) return this.end(Close.AUTHENTICATION_FAILED);
+    const [settings, guildIds] = await Promise.all([
+      directory.settings(applicationId),
+      directory.botGuilds(applicationId),
+    ]);
+    const shard = request.shard;
+    const mine = shard ? guildIds.filter((id) => shardOf(id, shard[1]) === shard[0]) : guildIds;
+    const guilds = await Promise.all(mine.map((id) => directory.guild(id)));
+    if (this.closed) return;
+    const session = registry.create(applicationId, shard, this);
+    this.session = session;
+    registry.dispatch(session, 'READY', {
+      v: GATEWAY_VERSION,
+      user_settings: {},
+      user: settings.botUser,
+      guilds: mine.map((id) => ({ id, unavailable: true })),
+      session_id: session.id,
+      session_type: 'normal',
+      resume_gateway_url: this.context.publicUrl,
+      ...(shard ? { shard } : {}),
+      application: { id: applicationId, flags: settings.flags },
+      private_channels: [],
+      relationships: [],
+      presences: [],
+      guild_join_requests: [],
+      geo_ordered_rtc_regions: [],
+      auth: {},
+      _trace: ['acs-dispatcher'],
+    });
+    const joinedAt = new Date().toISOString();
+    for (const guild of guilds) {
+      if (guild) registry.dispatch(session, 'GUILD_CREATE', guildCreatePayload(guild, joinedAt));
+    }
+  }
+
+  private async resume(request: ResumeRequest): Promise<void> {
+    const { directory, registry } = this.context;
+    const applicationId = await directory.resolveBotToken(request.token);
+    if (!applicationId) return this.end(Close.AUTHENTICATION_FAILED);
+    if (this.closed) return;
+    const resumed = registry.resume(request.sessionId, applicationId, request.seq, this);
+    if (!resumed) {
+      // Not resumable: the client identifies anew on this connection (D:events/gateway.mdx).
+      this.phase = 'hello';
+      return this.send(payload(Op.INVALID_SESSION, false));
+    }
+    this.session = resumed.session;
+    for (const missed of resumed.missed) this.send(missed);
+    registry.dispatch(resumed.session, 'RESUMED', null);
+  }
+
+  private fail(error: unknown): void {
+    this.context.logger.warn({ err: error }, 'gateway session could not start');
+    this.end(Close.UNKNOWN_ERROR);
+  }
+
+  private armHeartbeatDeadline(): void {
+    this.clearHeartbeatDeadline();
+    this.heartbeatDeadline = setTimeout(
+      () => this.end(Close.SESSION_TIMED_OUT),
+      this.context.heartbeatIntervalMs * 1.5,
+    );
+    this.heartbeatDeadline.unref();
+  }
+
+  private clearHeartbeatDeadline(): void {
+    if (this.heartbeatDeadline) clearTimeout(this.heartbeatDeadline);
+    this.heartbeatDeadline = undefined;
+  }
+
+  private onClose(): void {
+    this.closed = true;
+    this.clearHeartbeatDeadline();
+    this.deflate?.close();
+    if (this.session) this.context.registry.detach(this.session, this);
+  }
+}

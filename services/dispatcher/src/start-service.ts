@@ -1,0 +1,142 @@
+import * as grpc from '@grpc/grpc-js';
+import { connect } from 'nats';
+import { loadDispatcherProto, loadOAuthProto, loadPermissionsProto } from '@acs/protos';
+import {
+  CLIENT_CHANNEL_OPTIONS,
+  createDatabasePool,
+  createGrpcServer,
+  createLogger,
+  installGracefulShutdown,
+  type Telemetry,
+} from '@acs/service-kit';
+import { Directory } from './clients/directory';
+import { DB_SCHEMA, loadConfig, SERVICE_NAME } from './config';
+import { EventConsumer } from './consumer/event-consumer';
+import { parseAddressPolicy } from './domain/address-policy';
+import { DispatchBus } from './gateway/dispatch-bus';
+import { startGatewayServer } from './gateway/gateway-server';
+import { SessionRegistry } from './gateway/session-registry';
+import { createHandlers } from './handlers/create-handlers';
+import { DeliveryStore } from './store/delivery-store';
+import { WebhookPoster } from './webhooks/post-webhook';
+import { WebhookWorker } from './webhooks/webhook-worker';
+
+/**
+ * Wires config, database, NATS, the event consumer, the webhook worker, the WebSocket
+ * gateway and the gRPC server; stops them in order on SIGTERM (stop taking new work,
+ * finish what is in hand, then close connections).
+ */
+export async function startService(
+  env: Record<string, string | undefined>,
+  telemetry: Telemetry,
+): Promise<void> {
+  const config = loadConfig(env);
+  const logger = createLogger(SERVICE_NAME, config.LOG_LEVEL);
+  const events = { stream: config.EVENTS_STREAM, subjectPrefix: config.EVENTS_SUBJECT_PREFIX };
+  const pool = createDatabasePool({
+    databaseUrl: config.DATABASE_URL,
+    schema: DB_SCHEMA,
+    size: config.DB_POOL_SIZE,
+    logger,
+  });
+  const insecure = grpc.credentials.createInsecure();
+  const oauth = new (loadOAuthProto().acs.oauth.v1.OAuthService)(
+    config.OAUTH_GRPC_URL,
+    insecure,
+    CLIENT_CHANNEL_OPTIONS,
+  );
+  const permissions = new (loadPermissionsProto().acs.permissions.v1.PermissionsService)(
+    config.PERMISSIONS_GRPC_URL,
+    insecure,
+    CLIENT_CHANNEL_OPTIONS,
+  );
+  const directory = new Directory(oauth, permissions);
+  const store = new DeliveryStore(pool);
+  const nats = await connect({
+    servers: config.NATS_URL,
+    name: SERVICE_NAME,
+    maxReconnectAttempts: -1,
+    reconnectTimeWait: 500,
+    waitOnFirstConnect: true,
+  });
+  const bus = new DispatchBus(nats, config.EVENTS_SUBJECT_PREFIX);
+  const registry = new SessionRegistry(bus, {
+    resumeWindowMs: config.RESUME_WINDOW_MS,
+    replayBufferSize: config.REPLAY_BUFFER_SIZE,
+  });
+  const poster = new WebhookPoster({
+    policy: parseAddressPolicy(config.WEBHOOK_ALLOWED_ADDRESSES),
+    timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+    maxSocketsPerDestination: config.WEBHOOK_CONCURRENCY_PER_ENDPOINT,
+  });
+  const worker = new WebhookWorker({
+    store,
+    directory,
+    poster,
+    logger,
+    concurrency: config.WEBHOOK_CONCURRENCY,
+    concurrencyPerEndpoint: config.WEBHOOK_CONCURRENCY_PER_ENDPOINT,
+    timeScale: config.WEBHOOK_TIME_SCALE,
+    disableAfterFailures: config.WEBHOOK_DISABLE_AFTER_FAILURES,
+    leaseMs: config.WEBHOOK_LEASE_MS,
+  });
+  const consumer = new EventConsumer({
+    nats,
+    events,
+    consumerName: config.CONSUMER_NAME,
+    ackWaitMs: config.CONSUMER_ACK_WAIT_MS,
+    store,
+    directory,
+    bus,
+    logger,
+    onDeliveriesRecorded: () => worker.wake(),
+  });
+
+  const gateway = await startGatewayServer(
+    {
+      registry,
+      directory,
+      logger,
+      heartbeatIntervalMs: config.HEARTBEAT_INTERVAL_MS,
+      publicUrl: config.GATEWAY_PUBLIC_URL ?? `ws://127.0.0.1:${config.GATEWAY_PORT}`,
+    },
+    config.GATEWAY_HOST,
+    config.GATEWAY_PORT,
+  );
+  const publicUrl = config.GATEWAY_PUBLIC_URL ?? `ws://127.0.0.1:${gateway.port}`;
+  worker.start();
+  await consumer.start();
+
+  const server = createGrpcServer({
+    logger,
+    services: [
+      {
+        name: 'acs.dispatcher.v1.DispatcherService',
+        definition: loadDispatcherProto().acs.dispatcher.v1.DispatcherService.service,
+        handlers: createHandlers({ directory, poster, store, registry, publicUrl }),
+      },
+    ],
+    isReady: async () => {
+      await pool.query('SELECT 1');
+      return !nats.isClosed();
+    },
+  });
+  const port = await server.listen(config.GRPC_ADDRESS);
+  logger.info({ address: config.GRPC_ADDRESS, port, gateway: publicUrl }, 'dispatcher listening');
+
+  installGracefulShutdown(
+    logger,
+    [
+      { name: 'grpc', run: () => server.drain() },
+      { name: 'gateway', run: () => (registry.closeAll(), gateway.close()) },
+      { name: 'event consumer', run: () => consumer.stop() },
+      { name: 'webhook worker', run: () => worker.stop() },
+      { name: 'webhook sockets', run: () => poster.close() },
+      { name: 'nats', run: () => nats.drain() },
+      { name: 'grpc clients', run: () => (oauth.close(), permissions.close()) },
+      { name: 'database pool', run: () => pool.end() },
+      { name: 'telemetry', run: () => telemetry.shutdown() },
+    ],
+    config.SHUTDOWN_TIMEOUT_MS,
+  );
+}

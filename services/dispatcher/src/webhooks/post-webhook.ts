@@ -1,0 +1,138 @@
+import { lookup } from 'node:dns/promises';
+import * as http from 'node:http';
+import * as https from 'node:https';
+import { isIP } from 'node:net';
+import { refusalOf, type AddressPolicy } from '../domain/address-policy';
+
+/** How one POST ended: the status, or why there was none. */
+export type PostOutcome =
+  | { kind: 'answered'; status: number }
+  | { kind: 'refused'; reason: string }
+  | { kind: 'failed'; reason: string };
+
+/** Resolves a host name to every address (replaceable in tests). */
+export type Resolver = (host: string) => Promise<string[]>;
+
+const systemResolver: Resolver = async (host) =>
+  (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
+
+/** Options of `WebhookPoster`. */
+export interface WebhookPosterOptions {
+  policy: AddressPolicy;
+  timeoutMs: number;
+  /** Sockets kept per destination (the per-endpoint concurrency). */
+  maxSocketsPerDestination: number;
+  resolve?: Resolver;
+}
+
+/**
+ * POSTs webhook bodies safely: http(s) only; the host is resolved at every request and
+ * every address it resolves to must pass the address policy (so a DNS answer that turns
+ * private later is caught); the connection goes to the address that was checked (no
+ * second lookup); redirects are answers like any other (never followed); the whole
+ * exchange must end within the timeout.
+ */
+export class WebhookPoster {
+  private readonly agents = new Map<string, http.Agent>();
+  private readonly resolve: Resolver;
+
+  constructor(private readonly options: WebhookPosterOptions) {
+    this.resolve = options.resolve ?? systemResolver;
+  }
+
+  /** Sends `body` with `headers`; never throws. */
+  async post(target: string, body: string, headers: Record<string, string>): Promise<PostOutcome> {
+    let url: URL;
+    try {
+      url = new URL(target);
+    } catch {
+      return { kind: 'refused', reason: 'the URL is not valid' };
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      return { kind: 'refused', reason: `the URL scheme ${url.protocol} is not http or https` };
+    }
+    if (url.username || url.password) return { kind: 'refused', reason: 'the URL carries credentials' };
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+    let addresses: string[];
+    try {
+      addresses = isIP(host) ? [host] : await this.resolve(host);
+    } catch (error) {
+      return {
+        kind: 'failed',
+        reason: `${host} does not resolve (${(error as NodeJS.ErrnoException).code ?? error})`,
+      };
+    }
+    if (addresses.length === 0) return { kind: 'failed', reason: `${host} does not resolve` };
+    for (const address of addresses) {
+      const refusal = refusalOf(address, this.options.policy);
+      if (refusal) return { kind: 'refused', reason: `${host} resolves to ${refusal}` };
+    }
+    return this.send(url, host, addresses[0] as string, body, headers);
+  }
+
+  /** Closes kept-alive sockets. */
+  close(): void {
+    for (const agent of this.agents.values()) agent.destroy();
+    this.agents.clear();
+  }
+
+  private send(
+    url: URL,
+    host: string,
+    address: string,
+    body: string,
+    headers: Record<string, string>,
+  ): Promise<PostOutcome> {
+    const isHttps = url.protocol === 'https:';
+    const port = Number(url.port || (isHttps ? 443 : 80));
+    const agent = this.agentFor(isHttps, `${address}|${port}|${host}`);
+    return new Promise((resolve) => {
+      const payload = Buffer.from(body);
+      const request = (isHttps ? https : http).request({
+        method: 'POST',
+        host: address,
+        port,
+        path: `${url.pathname}${url.search}`,
+        agent,
+        // TLS checks the certificate against the name, while the socket goes to the checked address.
+        ...(isHttps ? { servername: isIP(host) ? undefined : host } : {}),
+        headers: {
+          ...headers,
+          host: url.host,
+          'content-type': 'application/json',
+          'content-length': String(payload.length),
+          'user-agent': 'ACS-Dispatcher (webhook events, 1)',
+        },
+      });
+      const timer = setTimeout(() => {
+        request.destroy(new Error(`no answer within ${this.options.timeoutMs} ms`));
+      }, this.options.timeoutMs);
+      request.on('response', (response) => {
+        response.resume();
+        response.on('end', () => {
+          clearTimeout(timer);
+          resolve({ kind: 'answered', status: response.statusCode ?? 0 });
+        });
+        response.on('error', (error) => {
+          clearTimeout(timer);
+          resolve({ kind: 'failed', reason: error.message });
+        });
+      });
+      request.on('error', (error) => {
+        clearTimeout(timer);
+        resolve({ kind: 'failed', reason: error.message });
+      });
+      request.end(payload);
+    });
+  }
+
+  private agentFor(isHttps: boolean, key: string): http.Agent {
+    let agent = this.agents.get(key);
+    if (!agent) {
+      const options = { keepAlive: true, maxSockets: this.options.maxSocketsPerDestination, timeout: 30_000 };
+      agent = isHttps ? new https.Agent(options) : new http.Agent(options);
+      this.agents.set(key, agent);
+    }
+    return agent;
+  }
+}

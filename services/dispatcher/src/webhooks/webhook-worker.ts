@@ -1,0 +1,199 @@
+import type { Logger } from '@acs/service-kit';
+import type { Directory } from '../clients/directory';
+import { nextAttemptAt } from '../domain/retry-schedule';
+import { signatureTimestamp, signWebhook } from '../domain/sign-webhook';
+import type { ClaimedDelivery, DeliveryStore } from '../store/delivery-store';
+import type { WebhookPoster } from './post-webhook';
+
+/** Options of the webhook worker. */
+export interface WebhookWorkerOptions {
+  store: DeliveryStore;
+  directory: Directory;
+  poster: WebhookPoster;
+  logger: Logger;
+  concurrency: number;
+  concurrencyPerEndpoint: number;
+  timeScale: number;
+  disableAfterFailures: number;
+  /** How long claimed deliveries stay this replica's (default 60 s). */
+  leaseMs?: number;
+  /** Longest sleep when nothing is due (deliveries recorded by other replicas). */
+  pollIntervalMs?: number;
+  random?: () => number;
+}
+
+/**
+ * Deliveries leased ahead per endpoint slot: the queue keeps an endpoint busy without a
+ * claim per delivery, and stays short enough that the lease covers its wait.
+ */
+const CLAIM_AHEAD = 8;
+/**
+ * Default lease: outlives the wait in an endpoint's queue (CLAIM_AHEAD attempts of at
+ * most 3 s) plus an attempt. It is also how long the deliveries a crashed replica had
+ * leased wait before another replica takes them.
+ */
+const DEFAULT_LEASE_MS = 60_000;
+
+/**
+ * Delivers recorded webhook events: leases due deliveries into per-application queues, at
+ * most `concurrencyPerEndpoint` in flight per application (so one slow endpoint only ever
+ * slows itself), signs each attempt with a fresh timestamp, and records the outcome:
+ * delivered on 204; otherwise retried with backoff until the budget is spent.
+ */
+export class WebhookWorker {
+  /** Per application: deliveries leased by this replica (queued or in flight), and those in flight. */
+  private readonly held = new Map<string, { queue: ClaimedDelivery[]; inFlight: number }>();
+  private total = 0;
+  private running = false;
+  private loop: Promise<void> | undefined;
+  private wakeUp: (() => void) | undefined;
+  private woken = false;
+  private readonly random: () => number;
+
+  constructor(private readonly options: WebhookWorkerOptions) {
+    this.random = options.random ?? Math.random;
+  }
+
+  /** Starts claiming in the background. */
+  start(): void {
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  /** Claims at once (new deliveries were recorded, or a slot came free). */
+  wake(): void {
+    this.woken = true;
+    this.wakeUp?.();
+  }
+
+  /** Stops claiming and waits for the attempts in flight. */
+  async stop(): Promise<void> {
+    this.running = false;
+    this.wake();
+    await this.loop;
+    while (this.total > 0) await new Promise((r) => setTimeout(r, 20));
+  }
+
+  private async run(): Promise<void> {
+    const poll = this.options.pollIntervalMs ?? 1000;
+    while (this.running) {
+      this.woken = false;
+      try {
+        const free = this.options.concurrency * CLAIM_AHEAD - this.total;
+        const perApplication = this.options.concurrencyPerEndpoint * CLAIM_AHEAD;
+        if (free > 0) {
+          const busy = [...this.held]
+            .filter(([, h]) => h.queue.length + h.inFlight >= perApplication)
+            .map(([id]) => id);
+          const claimed = await this.options.store.claimDue({
+            limit: free,
+            perApplication,
+            busy,
+            leaseMs: this.options.leaseMs ?? DEFAULT_LEASE_MS,
+          });
+          for (const delivery of claimed) this.enqueue(delivery);
+          if (claimed.length === free) continue;
+        }
+        if (this.woken) continue;
+        const due = await this.options.store.nextDueAt();
+        const wait = due ? Math.max(0, Math.min(poll, due.getTime() - Date.now())) : poll;
+        if (wait > 0 || free <= 0) await this.sleep(free <= 0 ? poll : wait);
+      } catch (error) {
+        this.options.logger.warn({ err: error }, 'webhook worker could not claim deliveries; retrying');
+        await this.sleep(poll);
+      }
+    }
+  }
+
+  /** Holds a leased delivery in its application's queue and starts what the endpoint's limit allows. */
+  private enqueue(delivery: ClaimedDelivery): void {
+    const app = delivery.applicationId;
+    let held = this.held.get(app);
+    if (!held) {
+      held = { queue: [], inFlight: 0 };
+      this.held.set(app, held);
+    }
+    held.queue.push(delivery);
+    this.total += 1;
+    this.pump(app, held);
+  }
+
+  private pump(app: string, held: { queue: ClaimedDelivery[]; inFlight: number }): void {
+    while (held.inFlight < this.options.concurrencyPerEndpoint && held.queue.length > 0) {
+      const delivery = held.queue.shift() as ClaimedDelivery;
+      held.inFlight += 1;
+      void this.attempt(delivery)
+        .catch((error: unknown) =>
+          this.options.logger.error(
+            { err: error, eventId: delivery.eventId },
+            'webhook attempt could not be recorded',
+          ),
+        )
+        .finally(() => {
+          held.inFlight -= 1;
+          this.total -= 1;
+          if (held.inFlight === 0 && held.queue.length === 0 && this.held.get(app) === held)
+            this.held.delete(app);
+          else this.pump(app, held);
+          this.wake();
+        });
+    }
+  }
+
+  private async attempt(delivery: ClaimedDelivery): Promise<void> {
+    const { store, directory, poster, logger } = this.options;
+    const settings = await directory.settings(delivery.applicationId);
+    if (!settings.webhookUrl || !settings.webhookTypes.includes(delivery.eventType)) {
+      await store.markSkipped(delivery, 'the application no longer receives this event');
+      return;
+    }
+    const attemptedAt = new Date();
+    const timestamp = signatureTimestamp(attemptedAt.getTime());
+    const outcome = await poster.post(settings.webhookUrl, delivery.body, {
+      'x-signature-ed25519': signWebhook(settings.signingKeyPem, timestamp, delivery.body),
+      'x-signature-timestamp': timestamp,
+      'x-event-id': delivery.eventId,
+    });
+    if (outcome.kind === 'answered' && outcome.status === 204) {
+      await store.markDelivered(delivery, attemptedAt);
+      return;
+    }
+    const error = outcome.kind === 'answered' ? `answered ${outcome.status}, not 204` : outcome.reason;
+    const first = delivery.firstAttemptAt?.getTime() ?? attemptedAt.getTime();
+    const next = nextAttemptAt(delivery.attempts + 1, first, Date.now(), this.random, this.options.timeScale);
+    if (next !== undefined) {
+      await store.scheduleRetry(delivery, attemptedAt, new Date(next), error);
+      return;
+    }
+    const disabled = await store.markFailed(delivery, attemptedAt, error, this.options.disableAfterFailures);
+    logger.warn(
+      { eventId: delivery.eventId, applicationId: delivery.applicationId, error },
+      'webhook delivery failed',
+    );
+    if (disabled) {
+      logger.warn(
+        { applicationId: delivery.applicationId },
+        'event webhooks disabled after repeated failures',
+      );
+      // The application object shows it (event_webhooks_status 3). Deliveries already stopped,
+      // whatever this call's fate: the dispatcher's own record is what decides.
+      await this.options.directory.disableEventWebhooks(delivery.applicationId).catch((error: unknown) => {
+        logger.error(
+          { err: error, applicationId: delivery.applicationId },
+          'could not mark the webhooks disabled in oauth',
+        );
+      });
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done(): void {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wakeUp = done;
+    });
+  }
+}

@@ -1,0 +1,162 @@
+import { createPublicKey, generateKeyPairSync, verify } from 'node:crypto';
+import { parseAddressPolicy, PUBLIC_ONLY, refusalOf } from '../../src/domain/address-policy';
+import { decideInbound } from '../../src/domain/decide-inbound';
+import { dispatchPayload } from '../../src/domain/gateway-payload';
+import { planEvent } from '../../src/domain/plan-event';
+import { ReplayBuffer } from '../../src/domain/replay-buffer';
+import { nextAttemptAt, retryDelayMs, RETRY_BUDGET_MS } from '../../src/domain/retry-schedule';
+import { SendWindow } from '../../src/domain/send-window';
+import { shardOf } from '../../src/domain/shard-of';
+import { signWebhook } from '../../src/domain/sign-webhook';
+
+describe('decideInbound', () => {
+  const identify = JSON.stringify({ op: 2, d: { token: 'Bot abc', intents: 1, properties: {} } });
+  it('follows the protocol of each phase', () => {
+    expect(decideInbound('hello', identify)).toEqual({
+      kind: 'identify',
+      identify: { token: 'abc', intents: 1, shard: null },
+    });
+    expect(decideInbound('ready', identify)).toMatchObject({ kind: 'close', close: { code: 4005 } });
+    expect(decideInbound('hello', '{"op":3,"d":{}}')).toMatchObject({ kind: 'close', close: { code: 4003 } });
+    expect(decideInbound('ready', '{"op":3,"d":{}}')).toEqual({ kind: 'ignore' });
+    expect(decideInbound('ready', '{"op":99}')).toMatchObject({ kind: 'close', close: { code: 4001 } });
+    expect(decideInbound('hello', 'nope')).toMatchObject({ kind: 'close', close: { code: 4002 } });
+    expect(decideInbound('hello', '{"op":1,"d":7}')).toEqual({ kind: 'heartbeat', seq: 7 });
+    expect(decideInbound('hello', '{"op":6,"d":{"token":"t","session_id":"s","seq":3}}')).toEqual({
+      kind: 'resume',
+      resume: { token: 't', sessionId: 's', seq: 3 },
+    });
+  });
+  it('checks intents and shards', () => {
+    expect(decideInbound('hello', '{"op":2,"d":{"token":"t"}}')).toMatchObject({ close: { code: 4013 } });
+    expect(decideInbound('hello', '{"op":2,"d":{"token":"t","intents":0,"shard":[2,2]}}')).toMatchObject({
+      close: { code: 4010 },
+    });
+    expect(decideInbound('hello', '{"op":2,"d":{"token":"t","intents":0,"shard":[1,2]}}')).toMatchObject({
+      identify: { shard: [1, 2] },
+    });
+  });
+});
+
+describe('ReplayBuffer', () => {
+  it('replays what followed a seq, or nothing when it was forgotten', () => {
+    const buffer = new ReplayBuffer(3);
+    for (let s = 1; s <= 5; s++) buffer.push(dispatchPayload('X', s, null));
+    expect(buffer.after(3, 5)?.map((p) => p.s)).toEqual([4, 5]);
+    expect(buffer.after(2, 5)?.map((p) => p.s)).toEqual([3, 4, 5]);
+    expect(buffer.after(1, 5)).toBeUndefined();
+    expect(buffer.after(5, 5)).toEqual([]);
+    expect(buffer.after(6, 5)).toBeUndefined();
+  });
+});
+
+describe('SendWindow', () => {
+  it('allows 120 sends a minute', () => {
+    const window = new SendWindow(120, 60_000);
+    for (let i = 0; i < 120; i++) expect(window.allow(1000)).toBe(true);
+    expect(window.allow(1000)).toBe(false);
+    expect(window.allow(61_000)).toBe(true);
+  });
+});
+
+describe('retry schedule', () => {
+  it('grows exponentially with jitter and stops at the 10-minute budget', () => {
+    expect(retryDelayMs(1, () => 0)).toBe(500);
+    expect(retryDelayMs(1, () => 1)).toBe(1000);
+    expect(retryDelayMs(4, () => 1)).toBe(8000);
+    expect(retryDelayMs(20, () => 1)).toBe(120_000);
+    expect(retryDelayMs(4, () => 1, 0.01)).toBe(80);
+    expect(nextAttemptAt(3, 0, 1000, () => 0)).toBe(3000);
+    expect(nextAttemptAt(9, 0, RETRY_BUDGET_MS - 1000, () => 1)).toBeUndefined();
+  });
+});
+
+describe('address policy', () => {
+  it('refuses loopback, private, link-local and non-unicast addresses unless allowed', () => {
+    expect(refusalOf('127.0.0.1', PUBLIC_ONLY)).toMatch(/loopback/);
+    expect(refusalOf('::1', PUBLIC_ONLY)).toMatch(/loopback/);
+    expect(refusalOf('::ffff:10.0.0.1', PUBLIC_ONLY)).toMatch(/private/);
+    expect(refusalOf('192.168.1.1', PUBLIC_ONLY)).toMatch(/private/);
+    expect(refusalOf('fd00::1', PUBLIC_ONLY)).toMatch(/private/);
+    expect(refusalOf('169.254.169.254', PUBLIC_ONLY)).toMatch(/link-local/);
+    expect(refusalOf('0.0.0.0', parseAddressPolicy('loopback,private,link-local'))).toMatch(/unicast/);
+    expect(refusalOf('93.184.216.34', PUBLIC_ONLY)).toBeUndefined();
+    expect(refusalOf('127.0.0.1', parseAddressPolicy('loopback'))).toBeUndefined();
+    expect(refusalOf('10.0.0.1', parseAddressPolicy('loopback'))).toMatch(/private/);
+  });
+});
+
+describe('signWebhook', () => {
+  it('signs timestamp + body with Ed25519', () => {
+    const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+    const pem = privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
+    const signature = signWebhook(pem, '1700000000', '{"a":1}');
+    expect(
+      verify(
+        null,
+        Buffer.from('1700000000{"a":1}'),
+        createPublicKey(publicKey.export({ format: 'pem', type: 'spki' })),
+        Buffer.from(signature, 'hex'),
+      ),
+    ).toBe(true);
+  });
+});
+
+describe('planEvent', () => {
+  const base = { id: 'e1', occurredAt: '2026-01-01T00:00:00.000Z' };
+  it('maps authorizations, removals and permission updates', () => {
+    expect(
+      planEvent({
+        ...base,
+        topic: 'oauth.application.authorized',
+        type: 'application.authorized',
+        data: { application_id: '1', integration_type: 0, user_id: '2', guild_id: '3', scopes: ['bot'] },
+      }),
+    ).toEqual({
+      applicationId: '1',
+      webhook: {
+        type: 'APPLICATION_AUTHORIZED',
+        userId: '2',
+        guildId: '3',
+        data: { integration_type: 0, scopes: ['bot'] },
+      },
+      gateway: { kind: 'guild-create', guildId: '3' },
+    });
+    expect(
+      planEvent({
+        ...base,
+        topic: 'oauth.application.deauthorized',
+        type: 'application.deauthorized',
+        data: { application_id: '1', user_id: '2', guild_id: '3', integration_type: 0 },
+      })?.gateway,
+    ).toEqual({ kind: 'guild-delete', guildId: '3' });
+    const permissions = { id: '1', application_id: '1', guild_id: '3', permissions: [] };
+    expect(
+      planEvent({
+        ...base,
+        topic: 'permissions.application_command_permissions.updated',
+        type: 'application_command_permissions.updated',
+        data: permissions,
+      })?.gateway,
+    ).toEqual({
+      kind: 'dispatch',
+      t: 'APPLICATION_COMMAND_PERMISSIONS_UPDATE',
+      d: permissions,
+      guildId: '3',
+    });
+    expect(
+      planEvent({
+        ...base,
+        topic: 'command-registry.command.created',
+        type: 'command.created',
+        data: { application_id: '1' },
+      }),
+    ).toBeNull();
+  });
+});
+
+describe('shardOf', () => {
+  it('is (guild_id >> 22) % shards', () => {
+    expect(shardOf(String(5n << 22n), 2)).toBe(1);
+  });
+});
