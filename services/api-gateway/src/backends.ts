@@ -1,0 +1,62 @@
+import * as grpc from '@grpc/grpc-js';
+import {
+  loadCommandRegistryProto,
+  loadDispatcherProto,
+  loadOAuthProto,
+  loadPermissionsProto,
+} from '@acs/protos';
+import type { commandRegistry, dispatcher, oauth, permissions } from '@acs/protos';
+import { callUnary, CLIENT_CHANNEL_OPTIONS } from '@acs/service-kit';
+
+/** The gRPC clients api-gateway talks to. */
+export interface BackendClients {
+  registry: commandRegistry.CommandRegistryServiceClient;
+  oauth: oauth.OAuthServiceClient;
+  permissions: permissions.PermissionsServiceClient;
+  dispatcher: dispatcher.DispatcherServiceClient;
+}
+
+/** Opens one channel per backend service. */
+export function createBackendClients(urls: {
+  registry: string;
+  oauth: string;
+  permissions: string;
+  dispatcher: string;
+}): BackendClients {
+  const insecure = grpc.credentials.createInsecure();
+  return {
+    registry: new (loadCommandRegistryProto().acs.command_registry.v1.CommandRegistryService)(
+      urls.registry,
+      insecure,
+      CLIENT_CHANNEL_OPTIONS,
+    ),
+    oauth: new (loadOAuthProto().acs.oauth.v1.OAuthService)(urls.oauth, insecure, CLIENT_CHANNEL_OPTIONS),
+    permissions: new (loadPermissionsProto().acs.permissions.v1.PermissionsService)(
+      urls.permissions,
+      insecure,
+      CLIENT_CHANNEL_OPTIONS,
+    ),
+    dispatcher: new (loadDispatcherProto().acs.dispatcher.v1.DispatcherService)(
+      urls.dispatcher,
+      insecure,
+      CLIENT_CHANNEL_OPTIONS,
+    ),
+  };
+}
+
+/** Calls `client.method(request)` with the default deadline; rejects with the gRPC error. */
+export function call<C extends grpc.Client, Req, Res>(
+  client: C,
+  method: (request: Req, callback: grpc.requestCallback<Res>) => grpc.ClientUnaryCall,
+  request: Req,
+): Promise<Res> {
+  return callUnary(client, method, request);
+}
+
+/** Closes every channel. */
+export function closeBackendClients(clients: BackendClients): void {
+  clients.registry.close();
+  clients.oauth.close();
+  clients.permissions.close();
+  clients.dispatcher.close();
+}

@@ -1,0 +1,40 @@
+import { z } from 'zod';
+import { commonConfig, parseConfig } from '@acs/service-kit';
+
+export { SERVICE_NAME } from './service-name';
+
+const schema = z.object({
+  ...commonConfig,
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().default('0.0.0.0'),
+  /** Credential of the admin API (`Authorization: Admin <token>`). */
+  ADMIN_TOKEN: z.string().min(16, 'ADMIN_TOKEN must be at least 16 characters'),
+  COMMAND_REGISTRY_GRPC_URL: z.string().default('127.0.0.1:50051'),
+  PERMISSIONS_GRPC_URL: z.string().default('127.0.0.1:50052'),
+  OAUTH_GRPC_URL: z.string().default('127.0.0.1:50053'),
+  DISPATCHER_GRPC_URL: z.string().default('127.0.0.1:50055'),
+  /** Largest request body accepted, in bytes (larger → 413). */
+  MAX_BODY_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(1024 * 1024),
+  /** Requests per second per credential across the public API (Discord: 50); 0 turns it off. */
+  RATE_LIMIT_GLOBAL_PER_SECOND: z.coerce.number().int().min(0).default(50),
+  /** Requests per credential, route and guild in each window; 0 turns per-route limits off. */
+  RATE_LIMIT_ROUTE_LIMIT: z.coerce.number().int().min(0).default(50),
+  RATE_LIMIT_ROUTE_WINDOW_SECONDS: z.coerce.number().positive().default(1),
+  /** NATS, where oauth's events say when an application's credentials changed. */
+  NATS_URL: z.string().default('nats://127.0.0.1:4222'),
+  EVENTS_SUBJECT_PREFIX: z.string().default('acs'),
+  /** Longest time a resolved token is trusted without asking oauth again. */
+  TOKEN_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(30),
+});
+
+/** The parsed environment of api-gateway. */
+export type Config = z.infer<typeof schema>;
+
+/** Parses the environment; throws a ConfigError naming every bad variable. */
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  return parseConfig(schema, env);
+}

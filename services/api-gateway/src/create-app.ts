@@ -1,0 +1,56 @@
+import express, { type Express } from 'express';
+import type { Logger } from '@acs/service-kit';
+import type { Authenticator } from './auth/create-authenticator';
+import type { BackendClients } from './backends';
+import { mountHealthRoutes } from './http/health-routes';
+import { readJsonBody } from './http/read-json-body';
+import { createErrorRenderer } from './http/render-error';
+import { RateLimiter, type RateLimits } from './http/rate-limiter';
+import { mountRoutes, notFound } from './http/route-table';
+import { adminRoutes } from './routes/admin-routes';
+import { commandIndexRoutes } from './routes/command-index-routes';
+import { commandPermissionRoutes } from './routes/command-permission-routes';
+import { commandRoutes } from './routes/command-routes';
+import { gatewayRoutes } from './routes/gateway-routes';
+import { oauth2Routes } from './routes/oauth2-routes';
+import { userRoutes } from './routes/user-routes';
+
+/** Everything the HTTP app needs. */
+export interface AppDependencies {
+  backends: BackendClients;
+  auth: Authenticator;
+  logger: Logger;
+  adminToken: string;
+  maxBodyBytes: number;
+  rateLimits: RateLimits;
+  isDraining: () => boolean;
+}
+
+/** Builds the Express app: health, `/api/v10`, `/admin`, the 404/405 fallbacks and the one error renderer. */
+export function createApp(deps: AppDependencies): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  const readBody = readJsonBody(deps.maxBodyBytes);
+
+  mountHealthRoutes(app, deps.backends, deps.isDraining);
+  // One table per base path, so that its 404/405 fallbacks know every route of it.
+  mountRoutes(
+    app,
+    '/api/v10',
+    [
+      // Before commandRoutes: `…/commands/permissions` must not match `…/commands/:command_id`.
+      ...commandPermissionRoutes(deps.backends, deps.auth, readBody),
+      ...commandIndexRoutes(deps.backends, deps.auth),
+      ...commandRoutes(deps.backends, deps.auth, readBody),
+      ...gatewayRoutes(deps.backends, deps.auth),
+      ...oauth2Routes(deps.backends, deps.auth, deps.maxBodyBytes),
+      ...userRoutes(deps.backends, deps.auth),
+    ],
+    new RateLimiter(deps.rateLimits),
+  );
+  mountRoutes(app, '/admin', [...adminRoutes(deps.backends, deps.auth, readBody, deps.adminToken)]);
+  app.use(notFound);
+  app.use(createErrorRenderer(deps.logger));
+  return app;
+}

@@ -1,0 +1,39 @@
+import type { Express, NextFunction, Request, RequestHandler, Response } from 'express';
+import { match } from 'path-to-regexp';
+import { DiscordError } from '@acs/service-kit';
+import type { RateLimiter } from './rate-limiter';
+import { sendJson } from './send-json';
+
+/** One route: method, Express path pattern and its handlers. */
+export interface Route {
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
+  path: string;
+  handlers: RequestHandler[];
+}
+
+/**
+ * Registers routes (each behind the rate limiter, when given) and then the fallbacks the
+ * real API has: `405: Method Not Allowed` for a known path with another method,
+ * `404: Not Found` for anything else.
+ */
+export function mountRoutes(app: Express, base: string, routes: Route[], limiter?: RateLimiter): void {
+  const matchers = routes.map((r) => ({ method: r.method, test: match(base + r.path, { decode: false }) }));
+  for (const route of routes) {
+    const limit = limiter ? [limiter.forRoute(`${route.method.toUpperCase()} ${route.path}`)] : [];
+    app[route.method](base + route.path, ...limit, ...route.handlers);
+  }
+  app.use(base, (req: Request, _res: Response, next: NextFunction) => {
+    const path = base + req.path.replace(/\/$/, '');
+    const known = matchers.some((m) => m.test(path) !== false);
+    next(
+      known
+        ? new DiscordError(405, 0, '405: Method Not Allowed')
+        : new DiscordError(404, 0, '404: Not Found'),
+    );
+  });
+}
+
+/** The 404 for paths outside every API base. */
+export function notFound(_req: Request, res: Response): void {
+  sendJson(res, 404, { code: 0, message: '404: Not Found' });
+}

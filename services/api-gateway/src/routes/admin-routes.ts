@@ -1,0 +1,247 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { Request, RequestHandler } from 'express';
+import { fieldError, fromGrpcError, UnauthorizedError } from '@acs/service-kit';
+import { isSnowflake } from '@acs/snowflake';
+import type { Authenticator } from '../auth/create-authenticator';
+import { call, type BackendClients } from '../backends';
+import type { Route } from '../http/route-table';
+import { sendJson, sendNoContent } from '../http/send-json';
+import { snowflakeParam } from './path-params';
+
+/** EMBEDDED: the app has an Activity, and with it a PRIMARY_ENTRY_POINT command. */
+const EMBEDDED_FLAG = 1 << 17;
+
+/** Compares the presented admin credential with the configured one in constant time. */
+function createAdminCheck(adminToken: string): RequestHandler {
+  const expected = createHash('sha256').update(`Admin ${adminToken}`).digest();
+  return (req, _res, next) => {
+    const presented = createHash('sha256')
+      .update(req.headers.authorization ?? '')
+      .digest();
+    next(timingSafeEqual(presented, expected) ? undefined : new UnauthorizedError());
+  };
+}
+
+/**
+ * The admin API of ADMIN-API.md. It only forwards to the owning service's RPCs, which
+ * validate bodies under the public API's rules; the gateway adds what spans services
+ * (a guild's owner must be a user; an EMBEDDED app gets its entry point command).
+ */
+export function adminRoutes(
+  backends: BackendClients,
+  auth: Authenticator,
+  readBody: RequestHandler[],
+  adminToken: string,
+): Route[] {
+  const { oauth, permissions, registry, dispatcher } = backends;
+  const admin = createAdminCheck(adminToken);
+  const body = (req: Request): string => req.rawBody ?? '';
+
+  /** An EMBEDDED app always has its `Launch` entry point (created when missing). */
+  async function ensureEntryPoint(applicationId: string, flags: number): Promise<void> {
+    if ((flags & EMBEDDED_FLAG) === 0) return;
+    await call(registry, registry.EnsureEntryPoint, {
+      application_id: applicationId,
+      application_flags: flags,
+    });
+  }
+
+  /**
+   * An event webhook URL is saved only after the dispatcher verified it (a signed PING
+   * answered 204, a wrongly signed one refused); 400 saying why otherwise.
+   */
+  async function verifyEventWebhooksUrl(applicationId: string, req: Request): Promise<void> {
+    const url = (req.body as { event_webhooks_url?: unknown } | undefined)?.event_webhooks_url;
+    if (typeof url !== 'string' || url === '') return; // absent, null (removal) or the owning service's type error
+    await call(dispatcher, dispatcher.VerifyWebhookEndpoint, { application_id: applicationId, url });
+  }
+
+  /** A user id in a body must name an existing user: 50035 on that field otherwise. */
+  async function assertUserField(field: string, value: unknown): Promise<void> {
+    if (typeof value !== 'string' || !isSnowflake(value)) return; // the owning service reports the type error
+    try {
+      await call(oauth, oauth.GetUser, { user_id: value });
+    } catch (error) {
+      const known = fromGrpcError(error);
+      if (known?.httpStatus === 404) throw fieldError(field, 'UNKNOWN_USER', `Unknown user ${value}`);
+      throw error;
+    }
+  }
+
+  const w = (...handlers: RequestHandler[]): RequestHandler[] => [admin, ...readBody, ...handlers];
+
+  return [
+    {
+      method: 'post',
+      path: '/applications',
+      handlers: w(async (req, res) => {
+        // The PING that verifies the URL is signed with the application's key, which does
+        // not exist yet: the URL is set with PATCH once the application does.
+        const url = (req.body as { event_webhooks_url?: unknown } | undefined)?.event_webhooks_url;
+        if (typeof url === 'string' && url !== '') {
+          throw fieldError(
+            'event_webhooks_url',
+            'EVENT_WEBHOOKS_URL_INVALID',
+            'Set event_webhooks_url with PATCH after creating the application: the URL must verify a PING signed with its key.',
+          );
+        }
+        const answer = await call(oauth, oauth.CreateApplication, { body_json: body(req) });
+        await ensureEntryPoint(answer.application_id, Number(answer.flags));
+        sendJson(res, 201, answer.application_json);
+      }),
+    },
+    {
+      method: 'patch',
+      path: '/applications/:application_id',
+      handlers: w(async (req, res) => {
+        const application_id = snowflakeParam(req, 'application_id');
+        await verifyEventWebhooksUrl(application_id, req);
+        const answer = await call(oauth, oauth.UpdateApplication, { application_id, body_json: body(req) });
+        auth.cache.invalidateApplication(application_id);
+        await ensureEntryPoint(application_id, Number(answer.flags));
+        sendJson(res, 200, answer.application_json);
+      }),
+    },
+    {
+      method: 'post',
+      path: '/applications/:application_id/bot/reset-token',
+      handlers: w(async (req, res) => {
+        const application_id = snowflakeParam(req, 'application_id');
+        const answer = await call(oauth, oauth.ResetBotToken, { application_id });
+        auth.cache.invalidateApplication(application_id);
+        sendJson(res, 200, { token: answer.token });
+      }),
+    },
+    {
+      method: 'post',
+      path: '/applications/:application_id/reset-secret',
+      handlers: w(async (req, res) => {
+        const application_id = snowflakeParam(req, 'application_id');
+        const answer = await call(oauth, oauth.ResetClientSecret, { application_id });
+        auth.cache.invalidateApplication(application_id);
+        sendJson(res, 200, { client_secret: answer.client_secret });
+      }),
+    },
+    {
+      method: 'post',
+      path: '/users',
+      handlers: w(async (req, res) => {
+        const answer = await call(oauth, oauth.CreateUser, { body_json: body(req) });
+        sendJson(res, 201, answer.user_json);
+      }),
+    },
+    {
+      method: 'post',
+      path: '/users/:user_id/sessions',
+      handlers: w(async (req, res) => {
+        const answer = await call(oauth, oauth.CreateSession, { user_id: snowflakeParam(req, 'user_id') });
+        sendJson(res, 201, { token: answer.token });
+      }),
+    },
+    {
+      method: 'post',
+      path: '/users/:user_id/connections',
+      handlers: w(async (req, res) => {
+        const user_id = snowflakeParam(req, 'user_id');
+        const answer = await call(oauth, oauth.CreateConnection, { user_id, body_json: body(req) });
+        sendJson(res, 201, answer.connection_json);
+      }),
+    },
+    {
+      method: 'delete',
+      path: '/users/:user_id/authorizations/:application_id',
+      handlers: w(async (req, res) => {
+        const user_id = snowflakeParam(req, 'user_id');
+        const application_id = snowflakeParam(req, 'application_id');
+        await call(oauth, oauth.RemoveAuthorization, { application_id, user_id });
+        // Its revoked tokens must fail here at once, not after the cache's TTL.
+        auth.cache.invalidateApplication(application_id);
+        sendNoContent(res);
+      }),
+    },
+    {
+      method: 'post',
+      path: '/guilds',
+      handlers: w(async (req, res) => {
+        await assertUserField('owner_id', (req.body as { owner_id?: unknown } | undefined)?.owner_id);
+        const answer = await call(permissions, permissions.CreateGuild, { body_json: body(req) });
+        sendJson(res, 201, answer.guild_json);
+      }),
+    },
+    {
+      method: 'post',
+      path: '/guilds/:guild_id/roles',
+      handlers: w(async (req, res) => {
+        const guild_id = snowflakeParam(req, 'guild_id');
+        const answer = await call(permissions, permissions.CreateRole, { guild_id, body_json: body(req) });
+        sendJson(res, 201, answer.role_json);
+      }),
+    },
+    {
+      method: 'patch',
+      path: '/guilds/:guild_id/roles/:role_id',
+      handlers: w(async (req, res) => {
+        const guild_id = snowflakeParam(req, 'guild_id');
+        const role_id = snowflakeParam(req, 'role_id');
+        const answer = await call(permissions, permissions.UpdateRole, {
+          guild_id,
+          role_id,
+          body_json: body(req),
+        });
+        sendJson(res, 200, answer.role_json);
+      }),
+    },
+    {
+      method: 'put',
+      path: '/guilds/:guild_id/members/:user_id',
+      handlers: w(async (req, res) => {
+        const guild_id = snowflakeParam(req, 'guild_id');
+        const user_id = snowflakeParam(req, 'user_id');
+        await call(oauth, oauth.GetUser, { user_id });
+        const answer = await call(permissions, permissions.PutMember, {
+          guild_id,
+          user_id,
+          body_json: body(req),
+        });
+        sendJson(res, answer.created ? 201 : 200, answer.member_json);
+      }),
+    },
+    {
+      method: 'delete',
+      path: '/guilds/:guild_id/members/:user_id',
+      handlers: w(async (req, res) => {
+        const guild_id = snowflakeParam(req, 'guild_id');
+        const user_id = snowflakeParam(req, 'user_id');
+        // Removing an application's bot from a guild uninstalls the application there
+        // (APPLICATION_DEAUTHORIZED, integration type 0); bots are not members here.
+        const uninstalled = await call(oauth, oauth.RemoveGuildInstallation, {
+          application_id: user_id,
+          guild_id,
+        });
+        if (!uninstalled.removed) await call(permissions, permissions.RemoveMember, { guild_id, user_id });
+        sendNoContent(res);
+      }),
+    },
+    {
+      method: 'post',
+      path: '/guilds/:guild_id/channels',
+      handlers: w(async (req, res) => {
+        const guild_id = snowflakeParam(req, 'guild_id');
+        const answer = await call(permissions, permissions.CreateChannel, { guild_id, body_json: body(req) });
+        sendJson(res, 201, answer.channel_json);
+      }),
+    },
+    {
+      method: 'post',
+      path: '/oauth2/authorize',
+      handlers: w(async (req, res) => {
+        const answer = await call(oauth, oauth.Authorize, { body_json: body(req) });
+        sendJson(
+          res,
+          200,
+          answer.code ? { location: answer.location, code: answer.code } : { location: answer.location },
+        );
+      }),
+    },
+  ];
+}

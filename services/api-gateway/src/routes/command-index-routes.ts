@@ -1,0 +1,71 @@
+import type { RequestHandler } from 'express';
+import { DiscordError, fieldError } from '@acs/service-kit';
+import { isSnowflake } from '@acs/snowflake';
+import type { Authenticator } from '../auth/create-authenticator';
+import { call, type BackendClients } from '../backends';
+import { resolveRequestLocale } from '../http/resolve-locale';
+import type { Route } from '../http/route-table';
+import { sendJson } from '../http/send-json';
+import { snowflakeParam } from './path-params';
+
+interface IndexedCommand {
+  id: string;
+  application_id: string;
+  version: string;
+  name: string;
+  default_member_permissions: string | null;
+}
+
+/**
+ * The command picker's view, `GET /guilds/{guild}/application-command-index`: the commands
+ * of the apps installed in the guild that this user may use there (in `channel_id` when
+ * given), localized for the user. For users only: a Bearer token or a client session.
+ */
+export function commandIndexRoutes(backends: BackendClients, auth: Authenticator): Route[] {
+  const { registry, permissions } = backends;
+
+  const index: RequestHandler = async (req, res) => {
+    const principal = await auth.authenticate(req, true);
+    if (principal.kind === 'bot') throw new DiscordError(403, 20001, 'Bots cannot use this endpoint');
+    const guild_id = snowflakeParam(req, 'guild_id');
+    const channel = req.query.channel_id;
+    const channel_id = channel === undefined ? '' : String(channel);
+    if (channel_id !== '' && !isSnowflake(channel_id)) {
+      throw fieldError(
+        'channel_id',
+        'NUMBER_TYPE_COERCE',
+        `Value "${channel_id.slice(0, 100)}" is not snowflake.`,
+      );
+    }
+    const all = await call(registry, registry.ListGuildCommandIndex, {
+      guild_id,
+      locale: resolveRequestLocale(req, principal.userLocale),
+    });
+    const commands = JSON.parse(all.commands_json) as IndexedCommand[];
+    const usable = await call(permissions, permissions.FilterUsableCommands, {
+      guild_id,
+      channel_id,
+      user_id: principal.userId,
+      commands: commands.map((c) => ({
+        application_id: c.application_id,
+        command_id: c.id,
+        name: c.name,
+        default_member_permissions: c.default_member_permissions ?? '',
+      })),
+    });
+    const allowed = new Set(usable.command_ids);
+    const application_commands = commands.filter((c) => allowed.has(c.id));
+    const appIds = new Set(application_commands.map((c) => c.application_id));
+    const applications = (JSON.parse(all.applications_json) as { id: string }[]).filter((a) =>
+      appIds.has(a.id),
+    );
+    // The index's version: the newest command version in it ("0" when empty).
+    const version = application_commands.reduce(
+      (max, c) => (BigInt(c.version) > BigInt(max) ? c.version : max),
+      '0',
+    );
+    sendJson(res, 200, { applications, application_commands, version });
+  };
+
+  return [{ method: 'get', path: '/guilds/:guild_id/application-command-index', handlers: [index] }];
+}

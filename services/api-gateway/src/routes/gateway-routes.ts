@@ -1,0 +1,51 @@
+import type { Request } from 'express';
+import { UnauthorizedError } from '@acs/service-kit';
+import type { Authenticator } from '../auth/create-authenticator';
+import { call, type BackendClients } from '../backends';
+import type { Route } from '../http/route-table';
+import { sendJson } from '../http/send-json';
+
+/**
+ * `GET /gateway` (anyone: the WebSocket URL) and `GET /gateway/bot` (a bot: the URL,
+ * the recommended shard count and its session start limit), both from the dispatcher,
+ * which runs the gateway. discord.js connects to `${url}?v=10&encoding=json`.
+ */
+export function gatewayRoutes(backends: BackendClients, auth: Authenticator): Route[] {
+  const { dispatcher } = backends;
+  return [
+    {
+      method: 'get',
+      path: '/gateway',
+      handlers: [
+        async (_req, res) => {
+          const answer = await call(dispatcher, dispatcher.GetGateway, { application_id: '' });
+          sendJson(res, 200, { url: answer.url });
+        },
+      ],
+    },
+    {
+      method: 'get',
+      path: '/gateway/bot',
+      handlers: [
+        async (req: Request, res) => {
+          const principal = await auth.authenticate(req);
+          if (principal.kind !== 'bot') throw new UnauthorizedError();
+          const answer = await call(dispatcher, dispatcher.GetGateway, {
+            application_id: principal.applicationId,
+          });
+          const limit = answer.session_start_limit;
+          sendJson(res, 200, {
+            url: answer.url,
+            shards: answer.shards,
+            session_start_limit: {
+              total: limit?.total ?? 1000,
+              remaining: limit?.remaining ?? 1000,
+              reset_after: Number(limit?.reset_after ?? 0),
+              max_concurrency: limit?.max_concurrency ?? 1,
+            },
+          });
+        },
+      ],
+    },
+  ];
+}

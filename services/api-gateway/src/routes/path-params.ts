@@ -1,0 +1,22 @@
+import type { Request } from 'express';
+import { fieldError } from '@acs/service-kit';
+import { isSnowflake } from '@acs/snowflake';
+
+/** A path parameter that must be a snowflake; the real API answers 50035 NUMBER_TYPE_COERCE otherwise. */
+export function snowflakeParam(req: Request, name: string): string {
+  const value = String(req.params[name] ?? '');
+  if (!isSnowflake(value)) {
+    throw fieldError(name, 'NUMBER_TYPE_COERCE', `Value "${value}" is not snowflake.`);
+  }
+  return value;
+}
+
+/** Discord's boolean query strings: True/true/1 and False/false/0. */
+export function booleanQuery(req: Request, name: string): boolean {
+  const value = req.query[name];
+  if (value === undefined) return false;
+  const text = String(value);
+  if (/^(true|1)$/i.test(text)) return true;
+  if (/^(false|0)$/i.test(text)) return false;
+  throw fieldError(name, 'BASE_TYPE_BOOLEAN', 'Must be either true or false.');
+}

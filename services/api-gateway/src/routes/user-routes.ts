@@ -1,0 +1,105 @@
+import type { Request, RequestHandler } from 'express';
+import { fieldError } from '@acs/service-kit';
+import { isSnowflake } from '@acs/snowflake';
+import type { Authenticator } from '../auth/create-authenticator';
+import { call, type BackendClients } from '../backends';
+import type { Route } from '../http/route-table';
+import { sendJson } from '../http/send-json';
+import { booleanQuery } from './path-params';
+import { requireScope } from './require-scope';
+
+/** `limit` of `GET /users/@me/guilds`: 1-200, default 200 (D:resources/user.mdx). */
+const MAX_GUILDS_LIMIT = 200;
+
+/** An optional snowflake query parameter ('' when absent); 50035 NUMBER_TYPE_COERCE otherwise. */
+function snowflakeQuery(req: Request, name: string): string {
+  const value = req.query[name];
+  if (value === undefined) return '';
+  const text = String(value);
+  if (!isSnowflake(text))
+    throw fieldError(name, 'NUMBER_TYPE_COERCE', `Value "${text.slice(0, 100)}" is not snowflake.`);
+  return text;
+}
+
+/** `limit`: an integer 1-200, default 200; 50035 otherwise. */
+function limitQuery(req: Request): number {
+  const value = req.query.limit;
+  if (value === undefined) return MAX_GUILDS_LIMIT;
+  const text = String(value);
+  if (!/^-?\d{1,10}$/.test(text))
+    throw fieldError('limit', 'NUMBER_TYPE_COERCE', `Value "${text.slice(0, 100)}" is not int.`);
+  const limit = Number(text);
+  if (limit < 1)
+    throw fieldError('limit', 'NUMBER_TYPE_MIN', 'int value should be greater than or equal to 1.');
+  if (limit > MAX_GUILDS_LIMIT) {
+    throw fieldError(
+      'limit',
+      'NUMBER_TYPE_MAX',
+      `int value should be less than or equal to ${MAX_GUILDS_LIMIT}.`,
+    );
+  }
+  return limit;
+}
+
+/**
+ * The current user's routes (facts §12): `GET /users/@me` (bot, or Bearer `identify`),
+ * `/users/@me/guilds` (bot: the guilds it is installed in; Bearer `guilds`: the user's),
+ * `/users/@me/connections` (Bearer `connections`; a bot has none).
+ */
+export function userRoutes(backends: BackendClients, auth: Authenticator): Route[] {
+  const { oauth, permissions } = backends;
+
+  const me: RequestHandler = async (req, res) => {
+    const principal = await auth.authenticate(req);
+    requireScope(principal, 'identify');
+    const answer = await call(oauth, oauth.GetCurrentUser, {
+      user_id: principal.userId,
+      scopes: [...principal.scopes],
+      bot: principal.kind === 'bot',
+    });
+    sendJson(res, 200, answer.user_json);
+  };
+
+  const guilds: RequestHandler = async (req, res) => {
+    const principal = await auth.authenticate(req);
+    requireScope(principal, 'guilds');
+    const page = {
+      user_id: principal.userId,
+      before: snowflakeQuery(req, 'before'),
+      after: snowflakeQuery(req, 'after'),
+      limit: limitQuery(req),
+      with_counts: booleanQuery(req, 'with_counts'),
+    };
+    if (principal.kind === 'bot') {
+      // A bot's guilds are its installations with `bot`; its permissions there are the
+      // ones granted at installation (its managed role) on top of @everyone's.
+      const installed = await call(oauth, oauth.ListBotGuilds, { application_id: principal.applicationId });
+      const answer = await call(permissions, permissions.ListMemberGuilds, {
+        ...page,
+        use_grants: true,
+        grants: installed.guilds.map((g) => ({ guild_id: g.guild_id, permissions: g.permissions })),
+      });
+      sendJson(res, 200, answer.guilds_json);
+      return;
+    }
+    const answer = await call(permissions, permissions.ListMemberGuilds, {
+      ...page,
+      use_grants: false,
+      grants: [],
+    });
+    sendJson(res, 200, answer.guilds_json);
+  };
+
+  const connections: RequestHandler = async (req, res) => {
+    const principal = await auth.authenticate(req);
+    requireScope(principal, 'connections');
+    const answer = await call(oauth, oauth.ListConnections, { user_id: principal.userId });
+    sendJson(res, 200, answer.connections_json);
+  };
+
+  return [
+    { method: 'get', path: '/users/@me', handlers: [me] },
+    { method: 'get', path: '/users/@me/guilds', handlers: [guilds] },
+    { method: 'get', path: '/users/@me/connections', handlers: [connections] },
+  ];
+}

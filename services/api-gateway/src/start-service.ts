@@ -1,0 +1,67 @@
+import type { Server } from 'node:http';
+import { createLogger, installGracefulShutdown, type Telemetry } from '@acs/service-kit';
+import { createAuthenticator } from './auth/create-authenticator';
+import { followCredentialChanges } from './auth/follow-credential-changes';
+import { closeBackendClients, createBackendClients } from './backends';
+import { loadConfig, SERVICE_NAME } from './config';
+import { createApp } from './create-app';
+
+/** Wires config, backends and the HTTP server; drains and stops them in order on SIGTERM. */
+export async function startService(
+  env: Record<string, string | undefined>,
+  telemetry: Telemetry,
+): Promise<void> {
+  const config = loadConfig(env);
+  const logger = createLogger(SERVICE_NAME, config.LOG_LEVEL);
+  const backends = createBackendClients({
+    registry: config.COMMAND_REGISTRY_GRPC_URL,
+    oauth: config.OAUTH_GRPC_URL,
+    permissions: config.PERMISSIONS_GRPC_URL,
+    dispatcher: config.DISPATCHER_GRPC_URL,
+  });
+  let draining = false;
+  const auth = createAuthenticator(backends.oauth, config.TOKEN_CACHE_SECONDS);
+  const credentials = followCredentialChanges({
+    natsUrl: config.NATS_URL,
+    subjectPrefix: config.EVENTS_SUBJECT_PREFIX,
+    cache: auth.cache,
+    logger,
+  });
+  const app = createApp({
+    backends,
+    auth,
+    logger,
+    adminToken: config.ADMIN_TOKEN,
+    maxBodyBytes: config.MAX_BODY_BYTES,
+    rateLimits: {
+      globalPerSecond: config.RATE_LIMIT_GLOBAL_PER_SECOND,
+      routeLimit: config.RATE_LIMIT_ROUTE_LIMIT,
+      routeWindowSeconds: config.RATE_LIMIT_ROUTE_WINDOW_SECONDS,
+    },
+    isDraining: () => draining,
+  });
+  const server: Server = await new Promise((resolve) => {
+    const listening = app.listen(config.PORT, config.HOST, () => resolve(listening));
+  });
+  server.keepAliveTimeout = 65_000;
+  logger.info({ host: config.HOST, port: config.PORT }, 'api-gateway listening');
+
+  installGracefulShutdown(
+    logger,
+    [
+      {
+        name: 'http',
+        run: () =>
+          new Promise<void>((resolve) => {
+            draining = true;
+            server.close(() => resolve());
+            server.closeIdleConnections();
+          }),
+      },
+      { name: 'credential events', run: () => credentials.stop() },
+      { name: 'grpc clients', run: () => closeBackendClients(backends) },
+      { name: 'telemetry', run: () => telemetry.shutdown() },
+    ],
+    config.SHUTDOWN_TIMEOUT_MS,
+  );
+}
