@@ -1,0 +1,261 @@
+#!/usr/bin/env node
+'use strict';
+/**
+ * Command endpoints under load, against a baseline measured in the same run (the
+ * machines are shared and noisy: only ratios hold). Starts the whole stack on a fresh
+ * database, builds the demo world plus one app holding 50 global commands of ~1 KB,
+ * then measures with autocannon:
+ *   1. GET /applications/{id}/commands, stack vs baseline (one Express + pg process),
+ *      concurrency 50, 10 s after a 3 s warm-up, twice each, alternating;
+ *   2. the same at a fixed 50 requests/s (one bot's global limit): p50/p99;
+ *   3. POST upserts/s (each a real change);
+ *   4. latency of a 100-command bulk overwrite (each a real change).
+ * Environment: DATABASE_URL (admin URL of PostgreSQL, default local), NATS_URL,
+ * BENCH_SECONDS (default 10).
+ */
+const { fork } = require('node:child_process');
+const http = require('node:http');
+const path = require('node:path');
+const fs = require('node:fs');
+const { Client } = require('pg');
+const autocannon = require('autocannon');
+const { startStack } = require('../infra/src/stack');
+const { createAdminClient } = require('../infra/src/admin-client');
+const { createDemoWorld } = require('../infra/src/demo-world');
+const { findFreePort } = require('../infra/src/net');
+const { realisticCommands } = require('./realistic-commands');
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const ADMIN_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+
+async function withAdminDb(run) {
+  const client = new Client({ connectionString: ADMIN_URL });
+  await client.connect();
+  try {
+    return await run(client);
+  } finally {
+    await client.end();
+  }
+}
+
+function run(options) {
+  return new Promise((resolve, reject) => {
+    const instance = autocannon(options, (error, result) => (error ? reject(error) : resolve(result)));
+    autocannon.track(instance, {
+      renderProgressBar: false,
+      renderResultsTable: false,
+      renderLatencyTable: false,
+    });
+  });
+}
+
+function summary(result) {
+  return {
+    rps: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors,
+  };
+}
+
+async function measure(url, headers, extra = {}) {
+  await run({ url, headers, connections: 50, duration: 3, ...extra }); // warm-up
+  return summary(await run({ url, headers, connections: 50, duration: SECONDS, ...extra }));
+}
+
+/**
+ * 50 requests a second evenly spaced (one every 20 ms, whether or not the previous one
+ * answered), for SECONDS after a 2 s warm-up: latency at a steady rate, no bursts.
+ */
+async function paced(url, headers) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 50 });
+  const once = () =>
+    new Promise((resolve, reject) => {
+      const started = process.hrtime.bigint();
+      http
+        .get(url, { headers, agent }, (res) => {
+          res.resume();
+          res.on('end', () => resolve(Number(process.hrtime.bigint() - started) / 1e6));
+        })
+        .on('error', reject);
+    });
+  const runFor = async (seconds) => {
+    const pending = [];
+    const end = Date.now() + seconds * 1000;
+    for (let next = Date.now(); next < end; next += 20) {
+      await new Promise((r) => setTimeout(r, Math.max(0, next - Date.now())));
+      pending.push(once());
+    }
+    return Promise.all(pending);
+  };
+  await runFor(2);
+  const times = (await runFor(SECONDS)).sort((a, b) => a - b);
+  agent.destroy();
+  const at = (q) => +times[Math.min(times.length - 1, Math.floor(q * times.length))].toFixed(1);
+  return { requests: times.length, p50: at(0.5), p99: at(0.99), max: at(1) };
+}
+
+async function main() {
+  const database = `acs_bench_${Date.now()}`;
+  await withAdminDb((c) => c.query(`CREATE DATABASE ${database}`));
+  const dbUrl = new URL(ADMIN_URL);
+  dbUrl.pathname = `/${database}`;
+  const adminToken = `bench-${Math.random().toString(36).slice(2)}-admin-token`;
+  const stack = await startStack({
+    databaseUrl: dbUrl.toString(),
+    natsUrl: NATS_URL,
+    adminToken,
+    ports: 'free',
+    logMode: 'quiet',
+    // The load generator is one credential far above a bot's 50 requests/s: no limiting here.
+    env: {
+      ...process.env,
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_GLOBAL_PER_SECOND: '0',
+      RATE_LIMIT_ROUTE_LIMIT: '0',
+    },
+  });
+  let baseline;
+  try {
+    const admin = createAdminClient(stack.apiUrl, adminToken);
+    const world = await createDemoWorld(admin);
+    const app = await admin('POST', '/admin/applications', { name: 'Bench App', owner_id: world.user.id });
+    const auth = { Authorization: `Bot ${app.body.bot_token}`, 'Content-Type': 'application/json' };
+    const commandsUrl = `${stack.apiUrl}/api/v10/applications/${app.body.id}/commands`;
+    const put = await fetch(commandsUrl, {
+      method: 'PUT',
+      headers: auth,
+      body: JSON.stringify(realisticCommands(50)),
+    });
+    if (put.status !== 200) throw new Error(`seeding commands failed: ${put.status} ${await put.text()}`);
+    const listBody = await (await fetch(commandsUrl, { headers: auth })).text();
+    const perCommand = Math.round(listBody.length / 50);
+
+    const baselinePort = await findFreePort();
+    baseline = fork(path.join(__dirname, 'baseline-server.js'), {
+      env: { ...process.env, DATABASE_URL: dbUrl.toString(), PORT: String(baselinePort) },
+    });
+    await new Promise((resolve) => baseline.once('message', resolve));
+    const baselineUrl = `http://127.0.0.1:${baselinePort}/api/v10/applications/${app.body.id}/commands`;
+
+    console.log(`50 commands, ${perCommand} bytes each on the wire; ${SECONDS} s per run after 3 s warm-up`);
+    const results = { baseline: [], stack: [] };
+    for (let round = 0; round < 2; round++) {
+      results.baseline.push(await measure(baselineUrl, {}));
+      results.stack.push(await measure(commandsUrl, { Authorization: auth.Authorization }));
+    }
+    const best = (runs) => runs.reduce((a, b) => (b.rps > a.rps ? b : a));
+    // One connection, as @discordjs/rest sends one route's requests one after another.
+    // (autocannon's overallRate over several connections fires each second's quota as a
+    // burst, which measures queueing behind the burst rather than latency at 50/s.)
+    const fixedBaseline = await measure(baselineUrl, {}, { connections: 1, overallRate: 50 });
+    const fixedStack = await measure(
+      commandsUrl,
+      { Authorization: auth.Authorization },
+      { connections: 1, overallRate: 50 },
+    );
+    const pacedBaseline = await paced(baselineUrl, {});
+    const pacedStack = await paced(commandsUrl, { Authorization: auth.Authorization });
+
+    let counter = 0;
+    const upserts = summary(
+      await run({
+        url: commandsUrl,
+        method: 'POST',
+        headers: auth,
+        connections: 10,
+        duration: SECONDS,
+        requests: [
+          {
+            setupRequest: (request) => {
+              const [command] = realisticCommands(1, `upsert ${counter++}`);
+              return { ...request, body: JSON.stringify({ ...command, name: `command-${counter % 50}` }) };
+            },
+          },
+        ],
+      }),
+    );
+
+    const bulkUrl = `${commandsUrl.replace(app.body.id, world.application.id)}`;
+    const bulkAuth = {
+      Authorization: `Bot ${world.application.botToken}`,
+      'Content-Type': 'application/json',
+    };
+    const bulkTimes = [];
+    for (let i = 0; i < 12; i++) {
+      const body = JSON.stringify(realisticCommands(100, `v${i % 2}`));
+      const started = process.hrtime.bigint();
+      const response = await fetch(bulkUrl, { method: 'PUT', headers: bulkAuth, body });
+      await response.arrayBuffer();
+      if (response.status !== 200) throw new Error(`bulk overwrite failed: ${response.status}`);
+      if (i >= 2) bulkTimes.push(Number(process.hrtime.bigint() - started) / 1e6);
+    }
+    bulkTimes.sort((a, b) => a - b);
+
+    const b = best(results.baseline);
+    const s = best(results.stack);
+    const report = {
+      date: new Date().toISOString(),
+      seconds: SECONDS,
+      list_concurrency_50: {
+        baseline: results.baseline,
+        stack: results.stack,
+        throughput_ratio: +(s.rps / b.rps).toFixed(2),
+      },
+      list_fixed_50_rps: { baseline: fixedBaseline, stack: fixedStack },
+      list_paced_50_rps: { baseline: pacedBaseline, stack: pacedStack },
+      post_upserts: upserts,
+      bulk_overwrite_100_ms: {
+        p50: +bulkTimes[Math.floor(bulkTimes.length / 2)].toFixed(1),
+        max: +bulkTimes[bulkTimes.length - 1].toFixed(1),
+      },
+    };
+    console.log('');
+    console.log('GET commands, concurrency 50      req/s    p50 ms   p99 ms');
+    for (const [name, r] of [
+      ['baseline (Express + pg)', b],
+      ['stack (gateway→gRPC→registry)', s],
+    ]) {
+      console.log(
+        `  ${name.padEnd(31)} ${String(r.rps).padStart(6)} ${String(r.p50).padStart(8)} ${String(r.p99).padStart(8)}`,
+      );
+    }
+    console.log(
+      `  throughput ratio stack/baseline: ${report.list_concurrency_50.throughput_ratio}x (goal ≥ 0.7x)`,
+    );
+    console.log('GET commands at 50 req/s, one connection (autocannon)   p50 ms   p99 ms');
+    console.log(
+      `  baseline                        ${String(fixedBaseline.p50).padStart(6)} ${String(fixedBaseline.p99).padStart(8)}`,
+    );
+    console.log(
+      `  stack                           ${String(fixedStack.p50).padStart(6)} ${String(fixedStack.p99).padStart(8)}   (goal p99 < 25 ms)`,
+    );
+    console.log('GET commands, one request every 20 ms (open loop)       p50 ms   p99 ms');
+    console.log(
+      `  baseline                        ${String(pacedBaseline.p50).padStart(6)} ${String(pacedBaseline.p99).padStart(8)}`,
+    );
+    console.log(
+      `  stack                           ${String(pacedStack.p50).padStart(6)} ${String(pacedStack.p99).padStart(8)}`,
+    );
+    console.log(
+      `POST upserts (real changes), 10 connections: ${upserts.rps} req/s, p50 ${upserts.p50} ms, p99 ${upserts.p99} ms, non-2xx ${upserts.non2xx}`,
+    );
+    console.log(
+      `Bulk overwrite of 100 commands: p50 ${report.bulk_overwrite_100_ms.p50} ms, max ${report.bulk_overwrite_100_ms.max} ms (goal < 150 ms)`,
+    );
+    const outDir = path.join(__dirname, 'results');
+    fs.mkdirSync(outDir, { recursive: true });
+    fs.writeFileSync(path.join(outDir, `commands-${Date.now()}.json`), JSON.stringify(report, null, 2));
+  } finally {
+    baseline?.kill('SIGTERM');
+    await stack.stop();
+    await withAdminDb((c) => c.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`));
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,245 @@
+import { randomUUID } from 'node:crypto';
+import { Pool } from 'pg';
+import {
+  createGuild,
+  createDemoWorld,
+  installApplication,
+  startTestStack,
+  type DemoWorld,
+  type TestStack,
+} from './support';
+import { GatewayTestClient } from './helpers/gateway-client';
+
+const HEARTBEAT_INTERVAL_MS = 1500;
+
+let stack: TestStack;
+let world: DemoWorld;
+let gatewayUrl: string;
+const clients: GatewayTestClient[] = [];
+
+async function connect(query?: string): Promise<GatewayTestClient> {
+  const client = await GatewayTestClient.connect(gatewayUrl, query);
+  clients.push(client);
+  return client;
+}
+
+async function api(path: string, token?: string): Promise<{ status: number; body: any }> {
+  const response = await fetch(`${stack.apiUrl}/api/v10${path}`, {
+    headers: token ? { authorization: `Bot ${token}` } : {},
+  });
+  return { status: response.status, body: await response.json() };
+}
+
+beforeAll(async () => {
+  stack = await startTestStack({ env: { HEARTBEAT_INTERVAL_MS: String(HEARTBEAT_INTERVAL_MS) } });
+  world = await createDemoWorld(stack);
+  gatewayUrl = (await api('/gateway/bot', world.application.botToken)).body.url;
+});
+
+afterEach(() => {
+  for (const client of clients.splice(0)) client.close(1000);
+});
+
+afterAll(async () => {
+  await stack?.stop();
+});
+
+describe('GET /gateway and /gateway/bot', () => {
+  it('give the WebSocket URL, shards and the session start limit', async () => {
+    const open = await api('/gateway');
+    expect(open).toEqual({ status: 200, body: { url: `ws://127.0.0.1:${stack.ports.gateway}` } });
+    const bot = await api('/gateway/bot', world.application.botToken);
+    expect(bot.status).toBe(200);
+    expect(bot.body).toEqual({
+      url: open.body.url,
+      shards: 1,
+      session_start_limit: {
+        total: 1000,
+        remaining: expect.any(Number),
+        reset_after: expect.any(Number),
+        max_concurrency: 1,
+      },
+    });
+    expect((await api('/gateway/bot')).status).toBe(401);
+
+    // An identify uses one start, which comes back 24 hours after it was used.
+    const before = bot.body.session_start_limit.remaining as number;
+    const client = await connect();
+    await client.identify(world.application.botToken);
+    const after = (await api('/gateway/bot', world.application.botToken)).body.session_start_limit;
+    expect(after.remaining).toBe(before - 1);
+    expect(after.reset_after).toBeGreaterThan(86_000_000);
+    expect(after.reset_after).toBeLessThanOrEqual(86_400_000);
+  });
+});
+
+describe('the gateway protocol', () => {
+  it('says Hello, then closes 4003 on a payload before Identify', async () => {
+    const client = await connect();
+    const hello = await client.next((p) => p.op === 10);
+    expect(hello).toEqual({ op: 10, d: { heartbeat_interval: HEARTBEAT_INTERVAL_MS }, s: null, t: null });
+    client.send({ op: 3, d: { status: 'online', since: null, activities: [], afk: false } });
+    expect((await client.closed).code).toBe(4003);
+  });
+
+  it('closes 4004 on a bad token, 4002 on bad JSON, 4012 on another version', async () => {
+    const bad = await connect();
+    await bad.next((p) => p.op === 10);
+    bad.send({ op: 2, d: { token: 'MTIz.bad.token', intents: 0, properties: {} } });
+    expect((await bad.closed).code).toBe(4004);
+    const garbage = await connect();
+    garbage.send('{not json');
+    expect((await garbage.closed).code).toBe(4002);
+    const v9 = await connect('v=9&encoding=json');
+    expect((await v9.closed).code).toBe(4012);
+  });
+
+  it('identifies: READY, a GUILD_CREATE per guild, heartbeats acknowledged, a second Identify closes 4005', async () => {
+    const client = await connect();
+    const ready = await client.identify(world.application.botToken);
+    expect(ready.s).toBe(1);
+    expect(ready.d).toMatchObject({
+      v: 10,
+      user: { id: world.application.id, bot: true },
+      guilds: [{ id: world.guild.id, unavailable: true }],
+      session_id: expect.any(String),
+      resume_gateway_url: gatewayUrl,
+      application: { id: world.application.id, flags: expect.any(Number) },
+    });
+    const guild = await client.dispatch('GUILD_CREATE');
+    expect(guild.s).toBe(2);
+    expect(guild.d).toMatchObject({
+      id: world.guild.id,
+      name: expect.any(String),
+      unavailable: false,
+      roles: expect.any(Array),
+    });
+
+    client.send({ op: 1, d: 2 });
+    expect(await client.next((p) => p.op === 11)).toEqual({ op: 11, d: null, s: null, t: null });
+
+    client.send({ op: 2, d: { token: world.application.botToken, intents: 0, properties: {} } });
+    expect((await client.closed).code).toBe(4005);
+  });
+
+  it('dispatches GUILD_CREATE when the bot is added to a guild, and APPLICATION_COMMAND_PERMISSIONS_UPDATE', async () => {
+    const client = await connect();
+    await client.identify(world.application.botToken);
+    await client.dispatch('GUILD_CREATE');
+    const guild = await createGuild(stack, { name: 'Second Guild', owner_id: world.user.id });
+    await installApplication(stack, {
+      applicationId: world.application.id,
+      userId: world.user.id,
+      guildId: guild.id,
+    });
+    const joined = await client.next((p) => p.t === 'GUILD_CREATE' && p.d.id === guild.id);
+    expect(joined.s).toBe(3);
+
+    // The permissions service's event, written to its outbox as it does it.
+    const permissions = {
+      id: world.application.id,
+      application_id: world.application.id,
+      guild_id: world.guild.id,
+      permissions: [{ id: world.guild.id, type: 1, permission: false }],
+    };
+    await writeOutboxEvent('permissions', 'application_command_permissions.updated', permissions);
+    const update = await client.dispatch('APPLICATION_COMMAND_PERMISSIONS_UPDATE');
+    expect(update.d).toEqual(permissions);
+    expect(update.s).toBe(4);
+  });
+
+  it('resumes: the dispatches missed while away, in order, then RESUMED', async () => {
+    const first = await connect();
+    const ready = await first.identify(world.application.botToken);
+    // Every guild of READY comes as a GUILD_CREATE: all of them are seen before leaving, or
+    // the ones still on their way would rightly be replayed on resume.
+    const guildCount = (ready.d.guilds as unknown[]).length;
+    await first.next(() => first.received.filter((p) => p.t === 'GUILD_CREATE').length >= guildCount);
+    const sessionId = ready.d.session_id as string;
+    const lastSeq = Math.max(...first.received.map((p) => p.s ?? 0));
+    first.close(4000);
+    await first.closed;
+
+    const guild = await createGuild(stack, { name: 'While Away', owner_id: world.user.id });
+    await installApplication(stack, {
+      applicationId: world.application.id,
+      userId: world.user.id,
+      guildId: guild.id,
+    });
+    await new Promise((r) => setTimeout(r, 1000)); // let the event reach the detached session
+
+    const second = await connect();
+    await second.next((p) => p.op === 10);
+    second.send({ op: 6, d: { token: world.application.botToken, session_id: sessionId, seq: lastSeq } });
+    const resumed = await second.dispatch('RESUMED');
+    const dispatches = second.received.filter((p) => p.op === 0);
+    expect(dispatches.map((p) => p.t)).toEqual(['GUILD_CREATE', 'RESUMED']);
+    expect(dispatches[0]!.d.id).toBe(guild.id);
+    expect(dispatches.map((p) => p.s)).toEqual([lastSeq + 1, lastSeq + 2]);
+    expect(resumed.s).toBe(lastSeq + 2);
+
+    // A session that is gone: Invalid Session, not resumable; Identify works on the same socket.
+    const third = await connect();
+    await third.next((p) => p.op === 10);
+    third.send({ op: 6, d: { token: world.application.botToken, session_id: 'no-such-session', seq: 1 } });
+    expect(await third.next((p) => p.op === 9)).toMatchObject({ op: 9, d: false });
+    third.send({ op: 2, d: { token: world.application.botToken, intents: 0, properties: {} } });
+    await third.dispatch('READY');
+  });
+
+  it('closes a session that stops heartbeating (4009) and one that sends too much (4008)', async () => {
+    const silent = await connect();
+    await silent.identify(world.application.botToken);
+    const started = Date.now();
+    expect((await silent.closed).code).toBe(4009);
+    expect(Date.now() - started).toBeLessThan(HEARTBEAT_INTERVAL_MS * 2 + 1000);
+
+    const chatty = await connect();
+    await chatty.identify(world.application.botToken);
+    for (let i = 0; i < 125; i++) chatty.send({ op: 1, d: null });
+    expect((await chatty.closed).code).toBe(4008);
+  });
+
+  it('speaks zlib-stream when asked', async () => {
+    const { inflateSync, constants } = await import('node:zlib');
+    const WebSocket = (await import('ws')).default;
+    const socket = new WebSocket(`${gatewayUrl}/?v=10&encoding=json&compress=zlib-stream`);
+    const chunks: Buffer[] = [];
+    const hello = await new Promise<any>((resolve, reject) => {
+      socket.on('message', (data: Buffer) => {
+        chunks.push(data);
+        try {
+          resolve(
+            JSON.parse(
+              inflateSync(Buffer.concat(chunks), { finishFlush: constants.Z_SYNC_FLUSH }).toString(),
+            ),
+          );
+        } catch (error) {
+          reject(error);
+        }
+      });
+    });
+    socket.close(1000);
+    expect(hello.op).toBe(10);
+  });
+});
+
+/** Writes an event to a service's outbox as that service does (relayed with the stack's prefix). */
+async function writeOutboxEvent(schema: string, type: string, data: unknown): Promise<void> {
+  const pool = new Pool({ connectionString: stack.databaseUrl });
+  // Dropping the database at the end terminates connections that are still closing.
+  pool.on('error', () => undefined);
+  try {
+    const id = randomUUID();
+    await pool.query('BEGIN');
+    await pool.query(`INSERT INTO "${schema}"."outbox" (id, subject, payload) VALUES ($1, $2, $3)`, [
+      id,
+      `acs.${schema}.${type}`,
+      { id, type, occurred_at: new Date().toISOString(), data },
+    ]);
+    await pool.query(`SELECT pg_notify('${schema}_outbox', '')`);
+    await pool.query('COMMIT');
+  } finally {
+    await pool.end();
+  }
+}

@@ -1,0 +1,10 @@
+export { startTestStack, type TestStack } from './start-test-stack';
+export {
+  createDemoWorld,
+  createUser,
+  createGuild,
+  createApplication,
+  installApplication,
+  type AdminTarget,
+  type DemoWorld,
+} from './demo-world';

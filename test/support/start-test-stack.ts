@@ -1,0 +1,100 @@
+import { randomBytes } from 'node:crypto';
+import { connect } from 'nats';
+import { createTestDatabase } from '@acs/testing';
+import { startStack, type Stack } from '../../infra/src/stack';
+import { createAdminClient, type AdminRequest } from '../../infra/src/admin-client';
+
+/** A whole ACS for one test file: its own database, every service, free ports. */
+export interface TestStack {
+  /** api-gateway's origin: the public API is under `${apiUrl}/api/v10`, the admin API under `${apiUrl}/admin`. */
+  apiUrl: string;
+  adminToken: string;
+  /** Calls the admin API with the admin token; resolves whatever the status. */
+  admin: AdminRequest;
+  /** The running services (pids, exit state, last lines). */
+  processes: Stack['processes'];
+  /** The ports the services listen on (e.g. `gateway`, the dispatcher's WebSocket). */
+  ports: Stack['ports'];
+  /** Base URL of the stack's database (services add their search_path). */
+  databaseUrl: string;
+  /** The stack's own JetStream stream and subject prefix. */
+  events: { stream: string; subjectPrefix: string };
+  /** Starts a service again (stopping it first if it runs). */
+  restart: Stack['restart'];
+  /** The last lines of every service, for a failure message. */
+  recentLogs(count?: number): string;
+  /** Stops the services and drops the database. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the stack the way `npm start` does, but on a fresh database, free ports, a
+ * random admin token and no log output; a service that fails to start makes this
+ * reject with its last lines.
+ *
+ * The database comes empty from createTestDatabase and startStack migrates it: both run
+ * `infra/bin/prisma.js migrate deploy`, but startStack ends each run when Prisma reports
+ * success instead of waiting ~10 s for its CLI to exit (see migrate-services.js).
+ */
+export async function startTestStack(
+  options: {
+    env?: Record<string, string>;
+    /** The NATS the services use (default the test NATS), e.g. a proxy in front of it. */
+    natsUrl?: string;
+  } = {},
+): Promise<TestStack> {
+  const database = await createTestDatabase([]);
+  const adminToken = randomBytes(24).toString('base64url');
+  // Stacks share the machine's NATS: each gets its own stream and subjects.
+  const suffix = randomBytes(4).toString('hex');
+  const events = { stream: `ACS_EVENTS_T${suffix}`, subjectPrefix: `acs${suffix}` };
+  let stack: Stack;
+  try {
+    stack = await startStack({
+      databaseUrl: database.url,
+      natsUrl: options.natsUrl ?? database.natsUrl,
+      adminToken,
+      events,
+      ports: 'free',
+      logMode: 'quiet',
+      env: {
+        ...process.env,
+        LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
+        // Tests send bursts far above a bot's 50 requests a second; rate-limit tests set their own.
+        RATE_LIMIT_GLOBAL_PER_SECOND: '100000',
+        RATE_LIMIT_ROUTE_LIMIT: '100000',
+        ...options.env,
+      },
+    });
+  } catch (error) {
+    await database.drop();
+    throw error;
+  }
+  return {
+    apiUrl: stack.apiUrl,
+    adminToken,
+    admin: createAdminClient(stack.apiUrl, adminToken),
+    processes: stack.processes,
+    ports: stack.ports,
+    databaseUrl: database.url,
+    events,
+    restart: (name) => stack.restart(name),
+    recentLogs: (count) => stack.recentLogs(count),
+    async stop() {
+      await stack.stop();
+      await database.drop();
+      await deleteStream(database.natsUrl, events.stream);
+    },
+  };
+}
+
+/** Removes a stopped stack's stream from the shared NATS (nothing to do when it was never created). */
+async function deleteStream(natsUrl: string, stream: string): Promise<void> {
+  const nats = await connect({ servers: natsUrl });
+  try {
+    const jsm = await nats.jetstreamManager();
+    await jsm.streams.delete(stream).catch(() => undefined);
+  } finally {
+    await nats.close();
+  }
+}

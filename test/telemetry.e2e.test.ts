@@ -1,0 +1,92 @@
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createDemoWorld, startTestStack, type TestStack } from './support';
+
+/** One span as the OTLP/HTTP JSON exporter sends it, with its service's name. */
+interface ReceivedSpan {
+  service: string;
+  traceId: string;
+  name: string;
+  kind: number;
+}
+
+interface OtlpExport {
+  resourceSpans?: Array<{
+    resource?: { attributes?: Array<{ key: string; value: { stringValue?: string } }> };
+    scopeSpans?: Array<{ spans?: Array<{ traceId: string; name: string; kind: number }> }>;
+  }>;
+}
+
+/**
+ * With OTEL_EXPORTER_OTLP_ENDPOINT set, one request is one trace across processes:
+ * api-gateway's HTTP server span, its gRPC client span, command-registry's gRPC server
+ * span and its PostgreSQL spans share a trace id.
+ */
+describe('tracing across HTTP → gRPC → PostgreSQL', () => {
+  let collector: http.Server;
+  const spans: ReceivedSpan[] = [];
+  let stack: TestStack;
+
+  beforeAll(async () => {
+    collector = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      req.on('end', () => {
+        if (req.url === '/v1/traces' && (req.headers['content-type'] ?? '').includes('json')) {
+          const payload = JSON.parse(body) as OtlpExport;
+          for (const resourceSpans of payload.resourceSpans ?? []) {
+            const service =
+              resourceSpans.resource?.attributes?.find((a) => a.key === 'service.name')?.value.stringValue ??
+              '';
+            for (const scope of resourceSpans.scopeSpans ?? []) {
+              for (const span of scope.spans ?? [])
+                spans.push({ service, traceId: span.traceId, name: span.name, kind: span.kind });
+            }
+          }
+        }
+        res.writeHead(200, { 'Content-Type': 'application/json' });
+        res.end('{}');
+      });
+    });
+    await new Promise<void>((resolve) => collector.listen(0, '127.0.0.1', resolve));
+    const { port } = collector.address() as AddressInfo;
+    stack = await startTestStack({
+      env: { OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}`, OTEL_BSP_SCHEDULE_DELAY: '200' },
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    await stack?.stop();
+    collector?.close();
+  });
+
+  it('exports one trace spanning api-gateway and command-registry, down to pg', async () => {
+    const world = await createDemoWorld(stack.admin);
+    const response = await fetch(`${stack.apiUrl}/api/v10/applications/${world.application.id}/commands`, {
+      method: 'POST',
+      headers: { Authorization: `Bot ${world.application.botToken}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'traced', description: 'Leaves a trace' }),
+    });
+    expect(response.status).toBe(201);
+
+    const deadline = Date.now() + 15_000;
+    let shared: string | undefined;
+    while (!shared && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 250));
+      const gatewayTraces = new Set(
+        spans
+          .filter((s) => s.service === 'api-gateway' && s.name.includes('CreateCommand'))
+          .map((s) => s.traceId),
+      );
+      shared = spans.find(
+        (s) =>
+          s.service === 'command-registry' &&
+          gatewayTraces.has(s.traceId) &&
+          /pg|postgres|INSERT|SELECT/i.test(s.name),
+      )?.traceId;
+    }
+    expect(shared).toBeDefined();
+    const services = new Set(spans.filter((s) => s.traceId === shared).map((s) => s.service));
+    expect([...services].sort()).toEqual(expect.arrayContaining(['api-gateway', 'command-registry']));
+  });
+});
