@@ -11,3 +11,4 @@ export {
   type EventStreamConfig,
 } from './event-stream';
 export { ensureEventStream } from './ensure-event-stream';
+export { WakeSignal } from './wake-signal';

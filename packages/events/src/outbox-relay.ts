@@ -3,6 +3,7 @@ import type { Pool, PoolClient } from 'pg';
 import { ensureEventStream } from './ensure-event-stream';
 import { DEFAULT_EVENT_STREAM, publishedSubject, type EventStreamConfig } from './event-stream';
 import { outboxChannel } from './outbox-sql';
+import { WakeSignal } from './wake-signal';
 
 /** What the relay logs through; pino's logger fits. */
 export interface RelayLogger {
@@ -40,7 +41,10 @@ export class OutboxRelay {
   private readonly table: string;
   private readonly prefix: string;
   private running = false;
-  private wake: (() => void) | undefined;
+  /** Rung by NOTIFY: rows may be waiting. */
+  private readonly wakeUp = new WakeSignal();
+  /** Rung by stop() only: ends a backoff, which new rows must not cut short. */
+  private readonly stopping = new WakeSignal();
   private listener: PoolClient | undefined;
   private loop: Promise<void> | undefined;
 
@@ -68,7 +72,8 @@ export class OutboxRelay {
   /** Stops after the batch in progress. */
   async stop(): Promise<void> {
     this.running = false;
-    this.wake?.();
+    this.wakeUp.wake();
+    this.stopping.wake();
     await this.loop;
     if (this.listener) {
       this.listener.release();
@@ -114,7 +119,7 @@ export class OutboxRelay {
   /** Holds a connection that LISTENs for the services' NOTIFY; re-established when lost. */
   private async listen(): Promise<void> {
     const listener = await this.options.pool.connect();
-    listener.on('notification', () => this.wake?.());
+    listener.on('notification', () => this.wakeUp.wake());
     listener.on('error', (error) => {
       this.options.logger.warn({ err: error }, 'outbox listener connection lost');
       if (this.listener === listener) this.listener = undefined;
@@ -132,26 +137,17 @@ export class OutboxRelay {
       try {
         // Until the listener is back, the poll interval bounds the delay.
         if (!this.listener) await this.listen();
+        // A NOTIFY that arrives while the batch runs may be for a row it did not see.
+        this.wakeUp.clear();
         const published = await this.relayBatch();
         backoff = 100;
         if (published > 0) continue;
-        await this.sleep(poll);
+        await this.wakeUp.wait(poll);
       } catch (error) {
         this.options.logger.warn({ err: error, retryInMs: backoff }, 'outbox relay failed; retrying');
-        await this.sleep(backoff + Math.random() * backoff * 0.2);
+        await this.stopping.wait(backoff + Math.random() * backoff * 0.2);
         backoff = Math.min(backoff * 2, maxBackoff);
       }
     }
-  }
-
-  private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done(): void {
-        clearTimeout(timer);
-        resolve();
-      }
-      this.wake = done;
-    });
   }
 }

@@ -129,11 +129,17 @@ export class DeliveryStore {
     }));
   }
 
-  /** When the next pending delivery falls due, or undefined when none waits. */
-  async nextDueAt(): Promise<Date | undefined> {
+  /**
+   * When the next pending delivery falls due, or undefined when none waits. Applications
+   * in `busy` are left out: their next claim follows a free slot, not the clock (their
+   * due deliveries would otherwise make the claim loop spin).
+   */
+  async nextDueAt(busy: string[] = []): Promise<Date | undefined> {
     const { rows } = await this.pool.query<{ at: Date | null }>(
       `SELECT min(greatest(next_attempt_at, coalesce(leased_until, next_attempt_at))) AS at
-         FROM dispatcher.webhook_delivery WHERE status = 'pending'`,
+         FROM dispatcher.webhook_delivery
+        WHERE status = 'pending' AND NOT (application_id = ANY($1::bigint[]))`,
+      [busy],
     );
     return rows[0]?.at ?? undefined;
   }

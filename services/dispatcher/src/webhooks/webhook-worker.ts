@@ -1,4 +1,5 @@
 import type { Logger } from '@acs/service-kit';
+import { WakeSignal } from '@acs/events';
 import type { Directory } from '../clients/directory';
 import { nextAttemptAt } from '../domain/retry-schedule';
 import { signatureTimestamp, signWebhook } from '../domain/sign-webhook';
@@ -46,8 +47,7 @@ export class WebhookWorker {
   private total = 0;
   private running = false;
   private loop: Promise<void> | undefined;
-  private wakeUp: (() => void) | undefined;
-  private woken = false;
+  private readonly wakeUp = new WakeSignal();
   private readonly random: () => number;
 
   constructor(private readonly options: WebhookWorkerOptions) {
@@ -62,8 +62,7 @@ export class WebhookWorker {
 
   /** Claims at once (new deliveries were recorded, or a slot came free). */
   wake(): void {
-    this.woken = true;
-    this.wakeUp?.();
+    this.wakeUp.wake();
   }
 
   /** Stops claiming and waits for the attempts in flight. */
@@ -77,32 +76,36 @@ export class WebhookWorker {
   private async run(): Promise<void> {
     const poll = this.options.pollIntervalMs ?? 1000;
     while (this.running) {
-      this.woken = false;
+      // A wake-up from here on (a slot freed, deliveries recorded) means claim again.
+      this.wakeUp.clear();
       try {
         const free = this.options.concurrency * CLAIM_AHEAD - this.total;
         const perApplication = this.options.concurrencyPerEndpoint * CLAIM_AHEAD;
         if (free > 0) {
-          const busy = [...this.held]
-            .filter(([, h]) => h.queue.length + h.inFlight >= perApplication)
-            .map(([id]) => id);
           const claimed = await this.options.store.claimDue({
             limit: free,
             perApplication,
-            busy,
+            busy: this.busyApplications(perApplication),
             leaseMs: this.options.leaseMs ?? DEFAULT_LEASE_MS,
           });
           for (const delivery of claimed) this.enqueue(delivery);
           if (claimed.length === free) continue;
         }
-        if (this.woken) continue;
-        const due = await this.options.store.nextDueAt();
+        if (this.wakeUp.woken) continue;
+        const due =
+          free > 0 ? await this.options.store.nextDueAt(this.busyApplications(perApplication)) : undefined;
         const wait = due ? Math.max(0, Math.min(poll, due.getTime() - Date.now())) : poll;
-        if (wait > 0 || free <= 0) await this.sleep(free <= 0 ? poll : wait);
+        await this.wakeUp.wait(wait);
       } catch (error) {
         this.options.logger.warn({ err: error }, 'webhook worker could not claim deliveries; retrying');
-        await this.sleep(poll);
+        await this.wakeUp.wait(poll);
       }
     }
+  }
+
+  /** Applications holding as many deliveries as they may: nothing more is claimed for them. */
+  private busyApplications(perApplication: number): string[] {
+    return [...this.held].filter(([, h]) => h.queue.length + h.inFlight >= perApplication).map(([id]) => id);
   }
 
   /** Holds a leased delivery in its application's queue and starts what the endpoint's limit allows. */
@@ -184,16 +187,5 @@ export class WebhookWorker {
         );
       });
     }
-  }
-
-  private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done(): void {
-        clearTimeout(timer);
-        resolve();
-      }
-      this.wakeUp = done;
-    });
   }
 }
