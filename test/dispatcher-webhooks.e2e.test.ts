@@ -1,3 +1,6 @@
+import { createServer, type Server } from 'node:http';
+import express from 'express';
+import { verifyKey, verifyKeyMiddleware } from 'discord-interactions';
 import { Pool } from 'pg';
 import {
   createApplication,
@@ -15,6 +18,55 @@ let stack: TestStack;
 let world: DemoWorld;
 let pool: Pool;
 const receivers: WebhookReceiver[] = [];
+const servers: Server[] = [];
+
+/** What an interactions endpoint got: the body and whether its signature held. */
+interface InteractionRequest {
+  body: any;
+  signatureValid: boolean;
+  userAgent: string | undefined;
+}
+
+/**
+ * An HTTP endpoint on loopback for interactions. `answer` decides each answer from the
+ * request; every request is recorded with its signature checked by discord-interactions.
+ */
+async function interactionsServer(
+  publicKey: string,
+  answer: (request: InteractionRequest) => { status: number; body?: unknown },
+): Promise<{ url: string; requests: InteractionRequest[] }> {
+  const requests: InteractionRequest[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      void (async () => {
+        const raw = Buffer.concat(chunks);
+        const request: InteractionRequest = {
+          body: JSON.parse(raw.toString()),
+          signatureValid: await verifyKey(
+            raw,
+            String(req.headers['x-signature-ed25519']),
+            String(req.headers['x-signature-timestamp']),
+            publicKey,
+          ),
+          userAgent: req.headers['user-agent'],
+        };
+        requests.push(request);
+        const { status, body } = answer(request);
+        res.writeHead(status, body === undefined ? {} : { 'content-type': 'application/json' });
+        res.end(body === undefined ? undefined : JSON.stringify(body));
+      })();
+    });
+  });
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  return {
+    url: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/interactions`,
+    requests,
+  };
+}
 
 async function receiver(publicKey: string): Promise<WebhookReceiver> {
   const r = await new WebhookReceiver(publicKey).start();
@@ -47,6 +99,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all(receivers.map((r) => r.stop()));
+  for (const server of servers) server.closeAllConnections();
+  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
   await pool?.end();
   await stack?.stop();
 });
@@ -88,6 +142,127 @@ describe('saving an event webhook URL', () => {
     const pings = good.received.filter((r) => r.body?.type === 0);
     expect(pings.map((p) => p.signatureValid)).toEqual([true, false]);
     expect(pings[0]!.body).toEqual({ version: 1, application_id: world.application.id, type: 0 });
+  });
+});
+
+describe('saving an interactions endpoint URL', () => {
+  const refusal = (body: unknown) =>
+    (
+      body as {
+        errors?: { interactions_endpoint_url?: { _errors?: Array<{ code: string; message: string }> } };
+      }
+    ).errors?.interactions_endpoint_url?._errors?.[0];
+
+  it("is saved for an app that verifies with discord-interactions' verifyKeyMiddleware", async () => {
+    const app = await createApplication(stack, { name: 'Interactions App', owner_id: world.user.id });
+    const pings: unknown[] = [];
+    const server = express();
+    server.post('/interactions', (req, _res, next) => {
+      pings.push(req.headers['user-agent']);
+      next();
+    });
+    server.post('/interactions', verifyKeyMiddleware(app.verify_key));
+    const listening = server.listen(0, '127.0.0.1');
+    servers.push(listening);
+    await new Promise((resolve) => listening.once('listening', resolve));
+    const port = (listening.address() as { port: number }).port;
+    const url = `http://127.0.0.1:${port}/interactions`;
+
+    const saved = await patchApplication(app.id, { interactions_endpoint_url: url });
+    expect(saved.status).toBe(200);
+    expect(saved.body.interactions_endpoint_url).toBe(url);
+    expect(pings).toEqual([
+      'Discord-Interactions/1.0 (+https://discord.com)',
+      'Discord-Interactions/1.0 (+https://discord.com)',
+    ]); // the signed PING, then the forged one
+
+    const current = await fetch(`${stack.apiUrl}/api/v10/applications/@me`, {
+      headers: { Authorization: `Bot ${app.bot_token}` },
+    });
+    expect(((await current.json()) as { interactions_endpoint_url: string }).interactions_endpoint_url).toBe(
+      url,
+    );
+
+    const removed = await patchApplication(app.id, { interactions_endpoint_url: null });
+    expect(removed.status).toBe(200);
+    expect(removed.body.interactions_endpoint_url).toBeNull();
+  });
+
+  it('sends a PING interaction signed with the app key, then one with a forged signature', async () => {
+    const app = await createApplication(stack, { name: 'Ping Check App', owner_id: world.user.id });
+    const endpoint = await interactionsServer(app.verify_key, (r) =>
+      r.signatureValid ? { status: 200, body: { type: 1 } } : { status: 401 },
+    );
+    expect((await patchApplication(app.id, { interactions_endpoint_url: endpoint.url })).status).toBe(200);
+    expect(endpoint.requests.map((r) => r.signatureValid)).toEqual([true, false]);
+    expect(endpoint.requests[0]!.body).toEqual({
+      app_permissions: '0',
+      application_id: app.id,
+      authorizing_integration_owners: {},
+      entitlements: [],
+      id: expect.stringMatching(/^[1-9][0-9]{17,19}$/),
+      token: expect.any(String),
+      type: 1,
+      version: 1,
+    });
+  });
+
+  it.each([
+    [
+      'accepts a forged signature',
+      () => ({ status: 200, body: { type: 1 } }),
+      /not refused with 401 \(answered 200\)/,
+    ],
+    [
+      'refuses a forged signature with 403, not 401',
+      (r: InteractionRequest) => (r.signatureValid ? { status: 200, body: { type: 1 } } : { status: 403 }),
+      /not refused with 401 \(answered 403\)/,
+    ],
+    [
+      'answers the PING 204, as an event webhook would',
+      (r: InteractionRequest) => (r.signatureValid ? { status: 204 } : { status: 401 }),
+      /answered the PING with 204; it must answer 200/,
+    ],
+    [
+      'answers the PING 200 without a PONG',
+      (r: InteractionRequest) => (r.signatureValid ? { status: 200, body: { type: 4 } } : { status: 401 }),
+      /without a PONG/,
+    ],
+  ])('is refused when the endpoint %s', async (_what, answer, why) => {
+    const app = await createApplication(stack, { name: 'Careless App', owner_id: world.user.id });
+    const endpoint = await interactionsServer(app.verify_key, answer);
+    const refused = await patchApplication(app.id, { interactions_endpoint_url: endpoint.url });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ code: 50035, message: 'Invalid Form Body' });
+    expect(refusal(refused.body)).toEqual({
+      code: 'APPLICATION_INTERACTIONS_ENDPOINT_URL_INVALID',
+      message: expect.stringMatching(why),
+    });
+    expect(refusal(refused.body)!.message).toMatch(
+      /^The specified interactions endpoint url could not be verified\./,
+    );
+    // Nothing was saved.
+    const after = await patchApplication(app.id, {});
+    expect(after.body.interactions_endpoint_url).toBeNull();
+  });
+
+  it('is refused for private, link-local and unreachable addresses, and at creation', async () => {
+    const app = world.application;
+    for (const [url, why] of [
+      ['http://10.1.2.3/interactions', /private address/],
+      ['http://169.254.169.254/latest', /link-local address/],
+      ['http://127.0.0.1:1/interactions', /did not answer the PING/],
+    ] as const) {
+      const refused = await patchApplication(app.id, { interactions_endpoint_url: url });
+      expect(refused.status).toBe(400);
+      expect(refusal(refused.body)?.message).toMatch(why);
+    }
+    const created = await stack.admin('POST', '/admin/applications', {
+      name: 'Too Early',
+      interactions_endpoint_url: 'https://app.example/interactions',
+    });
+    expect(created.status).toBe(400);
+    expect(refusal(created.body)).toMatchObject({ code: 'APPLICATION_INTERACTIONS_ENDPOINT_URL_INVALID' });
   });
 });
 

@@ -11,6 +11,15 @@ import { snowflakeParam } from './path-params';
 /** EMBEDDED: the app has an Activity, and with it a PRIMARY_ENTRY_POINT command. */
 const EMBEDDED_FLAG = 1 << 17;
 
+/** The endpoint URLs an application body sets (as sent: the owning service checks their types). */
+function endpointUrls(req: Request): { interactions_endpoint_url?: unknown; event_webhooks_url?: unknown } {
+  const body = req.body as Record<string, unknown> | undefined;
+  return {
+    interactions_endpoint_url: body?.interactions_endpoint_url,
+    event_webhooks_url: body?.event_webhooks_url,
+  };
+}
+
 /** Compares the presented admin credential with the configured one in constant time. */
 function createAdminCheck(adminToken: string): RequestHandler {
   const expected = createHash('sha256').update(`Admin ${adminToken}`).digest();
@@ -47,13 +56,25 @@ export function adminRoutes(
   }
 
   /**
-   * An event webhook URL is saved only after the dispatcher verified it (a signed PING
-   * answered 204, a wrongly signed one refused); 400 saying why otherwise.
+   * An interactions endpoint or event webhook URL is saved only after the dispatcher
+   * verified it (a signed PING answered as Discord expects, a wrongly signed one refused
+   * with 401); 400 saying why otherwise.
    */
-  async function verifyEventWebhooksUrl(applicationId: string, req: Request): Promise<void> {
-    const url = (req.body as { event_webhooks_url?: unknown } | undefined)?.event_webhooks_url;
-    if (typeof url !== 'string' || url === '') return; // absent, null (removal) or the owning service's type error
-    await call(dispatcher, dispatcher.VerifyWebhookEndpoint, { application_id: applicationId, url });
+  async function verifyEndpointUrls(applicationId: string, req: Request): Promise<void> {
+    const { interactions_endpoint_url: interactionsUrl, event_webhooks_url: eventsUrl } = endpointUrls(req);
+    // Absent, null (removal) or a type error the owning service reports: nothing to verify.
+    if (typeof interactionsUrl === 'string' && interactionsUrl !== '') {
+      await call(dispatcher, dispatcher.VerifyInteractionsEndpoint, {
+        application_id: applicationId,
+        url: interactionsUrl,
+      });
+    }
+    if (typeof eventsUrl === 'string' && eventsUrl !== '') {
+      await call(dispatcher, dispatcher.VerifyWebhookEndpoint, {
+        application_id: applicationId,
+        url: eventsUrl,
+      });
+    }
   }
 
   /** A user id in a body must name an existing user: 50035 on that field otherwise. */
@@ -75,14 +96,16 @@ export function adminRoutes(
       method: 'post',
       path: '/applications',
       handlers: w(async (req, res) => {
-        // The PING that verifies the URL is signed with the application's key, which does
-        // not exist yet: the URL is set with PATCH once the application does.
-        const url = (req.body as { event_webhooks_url?: unknown } | undefined)?.event_webhooks_url;
-        if (typeof url === 'string' && url !== '') {
+        // The PING that verifies a URL is signed with the application's key, which does
+        // not exist yet: URLs are set with PATCH once the application does.
+        for (const [field, url] of Object.entries(endpointUrls(req))) {
+          if (typeof url !== 'string' || url === '') continue;
           throw fieldError(
-            'event_webhooks_url',
-            'EVENT_WEBHOOKS_URL_INVALID',
-            'Set event_webhooks_url with PATCH after creating the application: the URL must verify a PING signed with its key.',
+            field,
+            field === 'event_webhooks_url'
+              ? 'EVENT_WEBHOOKS_URL_INVALID'
+              : 'APPLICATION_INTERACTIONS_ENDPOINT_URL_INVALID',
+            `Set ${field} with PATCH after creating the application: the URL must verify a PING signed with its key (verify_key).`,
           );
         }
         const answer = await call(oauth, oauth.CreateApplication, { body_json: body(req) });
@@ -95,7 +118,7 @@ export function adminRoutes(
       path: '/applications/:application_id',
       handlers: w(async (req, res) => {
         const application_id = snowflakeParam(req, 'application_id');
-        await verifyEventWebhooksUrl(application_id, req);
+        await verifyEndpointUrls(application_id, req);
         const answer = await call(oauth, oauth.UpdateApplication, { application_id, body_json: body(req) });
         auth.cache.invalidateApplication(application_id);
         await ensureEntryPoint(application_id, Number(answer.flags));

@@ -4,7 +4,7 @@ import { MAX_IDENTIFIES_PER_DAY } from '../domain/gateway-codes';
 import type { SessionRegistry } from '../gateway/session-registry';
 import type { DeliveryStore } from '../store/delivery-store';
 import type { WebhookPoster } from '../webhooks/post-webhook';
-import { verifyEndpoint } from '../webhooks/verify-endpoint';
+import { verifyEventWebhooksEndpoint, verifyInteractionsEndpoint } from '../webhooks/verify-endpoint';
 
 /** What the dispatcher's RPCs work with. */
 export interface HandlerDeps {
@@ -36,10 +36,17 @@ export function createHandlers({ directory, poster, store, registry, publicUrl }
     async VerifyWebhookEndpoint(
       request: dispatcher.VerifyWebhookEndpointRequest__Output,
     ): Promise<dispatcher.VerifyWebhookEndpointResponse> {
-      await verifyEndpoint(directory, poster, request.application_id, request.url);
+      await verifyEventWebhooksEndpoint(directory, poster, request.application_id, request.url);
       // A verified URL starts with a clean record, and the new URL is used at once.
       await store.enable(request.application_id);
       directory.forgetSettings(request.application_id);
+      return {};
+    },
+
+    async VerifyInteractionsEndpoint(
+      request: dispatcher.VerifyInteractionsEndpointRequest__Output,
+    ): Promise<dispatcher.VerifyInteractionsEndpointResponse> {
+      await verifyInteractionsEndpoint(directory, poster, request.application_id, request.url);
       return {};
     },
   };

@@ -6,9 +6,12 @@ import { refusalOf, type AddressPolicy } from '../domain/address-policy';
 
 /** How one POST ended: the status, or why there was none. */
 export type PostOutcome =
-  | { kind: 'answered'; status: number }
+  | { kind: 'answered'; status: number; body: string }
   | { kind: 'refused'; reason: string }
   | { kind: 'failed'; reason: string };
+
+/** Bytes of an answer's body kept (a PONG is a few bytes; the rest is read and dropped). */
+const MAX_ANSWER_BYTES = 16 * 1024;
 
 /** Resolves a host name to every address (replaceable in tests). */
 export type Resolver = (host: string) => Promise<string[]>;
@@ -97,21 +100,30 @@ export class WebhookPoster {
         // TLS checks the certificate against the name, while the socket goes to the checked address.
         ...(isHttps ? { servername: isIP(host) ? undefined : host } : {}),
         headers: {
+          'user-agent': 'ACS-Dispatcher (webhook events, 1)',
           ...headers,
           host: url.host,
           'content-type': 'application/json',
           'content-length': String(payload.length),
-          'user-agent': 'ACS-Dispatcher (webhook events, 1)',
         },
       });
       const timer = setTimeout(() => {
         request.destroy(new Error(`no answer within ${this.options.timeoutMs} ms`));
       }, this.options.timeoutMs);
       request.on('response', (response) => {
-        response.resume();
+        const kept: Buffer[] = [];
+        let size = 0;
+        response.on('data', (chunk: Buffer) => {
+          if (size < MAX_ANSWER_BYTES) kept.push(chunk.subarray(0, MAX_ANSWER_BYTES - size));
+          size += chunk.length;
+        });
         response.on('end', () => {
           clearTimeout(timer);
-          resolve({ kind: 'answered', status: response.statusCode ?? 0 });
+          resolve({
+            kind: 'answered',
+            status: response.statusCode ?? 0,
+            body: Buffer.concat(kept).toString('utf8'),
+          });
         });
         response.on('error', (error) => {
           clearTimeout(timer);

@@ -2,6 +2,7 @@ import { createPublicKey, generateKeyPairSync, verify } from 'node:crypto';
 import { parseAddressPolicy, PUBLIC_ONLY, refusalOf } from '../../src/domain/address-policy';
 import { decideInbound } from '../../src/domain/decide-inbound';
 import { dispatchPayload } from '../../src/domain/gateway-payload';
+import { isPong, pingInteractionBody } from '../../src/domain/interaction-body';
 import { planEvent } from '../../src/domain/plan-event';
 import { ReplayBuffer } from '../../src/domain/replay-buffer';
 import { nextAttemptAt, retryDelayMs, RETRY_BUDGET_MS } from '../../src/domain/retry-schedule';
@@ -158,5 +159,27 @@ describe('planEvent', () => {
 describe('shardOf', () => {
   it('is (guild_id >> 22) % shards', () => {
     expect(shardOf(String(5n << 22n), 2)).toBe(1);
+  });
+});
+
+describe('interaction PING', () => {
+  it('is shaped as the real one, with a snowflake of its time', () => {
+    const now = Date.UTC(2026, 10, 22);
+    const ping = JSON.parse(pingInteractionBody('1573845542533201920', now)) as Record<string, unknown>;
+    expect(ping).toMatchObject({
+      application_id: '1573845542533201920',
+      type: 1,
+      version: 1,
+      entitlements: [],
+    });
+    expect(Number((BigInt(ping.id as string) >> 22n) + 1420070400000n)).toBe(now);
+    expect(JSON.parse(pingInteractionBody('1', now)).token).not.toBe(ping.token);
+  });
+
+  it('counts only a JSON body with type 1 as a PONG', () => {
+    expect(isPong('{"type":1}')).toBe(true);
+    expect(isPong('{"type":1,"data":{}}')).toBe(true);
+    for (const answer of ['', 'pong', '{"type":"1"}', '{"type":4}', 'null', '[1]'])
+      expect(isPong(answer)).toBe(false);
   });
 });
