@@ -16,10 +16,53 @@ export class RequestTooLargeError extends DiscordError {
 }
 
 const JSON_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i;
+/** A `\uD800`-`\uDFFF` escape: the only way JSON text can carry a lone surrogate. */
+const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
+/** A surrogate without its pair. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/**
+ * Deepest nesting a body may have. Real bodies stay under 10 levels (a command's options
+ * nest three deep); JSON.parse takes any depth, but every recursive walk after it would
+ * overflow the stack on a few hundred thousand levels.
+ */
+const MAX_DEPTH = 64;
+
+/** Whether JSON text nests arrays and objects deeper than `max` (strings skipped). */
+function nestsDeeperThan(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c)
+        i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) return true;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return false;
+}
+
+/**
+ * Whether every string (keys included) is well-formed Unicode. A lone surrogate is valid
+ * JSON but not text: it cannot be stored or encoded as UTF-8, so such a body is refused
+ * as malformed rather than reaching a database that would fail on it.
+ */
+function wellFormed(value: unknown): boolean {
+  if (typeof value === 'string') return !LONE_SURROGATE.test(value);
+  if (Array.isArray(value)) return value.every(wellFormed);
+  if (typeof value === 'object' && value !== null) {
+    return Object.entries(value).every(([key, item]) => !LONE_SURROGATE.test(key) && wellFormed(item));
+  }
+  return true;
+}
 
 /**
  * Reads the body of a write request once: at most `limit` bytes (else 413), JSON only
- * (else 50035 CONTENT_TYPE_INVALID), well-formed (else 50109). Leaves the text in
+ * (else 50035 CONTENT_TYPE_INVALID), well-formed JSON of well-formed text nested at most 64 deep (else 50109). Leaves the text in
  * `req.rawBody` and the value in `req.body`; an empty body leaves both undefined.
  */
 export function readJsonBody(limit: number): RequestHandler[] {
@@ -53,8 +96,13 @@ export function readJsonBody(limit: number): RequestHandler[] {
       }
       const text = buffer.toString('utf8');
       try {
+        if (nestsDeeperThan(text, MAX_DEPTH)) return next(new MalformedJsonError());
         req.body = JSON.parse(text);
       } catch {
+        return next(new MalformedJsonError());
+      }
+      if (SURROGATE_ESCAPE.test(text) && !wellFormed(req.body)) {
+        req.body = undefined;
         return next(new MalformedJsonError());
       }
       req.rawBody = text;
