@@ -10,6 +10,11 @@ export const EVENTS_SUBJECT_PREFIX = 'acs';
 export interface EventStreamConfig {
   stream: string;
   subjectPrefix: string;
+  /**
+   * How long the stream keeps an event (its `max_age`); unset: the stream is created
+   * without a limit and an existing stream's limit is left as it is.
+   */
+  maxAgeMs?: number;
 }
 
 /** The defaults: stream `ACS_EVENTS`, subjects `acs.>`. */

@@ -12,3 +12,4 @@ export {
 } from './event-stream';
 export { ensureEventStream } from './ensure-event-stream';
 export { WakeSignal } from './wake-signal';
+export { schedulePruning, type PruningLogger, type ScheduledPruning } from './schedule-pruning';

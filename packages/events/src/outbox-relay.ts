@@ -3,6 +3,7 @@ import type { Pool, PoolClient } from 'pg';
 import { ensureEventStream } from './ensure-event-stream';
 import { DEFAULT_EVENT_STREAM, publishedSubject, type EventStreamConfig } from './event-stream';
 import { outboxChannel } from './outbox-sql';
+import { schedulePruning, type ScheduledPruning } from './schedule-pruning';
 import { WakeSignal } from './wake-signal';
 
 /** What the relay logs through; pino's logger fits. */
@@ -27,6 +28,12 @@ export interface OutboxRelayOptions {
   maxBackoffMs?: number;
   /** Stream and subject prefix (default `ACS_EVENTS`, `acs`). */
   events?: EventStreamConfig;
+  /** Published rows older than this are deleted; unset: they are kept forever. */
+  retentionMs?: number;
+  /** How often published rows are pruned (default hourly; the first run comes soon after start). */
+  pruneIntervalMs?: number;
+  /** Rows deleted per statement while pruning, so that no statement holds locks for long. */
+  pruneBatchSize?: number;
 }
 
 /**
@@ -35,6 +42,7 @@ export interface OutboxRelayOptions {
  * row, and the stream's duplicate window drops the repeat. While NATS is down the rows
  * wait (writes keep succeeding) and the relay retries with exponential backoff.
  * Several replicas may run: `FOR UPDATE SKIP LOCKED` gives each row to one of them.
+ * With `retentionMs`, published rows are deleted once older than that.
  */
 export class OutboxRelay {
   private readonly js: JetStreamClient;
@@ -47,6 +55,7 @@ export class OutboxRelay {
   private readonly stopping = new WakeSignal();
   private listener: PoolClient | undefined;
   private loop: Promise<void> | undefined;
+  private pruning: ScheduledPruning | undefined;
 
   constructor(private readonly options: OutboxRelayOptions) {
     this.js = options.nats.jetstream();
@@ -67,6 +76,14 @@ export class OutboxRelay {
     this.running = true;
     await this.listen();
     this.loop = this.run();
+    if (this.options.retentionMs !== undefined) {
+      this.pruning = schedulePruning({
+        prune: (signal) => this.prune(signal),
+        logger: this.options.logger,
+        what: `${this.options.schema} outbox rows`,
+        intervalMs: this.options.pruneIntervalMs,
+      });
+    }
   }
 
   /** Stops after the batch in progress. */
@@ -74,7 +91,8 @@ export class OutboxRelay {
     this.running = false;
     this.wakeUp.wake();
     this.stopping.wake();
-    await this.loop;
+    await Promise.all([this.loop, this.pruning?.stop()]);
+    this.pruning = undefined;
     if (this.listener) {
       this.listener.release();
       this.listener = undefined;
@@ -114,6 +132,33 @@ export class OutboxRelay {
     } finally {
       client.release();
     }
+  }
+
+  /**
+   * Deletes published rows older than the retention, in batches until fewer than a batch
+   * are left or `signal` aborts; returns how many went. Unpublished rows are never
+   * touched, however old. Exposed for tests.
+   */
+  async prune(signal?: AbortSignal): Promise<number> {
+    const retentionMs = this.options.retentionMs;
+    if (retentionMs === undefined) return 0;
+    const batchSize = this.options.pruneBatchSize ?? 5000;
+    let deleted = 0;
+    while (!signal?.aborted) {
+      // published_at is a timestamp without time zone, written as now() in the session's
+      // time zone: localtimestamp is the same clock in the same terms, and (published_at,
+      // seq) is indexed. SKIP LOCKED: replicas pruning at once split the rows.
+      const { rowCount } = await this.options.pool.query(
+        `DELETE FROM ${this.table} WHERE id IN (
+           SELECT id FROM ${this.table}
+            WHERE published_at < localtimestamp - make_interval(secs => $1::double precision / 1000)
+            LIMIT $2 FOR UPDATE SKIP LOCKED)`,
+        [retentionMs, batchSize],
+      );
+      deleted += rowCount ?? 0;
+      if ((rowCount ?? 0) < batchSize) break;
+    }
+    return deleted;
   }
 
   /** Holds a connection that LISTENs for the services' NOTIFY; re-established when lost. */

@@ -13,6 +13,7 @@ export interface RunningRelay {
 /**
  * Connects to NATS in the background (retrying forever, so a service starts and takes
  * writes while NATS is down), makes sure the stream exists, then relays the outbox.
+ * Published rows are kept as long as the stream keeps events (`events.maxAgeMs`).
  */
 export function startOutboxRelay(options: {
   pool: Pool;
@@ -20,7 +21,7 @@ export function startOutboxRelay(options: {
   natsUrl: string;
   logger: RelayLogger;
   name: string;
-  /** Stream and subject prefix (default `ACS_EVENTS`, `acs`). */
+  /** Stream, subject prefix and retention (default `ACS_EVENTS`, `acs`, forever). */
   events?: EventStreamConfig;
 }): RunningRelay {
   let nats: NatsConnection | undefined;
@@ -70,6 +71,7 @@ export function startOutboxRelay(options: {
       nats: nats as NatsConnection,
       logger: options.logger,
       events: options.events,
+      retentionMs: options.events?.maxAgeMs,
     });
     await relay.start();
     options.logger.info({ nats: options.natsUrl }, 'outbox relay started');

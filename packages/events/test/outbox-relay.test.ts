@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { AckPolicy, connect, DeliverPolicy, type JsMsg, type NatsConnection } from 'nats';
+import { AckPolicy, connect, DeliverPolicy, nanos, type JsMsg, type NatsConnection } from 'nats';
 import { Pool } from 'pg';
 import { createTestDatabase, type TestDatabase } from '@acs/testing';
 import {
   createOutboxRow,
+  ensureEventStream,
   EVENTS_STREAM,
   OutboxRelay,
   outboxNotifySql,
@@ -176,6 +177,144 @@ describe('outbox relay', () => {
       await jsm.streams.delete(events.stream);
     }
   });
+});
+
+/**
+ * Outbox rows written straight with the given age (an SQL interval), published that long
+ * ago or, with `published: false`, created that long ago and never published.
+ */
+async function insertAged(count: number, age: string, published = true): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const row = createOutboxRow(service, 'thing.aged', { n: i });
+    await pool.query(
+      `INSERT INTO ${SCHEMA}.outbox (id, subject, payload, created_at, published_at)
+       VALUES ($1, $2, $3, localtimestamp - $4::interval,
+               CASE WHEN $5 THEN localtimestamp - $4::interval END)`,
+      [row.id, row.subject, row.payload, age, published],
+    );
+    ids.push(row.id);
+  }
+  return ids;
+}
+
+/** Which of `ids` are still in the outbox. */
+async function remaining(ids: string[]): Promise<string[]> {
+  const { rows } = await pool.query<{ id: string }>(`SELECT id FROM ${SCHEMA}.outbox WHERE id = ANY($1)`, [
+    ids,
+  ]);
+  return rows.map((r) => r.id).sort();
+}
+
+describe('outbox pruning', () => {
+  const hour = 60 * 60 * 1000;
+
+  it('deletes published rows older than the retention, in batches, and keeps recent and unpublished rows', async () => {
+    const old = await insertAged(5, '3 hours');
+    const recent = await insertAged(2, '30 minutes');
+    const unpublished = await insertAged(2, '3 days', false);
+
+    const keepsForever = new OutboxRelay({ pool, schema: SCHEMA, nats, logger: quiet });
+    expect(await keepsForever.prune()).toBe(0);
+    expect(await remaining(old)).toHaveLength(5);
+
+    const relay = new OutboxRelay({
+      pool,
+      schema: SCHEMA,
+      nats,
+      logger: quiet,
+      retentionMs: hour,
+      pruneBatchSize: 2,
+    });
+    // 2 + 2 + 1: the loop runs until a batch comes back short.
+    expect(await relay.prune()).toBe(5);
+    expect(await remaining([...old, ...recent, ...unpublished])).toEqual([...recent, ...unpublished].sort());
+    expect(await relay.prune()).toBe(0);
+  });
+
+  it('a started relay prunes soon after start, and stops pruning when stopped', async () => {
+    const relay = new OutboxRelay({
+      pool,
+      schema: SCHEMA,
+      nats,
+      logger: quiet,
+      retentionMs: hour,
+      pruneIntervalMs: 50,
+    });
+    const [first] = await insertAged(1, '2 hours');
+    await relay.start();
+    try {
+      const started = Date.now();
+      while ((await remaining([first!])).length > 0) {
+        if (Date.now() - started > 3000) throw new Error('the old row was not pruned');
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    } finally {
+      await relay.stop();
+    }
+    const [second] = await insertAged(1, '2 hours');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await remaining([second!])).toEqual([second]);
+  });
+});
+
+describe('ensureEventStream', () => {
+  const hour = 60 * 60 * 1000;
+
+  async function withStream(test: (events: { stream: string; subjectPrefix: string }) => Promise<void>) {
+    const suffix = randomBytes(3).toString('hex');
+    const events = { stream: `RETENTION_TEST_${suffix}`, subjectPrefix: `retention${suffix}` };
+    try {
+      await test(events);
+    } finally {
+      const jsm = await nats.jetstreamManager();
+      await jsm.streams.delete(events.stream).catch(() => undefined);
+    }
+  }
+
+  it('creates the stream with max_age, and updates the max_age of an existing stream', () =>
+    withStream(async (events) => {
+      const jsm = await nats.jetstreamManager();
+      await ensureEventStream(nats, { ...events, maxAgeMs: 2 * hour });
+      let info = await jsm.streams.info(events.stream);
+      expect(info.config.max_age).toBe(nanos(2 * hour));
+      expect(info.config.subjects).toEqual([`${events.subjectPrefix}.>`]);
+      await nats.jetstream().publish(`${events.subjectPrefix}.test.kept`, Buffer.from('{}'));
+
+      await ensureEventStream(nats, { ...events, maxAgeMs: 3 * hour });
+      info = await jsm.streams.info(events.stream);
+      expect(info.config.max_age).toBe(nanos(3 * hour));
+      // Everything else stays: subjects, the duplicate window, the stored events.
+      expect(info.config.subjects).toEqual([`${events.subjectPrefix}.>`]);
+      expect(info.config.duplicate_window).toBe(nanos(120_000));
+      expect(info.state.messages).toBe(1);
+
+      // Without a retention, an existing limit is left alone.
+      await ensureEventStream(nats, events);
+      info = await jsm.streams.info(events.stream);
+      expect(info.config.max_age).toBe(nanos(3 * hour));
+    }));
+
+  it('gives a limit to a stream created without one, also when services start at once', () =>
+    withStream(async (events) => {
+      const jsm = await nats.jetstreamManager();
+      await ensureEventStream(nats, events);
+      expect((await jsm.streams.info(events.stream)).config.max_age).toBe(0);
+
+      await Promise.all(
+        Array.from({ length: 4 }, () => ensureEventStream(nats, { ...events, maxAgeMs: hour })),
+      );
+      expect((await jsm.streams.info(events.stream)).config.max_age).toBe(nanos(hour));
+    }));
+
+  it('creates the stream with its limit when services race to create it', () =>
+    withStream(async (events) => {
+      await Promise.all(
+        Array.from({ length: 4 }, () => ensureEventStream(nats, { ...events, maxAgeMs: hour })),
+      );
+      const jsm = await nats.jetstreamManager();
+      expect((await jsm.streams.info(events.stream)).config.max_age).toBe(nanos(hour));
+    }));
 });
 
 describe('publishedSubject', () => {

@@ -41,6 +41,11 @@ export const dataServiceConfig = {
   /** JetStream stream and subject prefix of events (test stacks sharing a NATS use their own). */
   EVENTS_STREAM: z.string().default('ACS_EVENTS'),
   EVENTS_SUBJECT_PREFIX: z.string().default('acs'),
+  /**
+   * How long events are kept: the stream's max_age, published outbox rows, and the
+   * dispatcher's records of handled events and finished webhook deliveries.
+   */
+  EVENTS_RETENTION_HOURS: z.coerce.number().int().positive().default(168),
 };
 
 /**

@@ -41,7 +41,11 @@ export async function startService(
     natsUrl: config.NATS_URL,
     logger,
     name: SERVICE_NAME,
-    events: { stream: config.EVENTS_STREAM, subjectPrefix: config.EVENTS_SUBJECT_PREFIX },
+    events: {
+      stream: config.EVENTS_STREAM,
+      subjectPrefix: config.EVENTS_SUBJECT_PREFIX,
+      maxAgeMs: config.EVENTS_RETENTION_HOURS * 60 * 60 * 1000,
+    },
   });
 
   const server = createOAuthServer({

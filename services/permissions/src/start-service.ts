@@ -83,6 +83,11 @@ export async function startService(
     logger,
   });
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  const events = {
+    stream: config.EVENTS_STREAM,
+    subjectPrefix: config.EVENTS_SUBJECT_PREFIX,
+    maxAgeMs: config.EVENTS_RETENTION_HOURS * 60 * 60 * 1000,
+  };
   // Publishes APPLICATION_COMMAND_PERMISSIONS_UPDATE.
   const relay = startOutboxRelay({
     pool,
@@ -90,7 +95,7 @@ export async function startService(
     natsUrl: config.NATS_URL,
     logger,
     name: SERVICE_NAME,
-    events: { stream: config.EVENTS_STREAM, subjectPrefix: config.EVENTS_SUBJECT_PREFIX },
+    events,
   });
 
   const registry = new (loadCommandRegistryProto().acs.command_registry.v1.CommandRegistryService)(
@@ -109,7 +114,7 @@ export async function startService(
   // Deletes the rows of deleted and renamed commands (reads already hide them).
   const commandEvents = new CommandEventsConsumer({
     natsUrl: config.NATS_URL,
-    events: { stream: config.EVENTS_STREAM, subjectPrefix: config.EVENTS_SUBJECT_PREFIX },
+    events,
     store: new CommandPermissionsStore(prisma),
     logger,
   });
