@@ -1,5 +1,6 @@
 import * as grpc from '@grpc/grpc-js';
 import { connect } from 'nats';
+import { schedulePruning } from '@acs/events';
 import { loadDispatcherProto, loadOAuthProto, loadPermissionsProto } from '@acs/protos';
 import {
   CLIENT_CHANNEL_OPTIONS,
@@ -22,9 +23,9 @@ import { WebhookPoster } from './webhooks/post-webhook';
 import { WebhookWorker } from './webhooks/webhook-worker';
 
 /**
- * Wires config, database, NATS, the event consumer, the webhook worker, the WebSocket
- * gateway and the gRPC server; stops them in order on SIGTERM (stop taking new work,
- * finish what is in hand, then close connections).
+ * Wires config, database, NATS, the event consumer, the webhook worker, the pruning of
+ * old records, the WebSocket gateway and the gRPC server; stops them in order on SIGTERM
+ * (stop taking new work, finish what is in hand, then close connections).
  */
 export async function startService(
   env: Record<string, string | undefined>,
@@ -32,7 +33,12 @@ export async function startService(
 ): Promise<void> {
   const config = loadConfig(env);
   const logger = createLogger(SERVICE_NAME, config.LOG_LEVEL);
-  const events = { stream: config.EVENTS_STREAM, subjectPrefix: config.EVENTS_SUBJECT_PREFIX };
+  const retentionMs = config.EVENTS_RETENTION_HOURS * 60 * 60 * 1000;
+  const events = {
+    stream: config.EVENTS_STREAM,
+    subjectPrefix: config.EVENTS_SUBJECT_PREFIX,
+    maxAgeMs: retentionMs,
+  };
   const pool = createDatabasePool({
     databaseUrl: config.DATABASE_URL,
     schema: DB_SCHEMA,
@@ -106,6 +112,11 @@ export async function startService(
   const publicUrl = config.GATEWAY_PUBLIC_URL ?? `ws://127.0.0.1:${gateway.port}`;
   worker.start();
   await consumer.start();
+  const pruning = schedulePruning({
+    prune: (signal) => store.prune(retentionMs, { signal }),
+    logger,
+    what: 'handled events and finished webhook deliveries',
+  });
 
   const server = createGrpcServer({
     logger,
@@ -132,6 +143,7 @@ export async function startService(
       { name: 'event consumer', run: () => consumer.stop() },
       { name: 'webhook worker', run: () => worker.stop() },
       { name: 'webhook sockets', run: () => poster.close() },
+      { name: 'pruning', run: () => pruning.stop() },
       { name: 'nats', run: () => nats.drain() },
       { name: 'grpc clients', run: () => (oauth.close(), permissions.close()) },
       { name: 'database pool', run: () => pool.end() },

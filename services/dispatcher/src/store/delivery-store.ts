@@ -20,6 +20,9 @@ export interface ClaimedDelivery {
   firstAttemptAt: Date | null;
 }
 
+/** Rows deleted per statement while pruning, so that no statement holds locks for long. */
+const PRUNE_BATCH_SIZE = 5000;
+
 /**
  * The dispatcher's records, in raw SQL on `pg` (the hot path: one statement per batch of
  * events, one per batch of claims): events seen, webhook deliveries and their retries,
@@ -240,6 +243,40 @@ export class DeliveryStore {
     return rows.length > 0;
   }
 
+  /**
+   * Deletes records older than `olderThanMs`, in batches until fewer than a batch are
+   * left or `options.signal` aborts; returns how many rows went. A handled event id can
+   * go once the stream no longer holds the event (the stream keeps events as long, and an
+   * event is handled after it was stored), so no redelivery can need it. Finished
+   * deliveries go by when they finished; pending ones stay, however old.
+   */
+  async prune(
+    olderThanMs: number,
+    options: { signal?: AbortSignal; batchSize?: number } = {},
+  ): Promise<number> {
+    const { signal, batchSize = PRUNE_BATCH_SIZE } = options;
+    const events = await this.deleteInBatches(
+      `DELETE FROM dispatcher.processed_event WHERE id IN (
+         SELECT id FROM dispatcher.processed_event
+          WHERE processed_at < now() - make_interval(secs => $1::double precision / 1000)
+          LIMIT $2 FOR UPDATE SKIP LOCKED)`,
+      olderThanMs,
+      batchSize,
+      signal,
+    );
+    const deliveries = await this.deleteInBatches(
+      `DELETE FROM dispatcher.webhook_delivery WHERE (event_id, application_id) IN (
+         SELECT event_id, application_id FROM dispatcher.webhook_delivery
+          WHERE finished_at < now() - make_interval(secs => $1::double precision / 1000)
+            AND status <> 'pending'
+          LIMIT $2 FOR UPDATE SKIP LOCKED)`,
+      olderThanMs,
+      batchSize,
+      signal,
+    );
+    return events + deliveries;
+  }
+
   /** The endpoint was verified again: enabled, with a clean record. */
   async enable(applicationId: string): Promise<void> {
     await this.pool.query(
@@ -247,5 +284,24 @@ export class DeliveryStore {
         WHERE application_id = $1`,
       [applicationId],
     );
+  }
+
+  /**
+   * Runs a `DELETE … LIMIT $2` until it deletes fewer than a batch. Its SKIP LOCKED lets
+   * replicas that prune at once split the rows instead of waiting on each other.
+   */
+  private async deleteInBatches(
+    sql: string,
+    olderThanMs: number,
+    batchSize: number,
+    signal: AbortSignal | undefined,
+  ): Promise<number> {
+    let deleted = 0;
+    while (!signal?.aborted) {
+      const { rowCount } = await this.pool.query(sql, [olderThanMs, batchSize]);
+      deleted += rowCount ?? 0;
+      if ((rowCount ?? 0) < batchSize) break;
+    }
+    return deleted;
   }
 }
