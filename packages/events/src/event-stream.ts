@@ -23,6 +23,22 @@ export const DEFAULT_EVENT_STREAM: EventStreamConfig = {
   subjectPrefix: EVENTS_SUBJECT_PREFIX,
 };
 
+/** The event settings of a service's config (service-kit's `commonConfig`). */
+export interface EventSettings {
+  EVENTS_STREAM: string;
+  EVENTS_SUBJECT_PREFIX: string;
+  EVENTS_RETENTION_HOURS: number;
+}
+
+/** The stream a service's config names, keeping events for EVENTS_RETENTION_HOURS. */
+export function eventStreamOf(config: EventSettings): Required<EventStreamConfig> {
+  return {
+    stream: config.EVENTS_STREAM,
+    subjectPrefix: config.EVENTS_SUBJECT_PREFIX,
+    maxAgeMs: config.EVENTS_RETENTION_HOURS * 60 * 60 * 1000,
+  };
+}
+
 /**
  * The subject an outbox row is published on. Rows store `acs.<service>.<type>` (written
  * before the deployment's prefix is known to the store); the relay swaps the first token.

@@ -6,6 +6,8 @@ export {
   EVENTS_STREAM,
   EVENTS_SUBJECT_PREFIX,
   DEFAULT_EVENT_STREAM,
+  eventStreamOf,
+  type EventSettings,
   publishedSubject,
   subjectWithoutPrefix,
   type EventStreamConfig,

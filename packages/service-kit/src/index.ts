@@ -23,4 +23,10 @@ export {
   type ServiceBinding,
   type UnaryHandlers,
 } from './create-grpc-server';
-export { callUnary, DEFAULT_DEADLINE_MS, CLIENT_CHANNEL_OPTIONS } from './call-unary';
+export {
+  callUnary,
+  createGrpcClient,
+  DEFAULT_DEADLINE_MS,
+  CLIENT_CHANNEL_OPTIONS,
+  type GrpcClientConstructor,
+} from './call-unary';

@@ -6,7 +6,7 @@ import {
   loadPermissionsProto,
 } from '@acs/protos';
 import type { commandRegistry, dispatcher, oauth, permissions } from '@acs/protos';
-import { callUnary, CLIENT_CHANNEL_OPTIONS } from '@acs/service-kit';
+import { callUnary, createGrpcClient } from '@acs/service-kit';
 
 /** The gRPC clients api-gateway talks to. */
 export interface BackendClients {
@@ -23,24 +23,17 @@ export function createBackendClients(urls: {
   permissions: string;
   dispatcher: string;
 }): BackendClients {
-  const insecure = grpc.credentials.createInsecure();
   return {
-    registry: new (loadCommandRegistryProto().acs.command_registry.v1.CommandRegistryService)(
+    registry: createGrpcClient(
+      loadCommandRegistryProto().acs.command_registry.v1.CommandRegistryService,
       urls.registry,
-      insecure,
-      CLIENT_CHANNEL_OPTIONS,
     ),
-    oauth: new (loadOAuthProto().acs.oauth.v1.OAuthService)(urls.oauth, insecure, CLIENT_CHANNEL_OPTIONS),
-    permissions: new (loadPermissionsProto().acs.permissions.v1.PermissionsService)(
+    oauth: createGrpcClient(loadOAuthProto().acs.oauth.v1.OAuthService, urls.oauth),
+    permissions: createGrpcClient(
+      loadPermissionsProto().acs.permissions.v1.PermissionsService,
       urls.permissions,
-      insecure,
-      CLIENT_CHANNEL_OPTIONS,
     ),
-    dispatcher: new (loadDispatcherProto().acs.dispatcher.v1.DispatcherService)(
-      urls.dispatcher,
-      insecure,
-      CLIENT_CHANNEL_OPTIONS,
-    ),
+    dispatcher: createGrpcClient(loadDispatcherProto().acs.dispatcher.v1.DispatcherService, urls.dispatcher),
   };
 }
 

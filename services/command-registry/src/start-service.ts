@@ -1,8 +1,7 @@
-import * as grpc from '@grpc/grpc-js';
-import { startOutboxRelay } from '@acs/events';
+import { eventStreamOf, startOutboxRelay } from '@acs/events';
 import { loadCommandRegistryProto, loadOAuthProto } from '@acs/protos';
 import {
-  CLIENT_CHANNEL_OPTIONS,
+  createGrpcClient,
   createGrpcServer,
   createLogger,
   installGracefulShutdown,
@@ -29,11 +28,7 @@ export async function startService(
     size: config.DB_POOL_SIZE,
     logger,
   });
-  const oauth = new (loadOAuthProto().acs.oauth.v1.OAuthService)(
-    config.OAUTH_GRPC_URL,
-    grpc.credentials.createInsecure(),
-    CLIENT_CHANNEL_OPTIONS,
-  );
+  const oauth = createGrpcClient(loadOAuthProto().acs.oauth.v1.OAuthService, config.OAUTH_GRPC_URL);
   const snowflakeLease = await holdSnowflakeProcessId(config.SNOWFLAKE_PROCESS_ID, { pool, logger });
   const store = new CommandStore(
     pool,
@@ -45,11 +40,7 @@ export async function startService(
     natsUrl: config.NATS_URL,
     logger,
     name: SERVICE_NAME,
-    events: {
-      stream: config.EVENTS_STREAM,
-      subjectPrefix: config.EVENTS_SUBJECT_PREFIX,
-      maxAgeMs: config.EVENTS_RETENTION_HOURS * 60 * 60 * 1000,
-    },
+    events: eventStreamOf(config),
   });
 
   const proto = loadCommandRegistryProto().acs.command_registry.v1;

@@ -1,9 +1,8 @@
-import * as grpc from '@grpc/grpc-js';
 import { connect } from 'nats';
-import { schedulePruning } from '@acs/events';
+import { eventStreamOf, schedulePruning } from '@acs/events';
 import { loadDispatcherProto, loadOAuthProto, loadPermissionsProto } from '@acs/protos';
 import {
-  CLIENT_CHANNEL_OPTIONS,
+  createGrpcClient,
   createDatabasePool,
   createGrpcServer,
   createLogger,
@@ -33,28 +32,17 @@ export async function startService(
 ): Promise<void> {
   const config = loadConfig(env);
   const logger = createLogger(SERVICE_NAME, config.LOG_LEVEL);
-  const retentionMs = config.EVENTS_RETENTION_HOURS * 60 * 60 * 1000;
-  const events = {
-    stream: config.EVENTS_STREAM,
-    subjectPrefix: config.EVENTS_SUBJECT_PREFIX,
-    maxAgeMs: retentionMs,
-  };
+  const events = eventStreamOf(config);
   const pool = createDatabasePool({
     databaseUrl: config.DATABASE_URL,
     schema: DB_SCHEMA,
     size: config.DB_POOL_SIZE,
     logger,
   });
-  const insecure = grpc.credentials.createInsecure();
-  const oauth = new (loadOAuthProto().acs.oauth.v1.OAuthService)(
-    config.OAUTH_GRPC_URL,
-    insecure,
-    CLIENT_CHANNEL_OPTIONS,
-  );
-  const permissions = new (loadPermissionsProto().acs.permissions.v1.PermissionsService)(
+  const oauth = createGrpcClient(loadOAuthProto().acs.oauth.v1.OAuthService, config.OAUTH_GRPC_URL);
+  const permissions = createGrpcClient(
+    loadPermissionsProto().acs.permissions.v1.PermissionsService,
     config.PERMISSIONS_GRPC_URL,
-    insecure,
-    CLIENT_CHANNEL_OPTIONS,
   );
   const directory = new Directory(oauth, permissions);
   const store = new DeliveryStore(pool);
@@ -113,7 +101,7 @@ export async function startService(
   worker.start();
   await consumer.start();
   const pruning = schedulePruning({
-    prune: (signal) => store.prune(retentionMs, { signal }),
+    prune: (signal) => store.prune(events.maxAgeMs, { signal }),
     logger,
     what: 'handled events and finished webhook deliveries',
   });

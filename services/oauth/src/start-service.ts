@@ -1,9 +1,8 @@
-import * as grpc from '@grpc/grpc-js';
 import { PrismaPg } from '@prisma/adapter-pg';
-import { startOutboxRelay } from '@acs/events';
+import { eventStreamOf, startOutboxRelay } from '@acs/events';
 import { loadPermissionsProto } from '@acs/protos';
 import {
-  CLIENT_CHANNEL_OPTIONS,
+  createGrpcClient,
   createLogger,
   installGracefulShutdown,
   createDatabasePool,
@@ -30,10 +29,9 @@ export async function startService(
   });
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
   const snowflakeLease = await holdSnowflakeProcessId(config.SNOWFLAKE_PROCESS_ID, { pool, logger });
-  const permissions = new (loadPermissionsProto().acs.permissions.v1.PermissionsService)(
+  const permissions = createGrpcClient(
+    loadPermissionsProto().acs.permissions.v1.PermissionsService,
     config.PERMISSIONS_GRPC_URL,
-    grpc.credentials.createInsecure(),
-    CLIENT_CHANNEL_OPTIONS,
   );
   const relay = startOutboxRelay({
     pool,
@@ -41,11 +39,7 @@ export async function startService(
     natsUrl: config.NATS_URL,
     logger,
     name: SERVICE_NAME,
-    events: {
-      stream: config.EVENTS_STREAM,
-      subjectPrefix: config.EVENTS_SUBJECT_PREFIX,
-      maxAgeMs: config.EVENTS_RETENTION_HOURS * 60 * 60 * 1000,
-    },
+    events: eventStreamOf(config),
   });
 
   const server = createOAuthServer({

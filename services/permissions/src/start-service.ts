@@ -1,10 +1,9 @@
-import * as grpc from '@grpc/grpc-js';
 import type { Pool } from 'pg';
 import { PrismaPg } from '@prisma/adapter-pg';
-import { startOutboxRelay } from '@acs/events';
+import { eventStreamOf, startOutboxRelay } from '@acs/events';
 import { loadCommandRegistryProto, loadPermissionsProto } from '@acs/protos';
 import {
-  CLIENT_CHANNEL_OPTIONS,
+  createGrpcClient,
   createGrpcServer,
   createLogger,
   installGracefulShutdown,
@@ -83,11 +82,7 @@ export async function startService(
     logger,
   });
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
-  const events = {
-    stream: config.EVENTS_STREAM,
-    subjectPrefix: config.EVENTS_SUBJECT_PREFIX,
-    maxAgeMs: config.EVENTS_RETENTION_HOURS * 60 * 60 * 1000,
-  };
+  const events = eventStreamOf(config);
   // Publishes APPLICATION_COMMAND_PERMISSIONS_UPDATE.
   const relay = startOutboxRelay({
     pool,
@@ -98,10 +93,9 @@ export async function startService(
     events,
   });
 
-  const registry = new (loadCommandRegistryProto().acs.command_registry.v1.CommandRegistryService)(
+  const registry = createGrpcClient(
+    loadCommandRegistryProto().acs.command_registry.v1.CommandRegistryService,
     config.COMMAND_REGISTRY_GRPC_URL,
-    grpc.credentials.createInsecure(),
-    CLIENT_CHANNEL_OPTIONS,
   );
   const snowflakeLease = await holdSnowflakeProcessId(config.SNOWFLAKE_PROCESS_ID, { pool, logger });
   const server = createPermissionsServer({
