@@ -52,8 +52,18 @@ export function createHandlers(deps: HandlerDependencies) {
     },
 
     async GetGuild(request: permissions.GetGuildRequest__Output): Promise<permissions.GetGuildResponse> {
-      const { guild, roles } = await guilds.getGuild(readPathSnowflake('guild_id', request.guild_id));
-      return { guild_json: JSON.stringify(renderGuild(guild, roles)), owner_id: guild.ownerId };
+      const guildId = readPathSnowflake('guild_id', request.guild_id);
+      const [{ guild, roles }, guildChannels] = await Promise.all([
+        guilds.getGuild(guildId),
+        request.with_channels ? channels.listChannels(guildId) : undefined,
+      ]);
+      return {
+        guild_json: JSON.stringify(renderGuild(guild, roles)),
+        owner_id: guild.ownerId,
+        channels_json: guildChannels
+          ? JSON.stringify(guildChannels.map((channel) => renderChannel(channel, guild.ownerId)))
+          : '',
+      };
     },
 
     async CreateRole(

@@ -170,6 +170,43 @@ describe('PermissionsService over gRPC', () => {
     });
   });
 
+  it('answers the guild channels with GetGuild when asked, each as CreateChannel answered it', async () => {
+    const guild = JSON.parse((await createGuild({ name: 'Channels', owner_id: OWNER })).guild_json);
+    const createChannel = async (body: unknown) =>
+      JSON.parse(
+        (
+          await callUnary(client, client.CreateChannel, {
+            guild_id: guild.id,
+            body_json: JSON.stringify(body),
+          })
+        ).channel_json,
+      );
+    const category = await createChannel({ name: 'cat', type: 4 });
+    const text = await createChannel({
+      name: 'general',
+      type: 0,
+      parent_id: category.id,
+      permission_overwrites: [{ id: guild.id, type: 0, deny: String(P.SEND_MESSAGES) }],
+    });
+    const voice = await createChannel({ name: 'voice', type: 2 });
+    const thread = await createChannel({ name: 'thread', type: 11, parent_id: text.id });
+
+    const withChannels = await callUnary(client, client.GetGuild, {
+      guild_id: guild.id,
+      with_channels: true,
+    });
+    expect(JSON.parse(withChannels.guild_json)).toEqual(guild);
+    // By position then id: the thread (position 0) sorts after the older category.
+    expect(JSON.parse(withChannels.channels_json)).toEqual([category, thread, text, voice]);
+
+    const without = await callUnary(client, client.GetGuild, { guild_id: guild.id });
+    expect(without.channels_json).toBe('');
+    const unknown = await errorOf(
+      callUnary(client, client.GetGuild, { guild_id: '123456789', with_channels: true }),
+    );
+    expect(unknown.toBody()).toEqual({ code: 10004, message: 'Unknown Guild' });
+  });
+
   it('carries Discord errors in the status detail', async () => {
     const malformed = await errorOf(callUnary(client, client.CreateGuild, { body_json: '{' }));
     expect(malformed.httpStatus).toBe(400);

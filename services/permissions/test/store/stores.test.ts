@@ -1,3 +1,4 @@
+import type { ChannelType } from '../../src/domain/channel-types';
 import { DEFAULT_EVERYONE_PERMISSIONS } from '../../src/domain/limits';
 import { PERMISSION_FLAGS as P } from '../../src/domain/permission-flags';
 import { checkPermissions } from '../../src/domain/check-permissions';
@@ -235,6 +236,41 @@ describe('ChannelStore', () => {
       db.channels.createChannel(UNKNOWN_GUILD, { name: 'c', type: 0, parentId: null, overwrites: [] }),
     );
     expect(unknown.code).toBe(10004);
+  });
+});
+
+describe('ChannelStore.listChannels', () => {
+  it('lists every channel and thread with its overwrites, by position then id', async () => {
+    const guildId = await newGuild();
+    const role = await db.guilds.createRole(guildId, { name: 'r', permissions: 0n });
+    const create = async (name: string, type: ChannelType, parentId: string | null = null) =>
+      (
+        await db.channels.createChannel(guildId, {
+          name,
+          type,
+          parentId,
+          overwrites:
+            type === 0
+              ? [
+                  { id: USER, type: 1, allow: 0n, deny: P.VIEW_CHANNEL },
+                  { id: role.id, type: 0, allow: P.SEND_MESSAGES, deny: 0n },
+                ]
+              : [],
+        })
+      ).channel;
+    const first = await create('first', 0);
+    const second = await create('second', 2);
+    const thread = await create('thread', 11, first.id);
+    // Two channels at one position (as after a reorder) are told apart by id.
+    await db.prisma.channel.update({ where: { id: BigInt(second.id) }, data: { position: 0 } });
+
+    const listed = await db.channels.listChannels(guildId);
+    expect(listed).toEqual([first, { ...second, position: 0 }, thread]);
+    expect(listed[0]?.overwrites.map((o) => o.id)).toEqual(
+      [USER, role.id].sort((x, y) => (BigInt(x) < BigInt(y) ? -1 : 1)),
+    );
+    expect(await db.channels.listChannels(await newGuild())).toEqual([]);
+    expect(await db.channels.listChannels(UNKNOWN_GUILD)).toEqual([]);
   });
 });
 
