@@ -1,10 +1,11 @@
-import { Client, Events, GatewayIntentBits, type Guild } from 'discord.js';
+import { ChannelType, Client, Events, GatewayIntentBits, PermissionFlagsBits, type Guild } from 'discord.js';
 import { createDemoWorld, startTestStack, type TestStack } from './support';
 
 /**
  * The real discord.js Client, pointed at ACS by its REST base URL alone (it learns the
  * gateway's address from GET /gateway/bot): it must log in, become ready with the bot's
- * guild, and manage commands through `client.application.commands` and `guild.commands`.
+ * guild (its channels and the bot's own member, from GUILD_CREATE), and manage commands
+ * through `client.application.commands` and `guild.commands`.
  */
 let stack: TestStack;
 let client: Client | undefined;
@@ -31,6 +32,18 @@ it('logs in, becomes ready with its guild, and manages its commands', async () =
   const guild = readyClient.guilds.cache.get(world.guild.id) ?? (await guildSeen);
   expect(guild.id).toBe(world.guild.id);
   expect(guild.name).toBe(world.guild.name);
+
+  // `members.me` comes from GUILD_CREATE's members: null there makes bots crash on it.
+  const me = guild.members.me;
+  expect(me?.id).toBe(world.application.id);
+  expect(me?.user.bot).toBe(true);
+  // The bot holds no role: the demo guild's @everyone permissions are its own.
+  expect(me?.permissions.has(PermissionFlagsBits.UseApplicationCommands)).toBe(true);
+  expect(me?.permissions.has(PermissionFlagsBits.Administrator)).toBe(false);
+  const channel = guild.channels.cache.get(world.channel.id);
+  expect(channel?.name).toBe(world.channel.name);
+  expect(channel?.type).toBe(ChannelType.GuildText);
+  expect(me && channel?.permissionsFor(me)?.has(PermissionFlagsBits.SendMessages)).toBe(true);
 
   const created = await readyClient.application.commands.create({ name: 'hello', description: 'Says hello' });
   expect(created.name).toBe('hello');

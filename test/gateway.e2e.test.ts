@@ -9,6 +9,7 @@ import {
   type TestStack,
 } from './support';
 import { GatewayTestClient } from './helpers/gateway-client';
+import { expectSchema } from './helpers/openapi-validator';
 
 const HEARTBEAT_INTERVAL_MS = 1500;
 
@@ -113,7 +114,31 @@ describe('the gateway protocol', () => {
       name: expect.any(String),
       unavailable: false,
       roles: expect.any(Array),
+      member_count: 1,
+      threads: [],
     });
+    // The guild's channels (with guild_id) and the bot's own member, as discord.js needs them.
+    expect(guild.d.channels).toEqual([
+      {
+        id: world.channel.id,
+        type: 0,
+        guild_id: world.guild.id,
+        name: world.channel.name,
+        parent_id: null,
+        position: 0,
+        permission_overwrites: [],
+        flags: 0,
+        nsfw: false,
+        topic: null,
+        last_message_id: null,
+        rate_limit_per_user: 0,
+      },
+    ]);
+    for (const channel of guild.d.channels) expectSchema('GuildChannelResponse', channel);
+    expect(guild.d.members).toEqual([
+      expect.objectContaining({ user: ready.d.user, roles: [], joined_at: guild.d.joined_at, nick: null }),
+    ]);
+    expectSchema('GuildMemberResponse', guild.d.members[0]);
 
     client.send({ op: 1, d: 2 });
     expect(await client.next((p) => p.op === 11)).toEqual({ op: 11, d: null, s: null, t: null });
@@ -127,6 +152,12 @@ describe('the gateway protocol', () => {
     await client.identify(world.application.botToken);
     await client.dispatch('GUILD_CREATE');
     const guild = await createGuild(stack, { name: 'Second Guild', owner_id: world.user.id });
+    const created = await stack.admin('POST', `/admin/guilds/${guild.id}/channels`, {
+      name: 'lobby',
+      type: 2,
+    });
+    expect(created.status).toBe(201);
+    const channel = created.body as { id: string };
     await installApplication(stack, {
       applicationId: world.application.id,
       userId: world.user.id,
@@ -134,6 +165,14 @@ describe('the gateway protocol', () => {
     });
     const joined = await client.next((p) => p.t === 'GUILD_CREATE' && p.d.id === guild.id);
     expect(joined.s).toBe(3);
+    // The same shape as on Identify: the guild's channels and the bot's member.
+    expect(joined.d.channels).toEqual([
+      expect.objectContaining({ id: channel.id, name: 'lobby', type: 2, guild_id: guild.id }),
+    ]);
+    expect(joined.d.members).toEqual([
+      expect.objectContaining({ user: expect.objectContaining({ id: world.application.id, bot: true }) }),
+    ]);
+    expectSchema('GuildMemberResponse', joined.d.members[0]);
 
     // The permissions service's event, written to its outbox as it does it.
     const permissions = {

@@ -13,6 +13,12 @@ export interface ApplicationSettings {
   botUser: Record<string, unknown>;
 }
 
+/** A guild object (with roles) and every channel and thread of it, as permissions renders them. */
+export interface GuildSnapshot {
+  guild: Record<string, unknown>;
+  channels: Record<string, unknown>[];
+}
+
 /** How long an application's settings are reused before asking oauth again. */
 const SETTINGS_CACHE_MS = 5_000;
 
@@ -93,13 +99,18 @@ export class Directory {
     return user;
   }
 
-  /** A guild object (with roles), or undefined when it does not exist. */
-  async guild(guildId: string): Promise<Record<string, unknown> | undefined> {
+  /** A guild with its channels (one call), or undefined when it does not exist. */
+  async guild(guildId: string): Promise<GuildSnapshot | undefined> {
     try {
       const answer = await callUnary(this.permissionsClient, this.permissionsClient.GetGuild, {
         guild_id: guildId,
+        with_channels: true,
       });
-      return JSON.parse(answer.guild_json) as Record<string, unknown>;
+      return {
+        guild: JSON.parse(answer.guild_json) as Record<string, unknown>,
+        // Empty from a permissions replica older than `with_channels` (a rolling update).
+        channels: answer.channels_json ? (JSON.parse(answer.channels_json) as Record<string, unknown>[]) : [],
+      };
     } catch (error) {
       if (isServiceError(error) && error.code === grpc.status.NOT_FOUND) return undefined;
       throw error;

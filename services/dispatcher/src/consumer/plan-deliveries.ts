@@ -1,4 +1,4 @@
-import type { Directory } from '../clients/directory';
+import type { ApplicationSettings, Directory, GuildSnapshot } from '../clients/directory';
 import { guildCreatePayload } from '../domain/guild-create';
 import type { IncomingEvent } from '../domain/plan-event';
 import { planEvent } from '../domain/plan-event';
@@ -23,18 +23,24 @@ export async function planDeliveries(event: IncomingEvent, directory: Directory)
   const plan = planEvent(event);
   if (!plan) return NONE;
   const { applicationId } = plan;
+  // The webhook and the dispatch of one event often embed the same guild: one lookup.
+  const guilds = new Map<string, Promise<GuildSnapshot | undefined>>();
+  const guildOf = (guildId: string): Promise<GuildSnapshot | undefined> => {
+    const known = guilds.get(guildId);
+    if (known) return known;
+    const lookup = directory.guild(guildId);
+    guilds.set(guildId, lookup);
+    return lookup;
+  };
   let webhook: NewDelivery | null = null;
   if (plan.webhook) {
-    const settings = await directory.settings(applicationId).catch((error: unknown) => {
-      if ((error as { code?: number }).code === 5 /* NOT_FOUND */) return undefined;
-      throw error;
-    });
+    const settings = await settingsOf(directory, applicationId);
     if (settings?.webhookUrl && settings.webhookTypes.includes(plan.webhook.type)) {
       const data: Record<string, unknown> = { ...plan.webhook.data };
       if (plan.webhook.userId) data.user = await directory.user(plan.webhook.userId);
       if (plan.webhook.guildId) {
-        const guild = await directory.guild(plan.webhook.guildId);
-        if (guild) data.guild = guild;
+        const snapshot = await guildOf(plan.webhook.guildId);
+        if (snapshot) data.guild = snapshot.guild;
       }
       webhook = {
         eventId: event.id,
@@ -50,17 +56,14 @@ export async function planDeliveries(event: IncomingEvent, directory: Directory)
   if (g?.kind === 'dispatch') {
     gateway = { applicationId, message: { kind: 'dispatch', t: g.t, d: g.d, guildId: g.guildId } };
   } else if (g?.kind === 'guild-create') {
-    const guild = await directory.guild(g.guildId);
-    if (guild) {
-      gateway = {
-        applicationId,
-        message: {
-          kind: 'dispatch',
-          t: 'GUILD_CREATE',
-          d: guildCreatePayload(guild, event.occurredAt),
-          guildId: g.guildId,
-        },
-      };
+    const [snapshot, settings] = await Promise.all([
+      guildOf(g.guildId),
+      settingsOf(directory, applicationId),
+    ]);
+    // A deleted guild or application has nothing to announce (and the latter no session).
+    if (snapshot && settings) {
+      const d = guildCreatePayload({ ...snapshot, botUser: settings.botUser, joinedAt: event.occurredAt });
+      gateway = { applicationId, message: { kind: 'dispatch', t: 'GUILD_CREATE', d, guildId: g.guildId } };
     }
   } else if (g?.kind === 'guild-delete') {
     gateway = {
@@ -71,4 +74,12 @@ export async function planDeliveries(event: IncomingEvent, directory: Directory)
     gateway = { applicationId, message: { kind: 'invalidate' } };
   }
   return { webhook, gateway };
+}
+
+/** The application's settings, or undefined when oauth no longer knows it. */
+function settingsOf(directory: Directory, applicationId: string): Promise<ApplicationSettings | undefined> {
+  return directory.settings(applicationId).catch((error: unknown) => {
+    if ((error as { code?: number }).code === 5 /* NOT_FOUND */) return undefined;
+    throw error;
+  });
 }

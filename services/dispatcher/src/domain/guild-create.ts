@@ -1,25 +1,68 @@
+/** What a GUILD_CREATE is built from. */
+export interface GuildCreateSource {
+  /** The guild object (with roles) as permissions' `GetGuild` answers it. */
+  guild: Record<string, unknown>;
+  /** Every channel and thread of the guild, as permissions renders them. */
+  channels: readonly Record<string, unknown>[];
+  /** The bot user, as READY's `user` shows it. */
+  botUser: Record<string, unknown>;
+  /** When the bot joined the guild (ISO 8601). */
+  joinedAt: string;
+}
+
+/** Thread types (D:resources/channel.mdx §Channel Types): GUILD_CREATE lists them apart. */
+const THREAD_TYPES: readonly unknown[] = [10, 11, 12];
+
 /**
- * GUILD_CREATE's `d` from a guild object (D:events/gateway-events.mdx Guild Create): the
- * guild plus the extra fields of the event. Members, channels and presences are lists
- * this service does not stream yet, so they are empty.
+ * GUILD_CREATE's `d` (D:events/gateway-events.mdx §Guild Create Extra Fields): the guild
+ * object plus the extra fields. `channels` holds the guild's channels and `threads` its
+ * threads (ACS never archives one, so all are active), each with `guild_id`; `members`
+ * holds the bot's own member, which clients need for `guild.members.me` (discord.js) and
+ * the bot's permissions. ACS streams no other members, presences or voice states.
  */
-export function guildCreatePayload(
-  guild: Record<string, unknown>,
-  joinedAt: string,
-): Record<string, unknown> {
+export function guildCreatePayload(source: GuildCreateSource): Record<string, unknown> {
+  const { guild, botUser, joinedAt } = source;
+  const channels = source.channels.map((channel): Record<string, unknown> => ({
+    ...channel,
+    guild_id: guild.id,
+  }));
+  const members = [botMember(botUser, joinedAt)];
+  const count = typeof guild.approximate_member_count === 'number' ? guild.approximate_member_count : 0;
   return {
     ...guild,
     joined_at: joinedAt,
     large: false,
     unavailable: false,
-    member_count: typeof guild.approximate_member_count === 'number' ? guild.approximate_member_count : 1,
+    // Never fewer than the members listed.
+    member_count: Math.max(count, members.length),
     voice_states: [],
-    members: [],
-    channels: [],
-    threads: [],
+    members,
+    channels: channels.filter((channel) => !THREAD_TYPES.includes(channel.type)),
+    threads: channels.filter((channel) => THREAD_TYPES.includes(channel.type)),
     presences: [],
     stage_instances: [],
     guild_scheduled_events: [],
     soundboard_sounds: [],
+  };
+}
+
+/**
+ * The bot's guild member object (OpenAPI `GuildMemberResponse`). The bot holds no role
+ * here: its permissions are those of @everyone.
+ */
+function botMember(user: Record<string, unknown>, joinedAt: string): Record<string, unknown> {
+  return {
+    user,
+    nick: null,
+    avatar: null,
+    banner: null,
+    roles: [],
+    joined_at: joinedAt,
+    premium_since: null,
+    deaf: false,
+    mute: false,
+    flags: 0,
+    pending: false,
+    communication_disabled_until: null,
   };
 }

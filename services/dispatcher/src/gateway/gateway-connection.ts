@@ -158,8 +158,10 @@ export class GatewayConnection implements SessionSink {
       _trace: ['acs-dispatcher'],
     });
     const joinedAt = new Date().toISOString();
-    for (const guild of guilds) {
-      if (guild) registry.dispatch(session, 'GUILD_CREATE', guildCreatePayload(guild, joinedAt));
+    for (const snapshot of guilds) {
+      if (!snapshot) continue;
+      const d = guildCreatePayload({ ...snapshot, botUser: settings.botUser, joinedAt });
+      registry.dispatch(session, 'GUILD_CREATE', d);
     }
   }
 

@@ -1,0 +1,114 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { guildCreatePayload, type GuildCreateSource } from '../../src/domain/guild-create';
+
+// Discord's OpenAPI description (MIT), kept with the end-to-end tests.
+const OPENAPI = path.resolve(__dirname, '../../../../test/fixtures/discord-openapi.json');
+const schemas = (
+  JSON.parse(fs.readFileSync(OPENAPI, 'utf8')) as {
+    components: { schemas: Record<string, { required?: string[] }> };
+  }
+).components.schemas;
+
+function requiredOf(schema: string): string[] {
+  const required = schemas[schema]?.required;
+  if (!required) throw new Error(`no schema ${schema}`);
+  return required;
+}
+
+const GUILD = '100';
+const JOINED_AT = '2026-01-01T00:00:00.000Z';
+const botUser = { id: '900', username: 'Demo App', discriminator: '0000', bot: true };
+const everyone = { id: GUILD, name: '@everyone', permissions: '1071698660929', position: 0 };
+const text = {
+  id: '401',
+  type: 0,
+  guild_id: GUILD,
+  name: 'general',
+  parent_id: null,
+  position: 0,
+  permission_overwrites: [{ id: GUILD, type: 0, allow: '0', deny: '2048' }],
+};
+const thread = { id: '402', type: 11, guild_id: GUILD, name: 'a thread', parent_id: '401' };
+
+function source(overrides: Partial<GuildCreateSource> = {}): GuildCreateSource {
+  return {
+    guild: { id: GUILD, name: 'Demo Guild', owner_id: '1', roles: [everyone] },
+    channels: [text, thread],
+    botUser,
+    joinedAt: JOINED_AT,
+    ...overrides,
+  };
+}
+
+describe('guildCreatePayload', () => {
+  it('is the guild with the extra fields, its channels and threads, and the bot as member', () => {
+    const d = guildCreatePayload(source());
+    expect(d).toEqual({
+      id: GUILD,
+      name: 'Demo Guild',
+      owner_id: '1',
+      roles: [everyone],
+      joined_at: JOINED_AT,
+      large: false,
+      unavailable: false,
+      member_count: 1,
+      voice_states: [],
+      members: [
+        {
+          user: botUser,
+          nick: null,
+          avatar: null,
+          banner: null,
+          roles: [],
+          joined_at: JOINED_AT,
+          premium_since: null,
+          deaf: false,
+          mute: false,
+          flags: 0,
+          pending: false,
+          communication_disabled_until: null,
+        },
+      ],
+      channels: [text],
+      threads: [thread],
+      presences: [],
+      stage_instances: [],
+      guild_scheduled_events: [],
+      soundboard_sounds: [],
+    });
+  });
+
+  it('gives the bot member every field of GuildMemberResponse', () => {
+    const members = guildCreatePayload(source()).members as Record<string, unknown>[];
+    expect(members).toHaveLength(1);
+    expect(Object.keys(members[0] ?? {})).toEqual(expect.arrayContaining(requiredOf('GuildMemberResponse')));
+  });
+
+  it('sets guild_id on every channel and thread, and changes none of its input', () => {
+    const bare = { id: '403', type: 2, name: 'voice', position: 1, permission_overwrites: [] };
+    const input = source({ channels: [bare, { ...thread, guild_id: undefined }] });
+    const before = JSON.stringify(input);
+    const d = guildCreatePayload(input);
+    expect(d.channels).toEqual([{ ...bare, guild_id: GUILD }]);
+    expect(d.threads).toEqual([{ ...thread, guild_id: GUILD }]);
+    expect(JSON.stringify(input)).toBe(before);
+  });
+
+  it('lists announcement, public and private threads apart from the channels', () => {
+    const types = [0, 2, 4, 5, 10, 11, 12, 13, 15, 16];
+    const d = guildCreatePayload(
+      source({ channels: types.map((type, i) => ({ id: String(500 + i), type })) }),
+    );
+    expect((d.channels as { type: number }[]).map((c) => c.type)).toEqual([0, 2, 4, 5, 13, 15, 16]);
+    expect((d.threads as { type: number }[]).map((c) => c.type)).toEqual([10, 11, 12]);
+  });
+
+  it('counts the guild members it knows of, never fewer than those listed', () => {
+    expect(guildCreatePayload(source()).member_count).toBe(1);
+    const counted = source({ guild: { id: GUILD, roles: [everyone], approximate_member_count: 7 } });
+    expect(guildCreatePayload(counted).member_count).toBe(7);
+    const none = source({ guild: { id: GUILD, roles: [everyone], approximate_member_count: 0 } });
+    expect(guildCreatePayload(none).member_count).toBe(1);
+  });
+});
