@@ -318,9 +318,14 @@ describe.each([
 });
 
 describe('the JSON body reader', () => {
+  // Its own application: the admin sweep above resets the demo application's token.
+  let app: { id: string; bot_token: string };
+  beforeAll(async () => {
+    app = await createApplication(stack, { name: 'Body Reader App', owner_id: world.user.id });
+  });
   const post = (body: string) =>
-    send('post', `${stack.apiUrl}/api/v10/applications/${world.application.id}/commands`, {
-      headers: { Authorization: `Bot ${world.application.botToken}`, 'Content-Type': 'application/json' },
+    send('post', `${stack.apiUrl}/api/v10/applications/${app.id}/commands`, {
+      headers: { Authorization: `Bot ${app.bot_token}`, 'Content-Type': 'application/json' },
       body,
     });
   const nested = (depth: number) =>
