@@ -187,7 +187,7 @@ export class CommandStore {
 
   /**
    * PUT: the scope's commands become exactly `items`, atomically. Items match existing
-   * commands by id (same type) or by name and type and keep their ids; unmatched
+   * commands by id (same type) first, then by name and type, and keep their ids; unmatched
    * existing commands are deleted; only new commands count toward the daily quota.
    * A handful of set-based statements, whatever the number of commands.
    */
@@ -318,18 +318,25 @@ export class CommandStore {
   }
 }
 
-/** Pairs each bulk item with the existing command it replaces: by id (same type), else by name and type. */
+/**
+ * Pairs each bulk item with the existing command it replaces. Every item carrying a known
+ * id (of its type) claims that command first, so that an earlier item matched by name
+ * cannot take a command a later item names by id; the others then match by name and type.
+ */
 function matchExisting(existing: StoredCommand[], items: BulkCommand[]) {
   const byId = new Map(existing.map((c) => [c.id, c]));
   const byName = new Map(existing.map((c) => [nameKey(c.command), c]));
   const taken = new Set<string>();
-  const claim = (candidate: StoredCommand | undefined, type: number) =>
-    candidate && candidate.command.type === type && !taken.has(candidate.id) ? candidate : undefined;
-  return items.map((item) => {
-    const match =
-      claim(item.id === null ? undefined : byId.get(item.id), item.command.type) ??
-      claim(byName.get(nameKey(item.command)), item.command.type);
-    if (match) taken.add(match.id);
+  const claim = (candidate: StoredCommand | undefined, type: number) => {
+    if (!candidate || candidate.command.type !== type || taken.has(candidate.id)) return undefined;
+    taken.add(candidate.id);
+    return candidate;
+  };
+  const matchedById = items.map((item) =>
+    claim(item.id === null ? undefined : byId.get(item.id), item.command.type),
+  );
+  return items.map((item, i) => {
+    const match = matchedById[i] ?? claim(byName.get(nameKey(item.command)), item.command.type);
     return { item, match };
   });
 }

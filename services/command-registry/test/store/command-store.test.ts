@@ -1,4 +1,5 @@
 import { validateCommand } from '../../src/domain';
+import { guildColumn, type CommandScope } from '../../src/store/stored-command';
 import { openStore, slash, type OpenStore } from './open-store';
 
 const APP = '1300000000000000001';
@@ -203,6 +204,39 @@ describe('bulk overwrite', () => {
     for (const names of seen)
       expect([setA.slice().sort().join(','), setB.slice().sort().join(',')]).toContain(names);
   }, 60_000);
+});
+
+/** Today's count of new commands charged to the scope. */
+async function dailyCreates(scope: CommandScope): Promise<number> {
+  const { rows } = await ctx.pool.query<{ count: number }>(
+    `SELECT count FROM daily_creates
+      WHERE application_id = $1 AND guild_id = $2 AND day = (now() AT TIME ZONE 'UTC')::date`,
+    [scope.applicationId, guildColumn(scope).toString()],
+  );
+  return rows[0]?.count ?? 0;
+}
+
+describe('bulk overwrite matching order', () => {
+  const scope = { applicationId: '1300000000000000012', guildId: '' };
+
+  it('matches every item carrying a known id before any item is matched by name', async () => {
+    const [alpha, beta] = await ctx.store.overwrite(scope, [
+      { id: null, command: slash('alpha') },
+      { id: null, command: slash('beta') },
+    ]);
+    const creates = await dailyCreates(scope);
+    // The first item shares alpha's name; the second names alpha by id. The id wins.
+    const [named, renamed, kept] = await ctx.store.overwrite(scope, [
+      { id: null, command: slash('alpha') },
+      { id: alpha!.id, command: slash('first') },
+      { id: null, command: slash('beta') },
+    ]);
+    expect(renamed).toMatchObject({ id: alpha!.id, command: { name: 'first' } });
+    expect(kept).toEqual(beta);
+    expect([alpha!.id, beta!.id]).not.toContain(named!.id);
+    expect(named!.command.name).toBe('alpha');
+    expect(await dailyCreates(scope)).toBe(creates + 1);
+  });
 });
 
 describe('edit and delete', () => {
