@@ -311,4 +311,41 @@ describe('entry point commands', () => {
     expect(refused.status).toBe(400);
     expect(refused.body.errors.type._errors[0].code).toBe('APPLICATION_COMMAND_PRIMARY_ENTRY_POINT_INVALID');
   });
+
+  it('refuses a bulk overwrite that would delete the entry point with 400 / 50240, changing nothing', async () => {
+    const embedded = await stack.admin('POST', '/admin/applications', {
+      name: 'Activity Sync',
+      flags: 1 << 17,
+    });
+    const token = embedded.body.bot_token as string;
+    const path = `/applications/${embedded.body.id}/commands`;
+    const before = await raw('GET', path, { token });
+    expect(before.body).toEqual([expect.objectContaining({ type: 4, name: 'Launch' })]);
+
+    // What discord.js `commands.set([...])` sends when the bot lists only its slash commands.
+    const refused = await raw('PUT', path, {
+      token,
+      body: JSON.stringify([{ name: 'ping', description: 'Replies with pong' }]),
+    });
+    expect(refused).toEqual({
+      status: 400,
+      contentType: 'application/json',
+      body: {
+        code: 50240,
+        message:
+          "You cannot remove this app's Entry Point command in a bulk update operation. Please include the Entry Point command in your update request or delete it separately.",
+      },
+    });
+    expect((await raw('GET', path, { token })).body).toEqual(before.body);
+
+    const kept = await raw('PUT', path, {
+      token,
+      body: JSON.stringify([
+        { name: 'ping', description: 'Replies with pong' },
+        { type: 4, name: 'Play', handler: 2 },
+      ]),
+    });
+    expect(kept.status).toBe(200);
+    expect(kept.body[1]).toMatchObject({ id: before.body[0].id, type: 4, name: 'Play' });
+  });
 });

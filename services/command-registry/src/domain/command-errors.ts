@@ -30,4 +30,18 @@ export class MaxDailyCreatesError extends DiscordError {
   }
 }
 
+/**
+ * 400 / 50240: a bulk overwrite would delete the app's entry point command. Discord refuses
+ * the whole request; the entry point is kept by including it, or deleted on its own.
+ */
+export class EntryPointBulkRemovalError extends DiscordError {
+  constructor() {
+    super(
+      400,
+      50240,
+      "You cannot remove this app's Entry Point command in a bulk update operation. Please include the Entry Point command in your update request or delete it separately.",
+    );
+  }
+}
+
 export { MalformedJsonError, MissingAccessError } from '@acs/service-kit';

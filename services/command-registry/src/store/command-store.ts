@@ -2,7 +2,9 @@ import type { Pool, PoolClient } from 'pg';
 import { createOutboxRow, outboxNotifySql, type OutboxRow } from '@acs/events';
 import type { SnowflakeGenerator } from '@acs/snowflake';
 import {
+  ApplicationCommandType,
   commandsEqual,
+  EntryPointBulkRemovalError,
   localizeCommand,
   MAX_COMMANDS_BY_TYPE,
   MAX_DAILY_CREATES,
@@ -188,7 +190,8 @@ export class CommandStore {
   /**
    * PUT: the scope's commands become exactly `items`, atomically. Items match existing
    * commands by id (same type) first, then by name and type, and keep their ids; unmatched
-   * existing commands are deleted; only new commands count toward the daily quota.
+   * existing commands are deleted, except the entry point, whose removal refuses the
+   * whole request (50240); only new commands count toward the daily quota.
    * A handful of set-based statements, whatever the number of commands.
    */
   async overwrite(scope: CommandScope, items: BulkCommand[]): Promise<StoredCommand[]> {
@@ -205,6 +208,9 @@ export class CommandStore {
       const kept = new Set(plan.flatMap((p) => (p.match ? [p.match.id] : [])));
 
       const removed = existing.filter((c) => !kept.has(c.id));
+      // Discord refuses the whole request rather than drop the entry point (DELETE may).
+      if (removed.some((c) => c.command.type === ApplicationCommandType.PRIMARY_ENTRY_POINT))
+        throw new EntryPointBulkRemovalError();
       const events: OutboxRow[] = removed.map((c) => event('command.deleted', c));
       if (removed.length > 0) {
         await db.query('DELETE FROM command WHERE id = ANY($1::bigint[])', [removed.map((c) => c.id)]);
@@ -322,10 +328,12 @@ export class CommandStore {
  * Pairs each bulk item with the existing command it replaces. Every item carrying a known
  * id (of its type) claims that command first, so that an earlier item matched by name
  * cannot take a command a later item names by id; the others then match by name and type.
+ * An entry point item matches the scope's entry point whatever its name: there is only one.
  */
 function matchExisting(existing: StoredCommand[], items: BulkCommand[]) {
   const byId = new Map(existing.map((c) => [c.id, c]));
   const byName = new Map(existing.map((c) => [nameKey(c.command), c]));
+  const entryPoint = existing.find((c) => c.command.type === ApplicationCommandType.PRIMARY_ENTRY_POINT);
   const taken = new Set<string>();
   const claim = (candidate: StoredCommand | undefined, type: number) => {
     if (!candidate || candidate.command.type !== type || taken.has(candidate.id)) return undefined;
@@ -336,7 +344,10 @@ function matchExisting(existing: StoredCommand[], items: BulkCommand[]) {
     claim(item.id === null ? undefined : byId.get(item.id), item.command.type),
   );
   return items.map((item, i) => {
-    const match = matchedById[i] ?? claim(byName.get(nameKey(item.command)), item.command.type);
+    const match =
+      matchedById[i] ??
+      claim(byName.get(nameKey(item.command)), item.command.type) ??
+      claim(entryPoint, item.command.type);
     return { item, match };
   });
 }

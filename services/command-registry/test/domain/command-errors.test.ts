@@ -1,4 +1,5 @@
 import {
+  EntryPointBulkRemovalError,
   InvalidFormBodyError,
   MalformedJsonError,
   MaxCommandsError,
@@ -22,6 +23,12 @@ describe('command errors', () => {
       'Max number of daily application command creates has been reached (200)',
     ],
     [new MissingAccessError(), 403, 50001, 'Missing Access'],
+    [
+      new EntryPointBulkRemovalError(),
+      400,
+      50240,
+      "You cannot remove this app's Entry Point command in a bulk update operation. Please include the Entry Point command in your update request or delete it separately.",
+    ],
   ])('%p answers %p / %p', (error, httpStatus, code, message) => {
     expect(error).toBeInstanceOf(DiscordError);
     expect(error).toBeInstanceOf(Error);

@@ -1,4 +1,4 @@
-import { validateCommand } from '../../src/domain';
+import { EMBEDDED_FLAG, validateCommand } from '../../src/domain';
 import { guildColumn, type CommandScope } from '../../src/store/stored-command';
 import { openStore, slash, type OpenStore } from './open-store';
 
@@ -215,6 +215,76 @@ async function dailyCreates(scope: CommandScope): Promise<number> {
   );
   return rows[0]?.count ?? 0;
 }
+
+/** Everything a write to the scope could change: its commands, revision, quota and the outbox. */
+async function scopeState(scope: CommandScope) {
+  const revision = await ctx.pool.query<{ revision: string }>(
+    'SELECT revision::text FROM command_scope WHERE application_id = $1 AND guild_id = $2',
+    [scope.applicationId, guildColumn(scope).toString()],
+  );
+  return {
+    commands: await ctx.store.listJson(scope, { withLocalizations: true, locale: '' }),
+    revision: revision.rows[0]?.revision,
+    dailyCreates: await dailyCreates(scope),
+    outbox: await outboxSubjects(),
+  };
+}
+
+describe('bulk overwrite of an app with an entry point', () => {
+  const scope = { applicationId: '1300000000000000011', guildId: '' };
+  const entryPoint = (name: string) =>
+    validateCommand({ type: 4, name, handler: 2 }, { scope: 'global', applicationFlags: EMBEDDED_FLAG });
+  let launchId: string;
+
+  beforeAll(async () => {
+    launchId = (await ctx.store.ensureEntryPoint(scope.applicationId, entryPoint('Launch'))).stored.id;
+    await ctx.store.upsert(scope, slash('ping'));
+  });
+
+  it('refuses a body without the entry point with 400 / 50240 and changes nothing', async () => {
+    const before = await scopeState(scope);
+    for (const items of [
+      [
+        { id: null, command: slash('ping') },
+        { id: null, command: slash('new') },
+      ],
+      [],
+    ]) {
+      await expect(ctx.store.overwrite(scope, items)).rejects.toMatchObject({
+        httpStatus: 400,
+        code: 50240,
+        message:
+          "You cannot remove this app's Entry Point command in a bulk update operation. Please include the Entry Point command in your update request or delete it separately.",
+      });
+    }
+    expect(await scopeState(scope)).toEqual(before);
+  });
+
+  it('matches an entry point item to the entry point whatever its name, keeping its id', async () => {
+    const creates = await dailyCreates(scope);
+    const [ping, play] = await ctx.store.overwrite(scope, [
+      { id: null, command: slash('ping') },
+      { id: null, command: entryPoint('Play') },
+    ]);
+    expect(play).toMatchObject({ id: launchId, command: { type: 4, name: 'Play', handler: 2 } });
+    expect(BigInt(play!.version)).toBeGreaterThan(BigInt(launchId));
+    const listed = JSON.parse(await ctx.store.listJson(scope, { withLocalizations: true, locale: '' }));
+    // Lists are in id order: the entry point came first.
+    expect(listed.map((c: { id: string; name: string }) => [c.id, c.name])).toEqual([
+      [launchId, 'Play'],
+      [ping!.id, 'ping'],
+    ]);
+    expect(await dailyCreates(scope)).toBe(creates);
+  });
+
+  it('still lets DELETE remove the entry point, after which a body without one is accepted', async () => {
+    await ctx.store.remove(scope, launchId);
+    const [ping] = await ctx.store.overwrite(scope, [{ id: null, command: slash('ping') }]);
+    expect(JSON.parse(await ctx.store.listJson(scope, { withLocalizations: true, locale: '' }))).toEqual([
+      expect.objectContaining({ id: ping!.id, name: 'ping' }),
+    ]);
+  });
+});
 
 describe('bulk overwrite matching order', () => {
   const scope = { applicationId: '1300000000000000012', guildId: '' };
