@@ -59,6 +59,32 @@ describe('rate limits', () => {
     expect(guild.headers.get('x-ratelimit-remaining')).toBe('4');
   });
 
+  it('counts every spelling of one token (prefix case, spaces) in one bucket', async () => {
+    const token = world.application.botToken;
+    const spellings = [
+      `Bot ${token}`,
+      `bot ${token}`,
+      `BOT ${token}`,
+      `Bot  ${token}`,
+      `bOt ${token}`,
+      `bot   ${token}`,
+    ];
+    // A route no other test calls, so that the bucket is new; each spelling is a valid login.
+    const answers = [];
+    for (const authorization of spellings) {
+      answers.push(await fetch(`${stack.apiUrl}/api/v10/users/@me`, { headers: { authorization } }));
+    }
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200, 429]);
+    expect(answers.map((a) => a.headers.get('x-ratelimit-remaining'))).toEqual([
+      '4',
+      '3',
+      '2',
+      '1',
+      '0',
+      '0',
+    ]);
+  });
+
   it('answers the 51st request of a second with a global 429', async () => {
     const token = (await stack.admin('POST', `/admin/applications/${world.application.id}/bot/reset-token`))
       .body.token as string;

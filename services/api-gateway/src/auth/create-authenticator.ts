@@ -1,14 +1,16 @@
-import { createHash } from 'node:crypto';
 import type { Request } from 'express';
 import type { oauth } from '@acs/protos';
 import { fromGrpcError, UnauthorizedError } from '@acs/service-kit';
 import { call } from '../backends';
 import type { Principal } from './principal';
+import { readCredential } from './read-credential';
 import { TokenCache } from './token-cache';
 
-const KINDS: Record<string, { wire: oauth.PrincipalKind; kind: Principal['kind'] }> = {
-  bot: { wire: 'PRINCIPAL_KIND_BOT', kind: 'bot' },
-  bearer: { wire: 'PRINCIPAL_KIND_BEARER', kind: 'bearer' },
+/** What oauth is asked to resolve, for each kind of credential. */
+const WIRE_KINDS: Record<Principal['kind'], oauth.PrincipalKind> = {
+  bot: 'PRINCIPAL_KIND_BOT',
+  bearer: 'PRINCIPAL_KIND_BEARER',
+  user: 'PRINCIPAL_KIND_USER_SESSION',
 };
 
 /** Resolves the Authorization header of a request to a principal, or throws 401. */
@@ -32,26 +34,19 @@ export function createAuthenticator(
     async authenticate(req, allowUserSession = false) {
       const header = req.headers.authorization;
       if (!header) throw new UnauthorizedError();
-      const space = header.indexOf(' ');
-      const prefix = space > 0 ? header.slice(0, space).toLowerCase() : '';
-      const known = KINDS[prefix];
-      if (!known && !allowUserSession) throw new UnauthorizedError();
-      const token = known ? header.slice(space + 1).trim() : header.trim();
+      const { kind, token, key } = readCredential(header);
+      if (kind === 'user' && !allowUserSession) throw new UnauthorizedError();
       if (token.length === 0 || token.length > 512) throw new UnauthorizedError();
-      const key = createHash('sha256').update(header).digest('base64');
       const cached = cache.get(key);
       if (cached) return cached;
       let answer: oauth.ResolveTokenResponse__Output;
       try {
-        answer = await call(client, client.ResolveToken, {
-          kind: known ? known.wire : 'PRINCIPAL_KIND_USER_SESSION',
-          token,
-        });
+        answer = await call(client, client.ResolveToken, { kind: WIRE_KINDS[kind], token });
       } catch (error) {
         throw fromGrpcError(error) ?? error;
       }
       const principal: Principal = {
-        kind: known ? known.kind : 'user',
+        kind,
         applicationId: answer.application_id,
         userId: answer.user_id,
         scopes: answer.scopes,

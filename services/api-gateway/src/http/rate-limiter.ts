@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 import { DiscordError, type DiscordErrorBody } from '@acs/service-kit';
+import { readCredential } from '../auth/read-credential';
 
 /** Limits of the public API (D: topics/rate-limits). */
 export interface RateLimits {
@@ -38,13 +39,13 @@ interface Window {
 const MAJOR_PARAMETERS = ['guild_id', 'channel_id', 'webhook_id'];
 
 /**
- * Fixed-window counters per credential (the Authorization header's hash, or the client
- * address without one): one global window of a second, and one per route and major
- * parameter. Every answer carries the route bucket's `X-RateLimit-*` headers; a 429
- * also carries `Retry-After`, `X-RateLimit-Scope`, `X-RateLimit-Global` when global, and
- * `Via` (discord.py treats a 429 without `Via` as a Cloudflare ban). Counters are per
- * gateway process: with N replicas behind a balancer a client gets up to N times the
- * limit.
+ * Fixed-window counters per credential (the Authorization header's key, the same for
+ * every spelling of one token, or the client address without one): one global window of
+ * a second, and one per route and major parameter. Every answer carries the route
+ * bucket's `X-RateLimit-*` headers; a 429 also carries `Retry-After`, `X-RateLimit-Scope`,
+ * `X-RateLimit-Global` when global, and `Via` (discord.py treats a 429 without `Via` as a
+ * Cloudflare ban). Counters are per gateway process: with N replicas behind a balancer a
+ * client gets up to N times the limit.
  */
 export class RateLimiter {
   private readonly windows = new Map<string, Window>();
@@ -123,5 +124,5 @@ export class RateLimiter {
 
 function credentialOf(req: Request): string {
   const header = req.headers.authorization;
-  return header ? createHash('sha256').update(header).digest('base64') : `ip:${req.ip ?? ''}`;
+  return header ? readCredential(header).key : `ip:${req.ip ?? ''}`;
 }
