@@ -72,6 +72,35 @@ describe('GET /gateway and /gateway/bot', () => {
     expect(after.reset_after).toBeGreaterThan(86_000_000);
     expect(after.reset_after).toBeLessThanOrEqual(86_400_000);
   });
+
+  it('/gateway/bot: 403 20002 to a valid Bearer token (401 would make @discordjs/rest drop it), 401 to a bad one', async () => {
+    const token = await fetch(`${stack.apiUrl}/api/v10/oauth2/token`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'client_credentials',
+        scope: 'identify',
+        client_id: world.application.id,
+        client_secret: world.application.clientSecret,
+      }).toString(),
+    });
+    expect(token.status).toBe(200);
+    const { access_token } = (await token.json()) as { access_token: string };
+    const withAuthorization = async (authorization: string) => {
+      const response = await fetch(`${stack.apiUrl}/api/v10/gateway/bot`, { headers: { authorization } });
+      return { status: response.status, body: await response.json() };
+    };
+    expect(await withAuthorization(`Bearer ${access_token}`)).toEqual({
+      status: 403,
+      body: { code: 20002, message: 'Only bots can use this endpoint' },
+    });
+    expect((await withAuthorization(`Bearer ${access_token}x`)).status).toBe(401);
+    // Any spelling of the prefix is the same credential; an inherited property name is no prefix.
+    expect((await withAuthorization(`bOT  ${world.application.botToken}`)).status).toBe(200);
+    for (const prefix of ['constructor', '__proto__', 'toString']) {
+      expect((await withAuthorization(`${prefix} ${world.application.botToken}`)).status).toBe(401);
+    }
+  });
 });
 
 describe('the gateway protocol', () => {

@@ -1,14 +1,15 @@
 import type { Request } from 'express';
-import { UnauthorizedError } from '@acs/service-kit';
 import type { Authenticator } from '../auth/create-authenticator';
 import { call, type BackendClients } from '../backends';
 import type { Route } from '../http/route-table';
 import { sendJson } from '../http/send-json';
+import { requireBot } from './require-scope';
 
 /**
  * `GET /gateway` (anyone: the WebSocket URL) and `GET /gateway/bot` (a bot: the URL,
- * the recommended shard count and its session start limit), both from the dispatcher,
- * which runs the gateway. discord.js connects to `${url}?v=10&encoding=json`.
+ * the recommended shard count and its session start limit; any other valid token is
+ * 403 / 20002, not 401), both from the dispatcher, which runs the gateway. discord.js
+ * connects to `${url}?v=10&encoding=json`.
  */
 export function gatewayRoutes(backends: BackendClients, auth: Authenticator): Route[] {
   const { dispatcher } = backends;
@@ -29,7 +30,7 @@ export function gatewayRoutes(backends: BackendClients, auth: Authenticator): Ro
       handlers: [
         async (req: Request, res) => {
           const principal = await auth.authenticate(req);
-          if (principal.kind !== 'bot') throw new UnauthorizedError();
+          requireBot(principal);
           const answer = await call(dispatcher, dispatcher.GetGateway, {
             application_id: principal.applicationId,
           });
