@@ -389,4 +389,52 @@ describe('GET /guilds/{guild}/application-command-index (the picker)', () => {
     expect(names(await picker(hidden.id))).toEqual([]);
     expect((await picker('12x')).status).toBe(400);
   });
+
+  it('takes a client session or a Bearer token with `guilds`, and tells a non-member nothing (403 50001)', async () => {
+    const sessionView = await picker();
+    expect(sessionView.status).toBe(200);
+    // The same user through a Bearer token with `guilds`: the same view.
+    const withGuilds = await picker(undefined, bearer(await userToken(plain.id, 'guilds')));
+    expect(withGuilds).toEqual(sessionView);
+
+    // Without `guilds` (an identify-only grant, a client-credentials token): 50026, whatever the guild.
+    const missingGuilds = {
+      status: 403,
+      body: { code: 50026, message: 'Missing required OAuth2 scope: guilds' },
+    };
+    expect(await picker(undefined, bearer(tokens.managerWithoutScope))).toEqual(missingGuilds);
+    const credentials = await fetch(`${stack.apiUrl}/api/v10/oauth2/token`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'client_credentials',
+        scope: 'identify',
+        client_id: appId,
+        client_secret: world.application.clientSecret,
+      }).toString(),
+    });
+    expect(credentials.status).toBe(200);
+    const ownerToken = ((await credentials.json()) as { access_token: string }).access_token;
+    expect(await picker(undefined, bearer(ownerToken))).toEqual(missingGuilds);
+    const unknownGuild = `/guilds/${BigInt(guildId) + 1000n}/application-command-index`;
+    expect(await request('GET', unknownGuild, bearer(tokens.managerWithoutScope))).toEqual(missingGuilds);
+
+    // A user who is not a member: 403 50001, through a session or a Bearer token with `guilds`.
+    const outsider = await createUser(stack, { username: 'outsider' });
+    const outsiderSession = (await admin('POST', `/admin/users/${outsider.id}/sessions`, {}, 201))
+      .token as string;
+    const missingAccess = { status: 403, body: { code: 50001, message: 'Missing Access' } };
+    expect(await picker(undefined, outsiderSession)).toEqual(missingAccess);
+    expect(await picker(world.channel.id, outsiderSession)).toEqual(missingAccess);
+    expect(await picker(undefined, bearer(await userToken(outsider.id, 'guilds')))).toEqual(missingAccess);
+    // An unknown guild stays 404; a bot is refused (20001).
+    expect((await request('GET', unknownGuild, outsiderSession)).body).toEqual({
+      code: 10004,
+      message: 'Unknown Guild',
+    });
+    expect(await picker(undefined, bot())).toEqual({
+      status: 403,
+      body: { code: 20001, message: 'Bots cannot use this endpoint' },
+    });
+  });
 });

@@ -7,6 +7,7 @@ import { resolveRequestLocale } from '../http/resolve-locale';
 import type { Route } from '../http/route-table';
 import { sendJson } from '../http/send-json';
 import { snowflakeParam } from './path-params';
+import { requireScope } from './require-scope';
 
 interface IndexedCommand {
   id: string;
@@ -19,7 +20,9 @@ interface IndexedCommand {
 /**
  * The command picker's view, `GET /guilds/{guild}/application-command-index`: the commands
  * of the apps installed in the guild that this user may use there (in `channel_id` when
- * given), localized for the user. For users only: a Bearer token or a client session.
+ * given), localized for the user. For users only: a client session, or a Bearer token with
+ * `guilds` (50026 otherwise; a bot gets 20001). A user who is not a member of the guild
+ * gets 403 / 50001, so that the answer says nothing of a guild the user cannot see.
  */
 export function commandIndexRoutes(backends: BackendClients, auth: Authenticator): Route[] {
   const { registry, permissions } = backends;
@@ -27,6 +30,7 @@ export function commandIndexRoutes(backends: BackendClients, auth: Authenticator
   const index: RequestHandler = async (req, res) => {
     const principal = await auth.authenticate(req, true);
     if (principal.kind === 'bot') throw new DiscordError(403, 20001, 'Bots cannot use this endpoint');
+    requireScope(principal, 'guilds');
     const guild_id = snowflakeParam(req, 'guild_id');
     const channel = req.query.channel_id;
     const channel_id = channel === undefined ? '' : String(channel);
@@ -37,6 +41,16 @@ export function commandIndexRoutes(backends: BackendClients, auth: Authenticator
         `Value "${channel_id.slice(0, 100)}" is not snowflake.`,
       );
     }
+    // Membership first (no bits, no channel: only is_member; 10004 for an unknown guild),
+    // as FilterUsableCommands answers a non-member with an empty list, not an error, and a
+    // non-member must not learn which channels the guild has.
+    const membership = await call(permissions, permissions.CheckPermissions, {
+      guild_id,
+      user_id: principal.userId,
+      permissions: '0',
+      channel_id: '',
+    });
+    if (!membership.is_member) throw new DiscordError(403, 50001, 'Missing Access');
     const all = await call(registry, registry.ListGuildCommandIndex, {
       guild_id,
       locale: resolveRequestLocale(req, principal.userLocale),
