@@ -590,6 +590,15 @@ describe('deauthorization', () => {
     expect((await stack.admin('DELETE', `/admin/users/${alice.id}/authorizations/1`)).status).toBe(404);
   });
 
+  it('spends the codes not exchanged yet', async () => {
+    const code = await authorize('identify');
+    expect((await stack.admin('DELETE', `/admin/users/${alice.id}/authorizations/${app.id}`)).status).toBe(
+      204,
+    );
+    const answer = await token({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT });
+    expect([answer.status, answer.body.error]).toEqual([400, 'invalid_grant']);
+  });
+
   it('removing the bot from a guild uninstalls the app there', async () => {
     const guild = (
       await stack.admin('POST', '/admin/guilds', { name: 'Temp Guild', owner_id: world.user.id })

@@ -33,7 +33,7 @@ export function createApplicationHandlers({ applications, snowflakes, now = () =
     ): Promise<oauth.UpdateApplicationResponse> {
       const id = parseSnowflakeParam('application_id', request.application_id);
       const patch = validateApplicationPatch(parseJsonBody(request.body_json));
-      const app = await applications.update(id, patch);
+      const app = await applications.update(id, patch, now());
       return { application_json: JSON.stringify(renderApplication(app)), flags: app.flags };
     },
 

@@ -112,16 +112,19 @@ export function createTokenEndpointHandlers(deps: HandlerDeps) {
       // client_credentials: a token for the application's owner (facts §11), never a refresh token.
       if (client.publicClient)
         throw unauthorizedClient('Public clients cannot use the client credentials grant.');
-      if (client.ownerId === null) throw unauthorizedClient('This application has no owner to act for.');
+      const ownerless = () => unauthorizedClient('This application has no owner to act for.');
+      if (client.ownerId === null) throw ownerless();
       const scopes = selectClientCredentialsScopes(params.scope);
       const tokens = issueOAuth2Tokens(lifetimes, at, false);
-      await grants.createClientCredentialsGrant({
+      // The grant is for whoever owns the application when it commits (not `client.ownerId`,
+      // read before): an owner change in between revokes the old owner's tokens.
+      const issued = await grants.createClientCredentialsGrant({
         grantId: snowflakes.next(),
         applicationId: client.id,
-        ownerId: client.ownerId,
         scopes,
         tokens,
       });
+      if (!issued) throw ownerless();
       return answer(tokens, scopes, client.id);
     },
 

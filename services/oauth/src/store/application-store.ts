@@ -10,6 +10,8 @@ import type { ApplicationFields, ApplicationPatch } from '../domain/validate-app
 import type { EventWebhookType } from '../domain/event-webhook-types';
 import type { IntegrationType } from '../domain/limits';
 import type { Prisma, PrismaClient } from '../generated/prisma/client';
+import { announceCredentialsChange, type CredentialChange } from './announce-credentials-change';
+import { revokeClientCredentialsGrants } from './revoke-client-credentials-grants';
 import { toUserRecord } from './to-user-record';
 import { writeOutboxEvent } from './write-outbox-event';
 
@@ -84,12 +86,28 @@ export class ApplicationStore {
       : undefined;
   }
 
-  /** Applies a PATCH; 404 / 10002 when unknown. */
-  async update(id: bigint, patch: ApplicationPatch): Promise<ApplicationRecord> {
+  /**
+   * Applies a PATCH; 404 / 10002 when unknown. A new owner revokes the client-credentials
+   * tokens, which act as the old one; that and changed flags (which resolved tokens carry)
+   * are announced (`application.credentials_changed`) in the same transaction.
+   */
+  async update(id: bigint, patch: ApplicationPatch, now: Date): Promise<ApplicationRecord> {
     const row = await this.prisma.$transaction(async (tx) => {
-      await assertApplicationExists(tx, id);
+      // Locked: client-credentials issuing waits (FOR SHARE) and then sees the new owner.
+      const [current] = await tx.$queryRaw<{ owner_id: bigint | null; flags: bigint }[]>`
+        SELECT owner_id, flags FROM "oauth"."application" WHERE id = ${id} FOR NO KEY UPDATE`;
+      if (!current) throw new UnknownApplicationError();
       if (patch.ownerId) await assertOwnerExists(tx, patch.ownerId);
-      return tx.application.update({ where: { id }, data: toColumns(patch), include: WITH_RELATIONS });
+      const columns = toColumns(patch);
+      const updated = await tx.application.update({ where: { id }, data: columns, include: WITH_RELATIONS });
+      const changed: CredentialChange[] = [];
+      if (columns.flags !== undefined && columns.flags !== current.flags) changed.push('flags');
+      if (columns.ownerId !== undefined && columns.ownerId !== current.owner_id) {
+        await revokeClientCredentialsGrants(tx, id, now);
+        changed.push('owner_id');
+      }
+      if (changed.length > 0) await announceCredentialsChange(tx, id, changed);
+      return updated;
     });
     return toApplicationRecord(row);
   }

@@ -3,7 +3,9 @@ import type { RedeemableCode } from '../domain/check-code-redemption';
 import type { Digest } from '../domain/hash-secret';
 import type { IssuedTokens } from '../domain/issue-oauth2-tokens';
 import type { Prisma, PrismaClient } from '../generated/prisma/client';
+import { announceCredentialsChange } from './announce-credentials-change';
 import { retryOnWriteConflict } from './retry-on-write-conflict';
+import { revokeGrantTokens } from './revoke-grant-tokens';
 import { writeOutboxEvent } from './write-outbox-event';
 
 /** A grant kind: how the authorization came about. */
@@ -39,6 +41,8 @@ const bytes = (digest: Digest): Buffer => Buffer.from(digest.buffer, digest.byte
  * Authorizations (grants) and their access and refresh tokens. Single use of codes and
  * refresh tokens rests on conditional UPDATEs (`… WHERE used_at IS NULL RETURNING`): of
  * two concurrent uses, the second waits for the first's row lock, then matches nothing.
+ * Locks are taken in one order, code → grant → tokens, so that a revocation and a request
+ * racing it serialize instead of each missing what the other has not committed yet.
  */
 export class GrantStore {
   constructor(private readonly prisma: PrismaClient) {}
@@ -108,19 +112,29 @@ export class GrantStore {
   }): Promise<GrantOutcome> {
     const { now } = input;
     const clientId = BigInt(input.clientId);
+    const hash = bytes(input.tokenHash);
     return retryOnWriteConflict(() =>
       this.prisma.$transaction(async (tx) => {
+        // The grant first, as a revocation locks it: a revocation in flight makes this wait,
+        // then find the grant revoked; one that comes later waits for the tokens issued here.
+        // An exclusive lock, not FOR SHARE: two refreshes of one token that both detect
+        // reuse would otherwise deadlock upgrading their shared locks to revoke the grant.
+        await tx.$queryRaw`
+        SELECT g.id FROM "oauth"."token_grant" g
+          JOIN "oauth"."refresh_token" r ON r.grant_id = g.id
+         WHERE r.token_hash = ${hash} AND r.application_id = ${clientId}
+           FOR NO KEY UPDATE OF g`;
         const [live] = await tx.$queryRaw<{ grant_id: bigint; user_id: bigint | null; scopes: string[] }[]>`
         UPDATE "oauth"."refresh_token" r SET used_at = ${now}
           FROM "oauth"."token_grant" g
-         WHERE r.token_hash = ${bytes(input.tokenHash)} AND r.used_at IS NULL AND r.revoked_at IS NULL
+         WHERE r.token_hash = ${hash} AND r.used_at IS NULL AND r.revoked_at IS NULL
            AND r.expires_at > ${now} AND r.application_id = ${clientId}
            AND g.id = r.grant_id AND g.revoked_at IS NULL
          RETURNING r.grant_id, g.user_id, g.scopes`;
         if (!live) {
           const [spent] = await tx.$queryRaw<{ grant_id: bigint }[]>`
           SELECT grant_id FROM "oauth"."refresh_token"
-           WHERE token_hash = ${bytes(input.tokenHash)} AND application_id = ${clientId} AND used_at IS NOT NULL`;
+           WHERE token_hash = ${hash} AND application_id = ${clientId} AND used_at IS NOT NULL`;
           if (!spent) return { kind: 'invalid' };
           await revokeGrant(tx, spent.grant_id, now);
           return { kind: 'reused' };
@@ -133,23 +147,32 @@ export class GrantStore {
     );
   }
 
-  /** Creates a client-credentials grant (for the application's owner) with its access token. */
+  /**
+   * Creates a client-credentials grant with its access token, for the application's owner
+   * as of this transaction; false (nothing created) when it has no owner.
+   */
   async createClientCredentialsGrant(input: {
     grantId: string;
     applicationId: string;
-    ownerId: string;
     scopes: string[];
     tokens: IssuedTokens;
-  }): Promise<void> {
-    await this.prisma.$transaction(async (tx) => {
+  }): Promise<boolean> {
+    const applicationId = BigInt(input.applicationId);
+    return this.prisma.$transaction(async (tx) => {
+      // FOR SHARE waits for an owner change in flight, which revokes the old owner's grants:
+      // a grant made here is then either for the new owner or seen (and revoked) by it.
+      const [app] = await tx.$queryRaw<{ owner_id: bigint | null }[]>`
+        SELECT owner_id FROM "oauth"."application" WHERE id = ${applicationId} FOR SHARE`;
+      if (!app || app.owner_id === null) return false;
       await createGrant(tx, {
         id: BigInt(input.grantId),
-        applicationId: BigInt(input.applicationId),
-        userId: BigInt(input.ownerId),
+        applicationId,
+        userId: app.owner_id,
         kind: 'client_credentials',
         scopes: input.scopes,
         tokens: input.tokens,
       });
+      return true;
     });
   }
 
@@ -177,6 +200,7 @@ export class GrantStore {
             // A token from before grants existed: revoke it alone.
             const count = await tx.$executeRaw`
             UPDATE "oauth"."access_token" SET revoked_at = ${now} WHERE token_hash = ${hash} AND revoked_at IS NULL`;
+            if (count > 0) await announceCredentialsChange(tx, app, ['tokens_revoked']);
             return count > 0;
           }
           return revokeGrant(tx, row.grant_id, now);
@@ -187,21 +211,28 @@ export class GrantStore {
   }
 
   /**
-   * Removes a user's authorization of an application: revokes every grant between them and
-   * deletes the user installation, with one APPLICATION_DEAUTHORIZED event when anything
-   * was removed. False when there was nothing to remove.
+   * Removes a user's authorization of an application: spends the user's codes not yet
+   * exchanged, revokes every grant between them and deletes the user installation, with
+   * one APPLICATION_DEAUTHORIZED event when a grant or the installation was removed. False
+   * when there was none.
    */
   async removeAuthorization(applicationId: string, userId: string, now: Date): Promise<boolean> {
     const app = BigInt(applicationId);
     const user = BigInt(userId);
     return retryOnWriteConflict(() =>
       this.prisma.$transaction(async (tx) => {
+        // Codes first: an exchange in flight holds its code's row lock, so this waits for
+        // it to commit, and the grant it created is among those revoked next. Expired codes
+        // are spent too: the exchange checks expiry with its own clock.
+        await tx.$executeRaw`
+        UPDATE "oauth"."authorization_code" SET used_at = ${now}
+         WHERE application_id = ${app} AND user_id = ${user} AND used_at IS NULL`;
         const grants = await tx.$queryRaw<{ id: bigint }[]>`
         UPDATE "oauth"."token_grant" SET revoked_at = ${now}
          WHERE application_id = ${app} AND user_id = ${user} AND revoked_at IS NULL
          RETURNING id`;
         const ids = grants.map((g) => g.id);
-        if (ids.length > 0) await revokeTokensOf(tx, ids, now);
+        if (ids.length > 0) await revokeGrantTokens(tx, ids, now);
         const uninstalled = await tx.$executeRaw`
         DELETE FROM "oauth"."user_installation" WHERE application_id = ${app} AND user_id = ${user}`;
         if (ids.length === 0 && uninstalled === 0) return false;
@@ -272,26 +303,22 @@ async function insertTokens(
 
 /**
  * Revokes a grant and every token of it; a live user authorization ending this way is
- * announced (APPLICATION_DEAUTHORIZED). False when it was already revoked.
+ * announced (APPLICATION_DEAUTHORIZED), a client-credentials grant as a credentials change
+ * (it is no user's authorization). False when it was already revoked.
  */
 async function revokeGrant(tx: Prisma.TransactionClient, grantId: bigint, now: Date): Promise<boolean> {
   const [grant] = await tx.$queryRaw<{ application_id: bigint; user_id: bigint | null; kind: string }[]>`
     UPDATE "oauth"."token_grant" SET revoked_at = ${now} WHERE id = ${grantId} AND revoked_at IS NULL
     RETURNING application_id, user_id, kind`;
   if (!grant) return false;
-  await revokeTokensOf(tx, [grantId], now);
+  await revokeGrantTokens(tx, [grantId], now);
   if (grant.kind === 'authorization_code' && grant.user_id !== null) {
     await writeOutboxEvent(tx, 'application.deauthorized', {
       application_id: grant.application_id.toString(),
       user_id: grant.user_id.toString(),
     });
+  } else {
+    await announceCredentialsChange(tx, grant.application_id, ['tokens_revoked']);
   }
   return true;
-}
-
-async function revokeTokensOf(tx: Prisma.TransactionClient, grantIds: bigint[], now: Date): Promise<void> {
-  await tx.$executeRaw`
-    UPDATE "oauth"."access_token" SET revoked_at = ${now} WHERE grant_id = ANY(${grantIds}::bigint[]) AND revoked_at IS NULL`;
-  await tx.$executeRaw`
-    UPDATE "oauth"."refresh_token" SET revoked_at = ${now} WHERE grant_id = ANY(${grantIds}::bigint[]) AND revoked_at IS NULL`;
 }

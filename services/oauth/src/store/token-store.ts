@@ -35,13 +35,17 @@ const BOT_TOKEN_SQL = `
     FROM "oauth"."application"
    WHERE bot_token_hash = $1`;
 
+// A token dies with its grant even where its own row was not marked: a refresh that
+// commits after a revocation's snapshot leaves such a token. Tokens from before grants
+// existed have none (grant_id null), hence the LEFT JOIN.
 const ACCESS_TOKEN_SQL = `
   SELECT t.application_id::text AS application_id, t.user_id::text AS user_id, t.scopes, t.expires_at,
          a.flags::text AS flags, u.locale
     FROM "oauth"."access_token" t
     JOIN "oauth"."application" a ON a.id = t.application_id
+    LEFT JOIN "oauth"."token_grant" g ON g.id = t.grant_id
     LEFT JOIN "oauth"."user" u ON u.id = t.user_id
-   WHERE t.token_hash = $1 AND t.revoked_at IS NULL AND t.expires_at > $2`;
+   WHERE t.token_hash = $1 AND t.revoked_at IS NULL AND t.expires_at > $2 AND g.revoked_at IS NULL`;
 
 const SESSION_SQL = `
   SELECT s.user_id::text AS user_id, u.locale
@@ -75,7 +79,7 @@ export class TokenStore {
     return row ? { applicationId: row.application_id, flags: Number(row.flags) } : undefined;
   }
 
-  /** The access token with this digest, unless revoked or expired at `now`. */
+  /** The access token with this digest, unless it or its grant is revoked, or it expired at `now`. */
   async findLiveAccessToken(tokenHash: Digest, now: Date): Promise<AccessTokenRow | undefined> {
     const { rows } = await this.pool.query<{
       application_id: string;
