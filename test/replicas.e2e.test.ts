@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as path from 'node:path';
 import { findFreePort } from '../infra/src/net';
-import { createDemoWorld, startTestStack, type TestStack } from './support';
+import { createApplication, createDemoWorld, createUser, startTestStack, type TestStack } from './support';
 
 /**
  * Gateway replicas share no memory: each caches resolved tokens. A credential change made
@@ -56,6 +56,17 @@ afterAll(async () => {
   await stack?.stop();
 });
 
+/** Polls `call` until it is refused (401), for at most 3 s: the last status and how long it took. */
+async function untilRefused(call: () => Promise<Response>): Promise<{ status: number; waited: number }> {
+  const started = Date.now();
+  let status = (await call()).status;
+  while (status === 200 && Date.now() - started < 3000) {
+    await new Promise((r) => setTimeout(r, 50));
+    status = (await call()).status;
+  }
+  return { status, waited: Date.now() - started };
+}
+
 it('a bot token reset through one replica stops the old token on the other within a second', async () => {
   const world = await createDemoWorld(stack.admin);
   const list = (base: string, token: string) =>
@@ -67,16 +78,50 @@ it('a bot token reset through one replica stops the old token on the other withi
   const reset = await stack.admin('POST', `/admin/applications/${world.application.id}/bot/reset-token`);
   expect(reset.status).toBe(200);
 
-  const deadline = Date.now() + 3000;
-  let status = 200;
-  let waited = 0;
-  const started = Date.now();
-  while (status === 200 && Date.now() < deadline) {
-    status = (await list(secondUrl, world.application.botToken)).status;
-    waited = Date.now() - started;
-    if (status === 200) await new Promise((r) => setTimeout(r, 50));
-  }
+  const { status, waited } = await untilRefused(() => list(secondUrl, world.application.botToken));
   expect(status).toBe(401);
   expect(waited).toBeLessThan(1000);
   expect((await list(secondUrl, reset.body.token)).status).toBe(200);
+});
+
+it('client-credentials tokens revoked through one replica stop on the other within a second', async () => {
+  const first = await createUser(stack, { username: 'first-owner' });
+  const next = await createUser(stack, { username: 'next-owner' });
+  const app = await createApplication(stack, { name: 'Sold', owner_id: first.id });
+  const basic = `Basic ${Buffer.from(`${app.id}:${app.client_secret}`).toString('base64')}`;
+  const issue = async () => {
+    const answer = await fetch(`${stack.apiUrl}/api/v10/oauth2/token`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', Authorization: basic },
+      body: 'grant_type=client_credentials&scope=identify',
+    });
+    expect(answer.status).toBe(200);
+    return ((await answer.json()) as { access_token: string }).access_token;
+  };
+  const me = (token: string) =>
+    fetch(`${secondUrl}/api/v10/users/@me`, { headers: { Authorization: `Bearer ${token}` } });
+
+  // A new owner: the old owner's token is revoked (it acted as them).
+  const old = await issue();
+  const seen = await me(old); // cached there for up to 60 s
+  expect([seen.status, ((await seen.json()) as { id: string }).id]).toEqual([200, first.id]);
+  expect((await stack.admin('PATCH', `/admin/applications/${app.id}`, { owner_id: next.id })).status).toBe(
+    200,
+  );
+  const afterOwnerChange = await untilRefused(() => me(old));
+  expect(afterOwnerChange.status).toBe(401);
+  expect(afterOwnerChange.waited).toBeLessThan(1000);
+
+  // RFC 7009 revocation of a client-credentials token (no user's deauthorization).
+  const current = await issue();
+  expect((await me(current)).status).toBe(200);
+  const revoked = await fetch(`${stack.apiUrl}/api/v10/oauth2/token/revoke`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded', Authorization: basic },
+    body: new URLSearchParams({ token: current }).toString(),
+  });
+  expect(revoked.status).toBe(200);
+  const afterRevocation = await untilRefused(() => me(current));
+  expect(afterRevocation.status).toBe(401);
+  expect(afterRevocation.waited).toBeLessThan(1000);
 });

@@ -3,7 +3,11 @@ import type { Logger } from '@acs/service-kit';
 import type { TokenCache } from './token-cache';
 
 /** Events of oauth after which an application's cached principals must not be trusted. */
-const CREDENTIAL_EVENTS = new Set(['application.bot_token_reset', 'application.deauthorized']);
+const CREDENTIAL_EVENTS = new Set([
+  'application.bot_token_reset',
+  'application.deauthorized',
+  'application.credentials_changed',
+]);
 
 /** A running subscription; `stop` ends it. */
 export interface CredentialFollower {
@@ -12,10 +16,11 @@ export interface CredentialFollower {
 
 /**
  * Drops cached principals when oauth announces that an application's credentials changed
- * (bot token reset, an authorization revoked), whichever gateway replica handled the
- * change. The events already travel through JetStream; a core subscription on their
- * subjects sees each as it is published. Without NATS the cache still expires on its own
- * (TOKEN_CACHE_SECONDS), so a failed connection is logged and retried, never fatal.
+ * (bot token reset, an authorization or a client-credentials token revoked, a new owner,
+ * new flags), whichever gateway replica handled the change. The events already travel
+ * through JetStream; a core subscription on their subjects sees each as it is published.
+ * Without NATS the cache still expires on its own (TOKEN_CACHE_SECONDS), so a failed
+ * connection is logged and retried, never fatal.
  */
 export function followCredentialChanges(options: {
   natsUrl: string;
