@@ -1,6 +1,7 @@
 import { Pool } from 'pg';
 import { findTestServers } from '@acs/testing';
 import { createDemoWorld, startTestStack, type DemoWorld, type TestStack } from './support';
+import { GatewayTestClient } from './helpers/gateway-client';
 import { TcpProxy } from './helpers/tcp-proxy';
 import { WebhookReceiver } from './helpers/webhook-receiver';
 import { writeOutboxEvents } from './helpers/write-outbox-event';
@@ -138,4 +139,30 @@ it('loses nothing when NATS is unreachable for 15 s under writes', async () => {
   expect(ids.length).toBeGreaterThan(500);
   await waitForAll(ids, 60_000);
   expectDuplicatesIdentical();
+});
+
+it('keeps counting Identifies for session_start_limit across a dispatcher restart', async () => {
+  /** The start limit /gateway/bot shows, once the dispatcher answers again. */
+  const startLimit = async () => {
+    for (const deadline = Date.now() + 15_000; ;) {
+      const response = await fetch(`${stack.apiUrl}/api/v10/gateway/bot`, {
+        headers: { Authorization: `Bot ${world.application.botToken}` },
+      });
+      if (response.status === 200) {
+        return ((await response.json()) as { session_start_limit: { remaining: number } })
+          .session_start_limit;
+      }
+      if (Date.now() > deadline) throw new Error(`/gateway/bot answered ${response.status}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  };
+  const before = await startLimit();
+  const client = await GatewayTestClient.connect(`ws://127.0.0.1:${stack.ports.gateway}`);
+  await client.identify(world.application.botToken);
+  client.close(1000);
+  expect((await startLimit()).remaining).toBe(before.remaining - 1);
+
+  // Counted in the database, not in the replica's memory.
+  await stack.restart('dispatcher');
+  expect((await startLimit()).remaining).toBe(before.remaining - 1);
 });

@@ -18,6 +18,7 @@ import { startGatewayServer } from './gateway/gateway-server';
 import { SessionRegistry } from './gateway/session-registry';
 import { createHandlers } from './handlers/create-handlers';
 import { DeliveryStore } from './store/delivery-store';
+import { IdentifyStore } from './store/identify-store';
 import { WebhookPoster } from './webhooks/post-webhook';
 import { WebhookWorker } from './webhooks/webhook-worker';
 
@@ -46,6 +47,7 @@ export async function startService(
   );
   const directory = new Directory(oauth, permissions);
   const store = new DeliveryStore(pool);
+  const identifies = new IdentifyStore(pool);
   const nats = await connect({
     servers: config.NATS_URL,
     name: SERVICE_NAME,
@@ -90,6 +92,7 @@ export async function startService(
     {
       registry,
       directory,
+      identifies,
       logger,
       heartbeatIntervalMs: config.HEARTBEAT_INTERVAL_MS,
       publicUrl: config.GATEWAY_PUBLIC_URL ?? `ws://127.0.0.1:${config.GATEWAY_PORT}`,
@@ -101,9 +104,9 @@ export async function startService(
   worker.start();
   await consumer.start();
   const pruning = schedulePruning({
-    prune: (signal) => store.prune(events.maxAgeMs, { signal }),
+    prune: async (signal) => (await store.prune(events.maxAgeMs, { signal })) + (await identifies.prune()),
     logger,
-    what: 'handled events and finished webhook deliveries',
+    what: 'handled events, finished webhook deliveries and day-old identifies',
   });
 
   const server = createGrpcServer({
@@ -112,7 +115,7 @@ export async function startService(
       {
         name: 'acs.dispatcher.v1.DispatcherService',
         definition: loadDispatcherProto().acs.dispatcher.v1.DispatcherService.service,
-        handlers: createHandlers({ directory, poster, store, registry, publicUrl }),
+        handlers: createHandlers({ directory, poster, store, identifies, publicUrl }),
       },
     ],
     isReady: async () => {

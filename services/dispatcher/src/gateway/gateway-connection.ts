@@ -20,12 +20,15 @@ import { payload, type GatewayPayload } from '../domain/gateway-payload';
 import { guildCreatePayload } from '../domain/guild-create';
 import { SendWindow } from '../domain/send-window';
 import { shardOf } from '../domain/shard-of';
+import type { IdentifyStore } from '../store/identify-store';
 import type { Session, SessionRegistry, SessionSink } from './session-registry';
 
 /** What every connection shares. */
 export interface ConnectionContext {
   registry: SessionRegistry;
   directory: Directory;
+  /** Where Identifies are counted for `session_start_limit`. */
+  identifies: IdentifyStore;
   logger: Logger;
   heartbeatIntervalMs: number;
   /** READY's resume_gateway_url. */
@@ -136,6 +139,11 @@ export class GatewayConnection implements SessionSink {
     const shard = request.shard;
     const mine = shard ? guildIds.filter((id) => shardOf(id, shard[1]) === shard[0]) : guildIds;
     const guilds = await Promise.all(mine.map((id) => directory.guild(id)));
+    // Counted before READY, so a /gateway/bot that follows sees it; a database hiccup
+    // costs the count, never the session.
+    await this.context.identifies.record(applicationId).catch((error: unknown) => {
+      this.context.logger.warn({ err: error, applicationId }, 'identify not counted');
+    });
     if (this.closed) return;
     const session = registry.create(applicationId, shard, this);
     this.session = session;

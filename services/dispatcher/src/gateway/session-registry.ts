@@ -30,7 +30,6 @@ export interface Session {
  */
 export class SessionRegistry {
   private readonly sessions = new Map<string, Session>();
-  private readonly identifies = new Map<string, number[]>();
 
   constructor(
     private readonly bus: DispatchBus,
@@ -51,9 +50,6 @@ export class SessionRegistry {
     };
     session.unsubscribe = this.bus.subscribe(applicationId, (message) => this.receive(session, message));
     this.sessions.set(session.id, session);
-    const times = this.identifies.get(applicationId) ?? [];
-    times.push(Date.now());
-    this.identifies.set(applicationId, times);
     return session;
   }
 
@@ -104,24 +100,6 @@ export class SessionRegistry {
     if (session.expiry) clearTimeout(session.expiry);
     session.unsubscribe();
     this.sessions.delete(session.id);
-  }
-
-  /** Identifies of the application in the last 24 hours on this replica. */
-  identifiesToday(applicationId: string): number {
-    return this.identifyTimes(applicationId).length;
-  }
-
-  /** Milliseconds until the oldest identify of the last 24 hours leaves the window (0 when none). */
-  identifyResetAfter(applicationId: string): number {
-    const oldest = this.identifyTimes(applicationId)[0];
-    return oldest === undefined ? 0 : Math.max(0, oldest + 86_400_000 - Date.now());
-  }
-
-  private identifyTimes(applicationId: string): number[] {
-    const since = Date.now() - 86_400_000;
-    const times = (this.identifies.get(applicationId) ?? []).filter((t) => t > since);
-    this.identifies.set(applicationId, times);
-    return times;
   }
 
   /** Ends every session (shutdown). */

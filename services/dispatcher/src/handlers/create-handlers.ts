@@ -1,8 +1,8 @@
 import type { dispatcher } from '@acs/protos';
 import type { Directory } from '../clients/directory';
 import { MAX_IDENTIFIES_PER_DAY } from '../domain/gateway-codes';
-import type { SessionRegistry } from '../gateway/session-registry';
 import type { DeliveryStore } from '../store/delivery-store';
+import { IDENTIFY_WINDOW_MS, type IdentifyStore } from '../store/identify-store';
 import type { WebhookPoster } from '../webhooks/post-webhook';
 import { verifyEventWebhooksEndpoint, verifyInteractionsEndpoint } from '../webhooks/verify-endpoint';
 
@@ -11,23 +11,23 @@ export interface HandlerDeps {
   directory: Directory;
   poster: WebhookPoster;
   store: DeliveryStore;
-  registry: SessionRegistry;
+  identifies: IdentifyStore;
   publicUrl: string;
 }
 
 /** The handlers of `acs.dispatcher.v1.DispatcherService`. */
-export function createHandlers({ directory, poster, store, registry, publicUrl }: HandlerDeps) {
+export function createHandlers({ directory, poster, store, identifies, publicUrl }: HandlerDeps) {
   return {
     async GetGateway(request: dispatcher.GetGatewayRequest__Output): Promise<dispatcher.GetGatewayResponse> {
       if (!request.application_id) return { url: publicUrl };
-      const used = registry.identifiesToday(request.application_id);
+      const { count, oldestAt } = await identifies.usage(request.application_id);
       return {
         url: publicUrl,
         shards: 1,
         session_start_limit: {
           total: MAX_IDENTIFIES_PER_DAY,
-          remaining: Math.max(0, MAX_IDENTIFIES_PER_DAY - used),
-          reset_after: registry.identifyResetAfter(request.application_id),
+          remaining: Math.max(0, MAX_IDENTIFIES_PER_DAY - count),
+          reset_after: oldestAt ? Math.max(0, oldestAt.getTime() + IDENTIFY_WINDOW_MS - Date.now()) : 0,
           max_concurrency: 1,
         },
       };
