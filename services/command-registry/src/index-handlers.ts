@@ -13,8 +13,9 @@ const COMMAND_SCOPES = ['applications.commands', 'bot'];
 
 /**
  * The RPCs other services use across scopes: `ResolveCommands` (permissions checks that
- * the commands its overwrites belong to still exist, under the same name) and
- * `ListGuildCommandIndex` (the command picker: every installed app's commands in a guild).
+ * the commands its overwrites belong to still exist, under the same name, not renamed
+ * since) and `ListGuildCommandIndex` (the command picker: every installed app's commands
+ * in a guild).
  */
 export function createIndexHandlers({ lookup, oauth }: IndexHandlerDependencies) {
   /** The apps installed in the guild with a scope that lets their commands run there, by id (one oauth call). */
@@ -42,6 +43,7 @@ export function createIndexHandlers({ lookup, oauth }: IndexHandlerDependencies)
           default_member_permissions: c.defaultMemberPermissions ?? '',
           guild_id: c.guildId,
           version: c.version,
+          named_version: c.namedVersion,
         })),
       };
     },

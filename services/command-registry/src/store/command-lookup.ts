@@ -11,6 +11,8 @@ export interface CommandSummary {
   guildId: string;
   name: string;
   version: string;
+  /** The version at which it got its current name (its first, or its latest rename's). */
+  namedVersion: string;
   defaultMemberPermissions: string | null;
 }
 
@@ -20,6 +22,7 @@ interface SummaryRow {
   guild_id: string;
   name: string;
   version: string;
+  named_version: string;
   default_member_permissions: string | null;
 }
 
@@ -39,7 +42,7 @@ export class CommandLookup {
   async resolve(applicationId: string, guildId: string, ids: readonly string[]): Promise<CommandSummary[]> {
     if (ids.length === 0) return [];
     const { rows } = await this.pool.query<SummaryRow>(
-      `SELECT id::text, application_id::text, guild_id::text, name, version::text,
+      `SELECT id::text, application_id::text, guild_id::text, name, version::text, named_version::text,
               data->>'default_member_permissions' AS default_member_permissions
          FROM command
         WHERE application_id = $1 AND guild_id IN (0, $2) AND id = ANY($3::bigint[])`,
@@ -51,6 +54,7 @@ export class CommandLookup {
       guildId: r.guild_id === '0' ? '' : r.guild_id,
       name: r.name,
       version: r.version,
+      namedVersion: r.named_version,
       defaultMemberPermissions: r.default_member_permissions,
     }));
   }

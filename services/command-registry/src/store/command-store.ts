@@ -258,8 +258,8 @@ export class CommandStore {
   }
 
   /**
-   * Inserts new commands (id = version = a fresh snowflake). Their events are appended to
-   * `events` when given (the caller emits them), else emitted here.
+   * Inserts new commands (id = version = named_version = a fresh snowflake). Their events
+   * are appended to `events` when given (the caller emits them), else emitted here.
    */
   private async insert(
     db: PoolClient,
@@ -273,8 +273,8 @@ export class CommandStore {
       return { ...scope, id, version: id, command };
     });
     await db.query(
-      `INSERT INTO command (id, application_id, guild_id, type, name, version, data)
-       SELECT u.id, $1, $2, u.type, u.name, u.id, u.data::jsonb
+      `INSERT INTO command (id, application_id, guild_id, type, name, version, named_version, data)
+       SELECT u.id, $1, $2, u.type, u.name, u.id, u.id, u.data::jsonb
          FROM unnest($3::bigint[], $4::int[], $5::text[], $6::text[]) AS u(id, type, name, data)`,
       [
         ...scopeParams(scope),
@@ -290,7 +290,10 @@ export class CommandStore {
     return stored;
   }
 
-  /** Replaces commands' contents with a new version each; renames announce `command.renamed`. */
+  /**
+   * Replaces commands' contents with a new version each; renames announce `command.renamed`
+   * and move `named_version` to the new version (other edits keep it).
+   */
   private async update(
     db: PoolClient,
     scope: CommandScope,
@@ -299,8 +302,11 @@ export class CommandStore {
   ): Promise<StoredCommand[]> {
     if (changes.length === 0) return [];
     const stored = changes.map(([current, command]) => ({ ...current, version: this.ids.next(), command }));
+    // SET's right-hand sides read the row as it was: `c.name` is the name before this update.
     await db.query(
-      `UPDATE command AS c SET name = u.name, version = u.version, data = u.data::jsonb
+      `UPDATE command AS c
+          SET name = u.name, version = u.version, data = u.data::jsonb,
+              named_version = CASE WHEN c.name = u.name THEN c.named_version ELSE u.version END
          FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::text[]) AS u(id, name, version, data)
         WHERE c.id = u.id`,
       [

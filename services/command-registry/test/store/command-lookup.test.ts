@@ -20,7 +20,7 @@ afterAll(async () => {
 });
 
 describe('CommandLookup', () => {
-  it('resolves ids across the global scope and one guild, and follows renames and deletes at once', async () => {
+  it('resolves ids across the global scope and one guild, and follows renames, edits and deletes at once', async () => {
     const global = await ctx.store.upsert({ applicationId: APP, guildId: '' }, slash('global'));
     const guild = await ctx.store.upsert(
       { applicationId: APP, guildId: GUILD },
@@ -44,6 +44,7 @@ describe('CommandLookup', () => {
         guildId: '',
         name: 'global',
         version: global.stored.version,
+        namedVersion: global.stored.id,
         defaultMemberPermissions: null,
       },
       {
@@ -52,6 +53,7 @@ describe('CommandLookup', () => {
         guildId: GUILD,
         name: 'mod',
         version: guild.stored.version,
+        namedVersion: guild.stored.id,
         defaultMemberPermissions: '32',
       },
     ]);
@@ -62,7 +64,20 @@ describe('CommandLookup', () => {
     }));
     await ctx.store.remove({ applicationId: APP, guildId: '' }, global.stored.id);
     expect(await lookup.resolve(APP, GUILD, ids)).toEqual([
-      expect.objectContaining({ id: guild.stored.id, name: 'moderate', version: renamed.version }),
+      expect.objectContaining({
+        id: guild.stored.id,
+        name: 'moderate',
+        version: renamed.version,
+        namedVersion: renamed.version,
+      }),
+    ]);
+    // An edit that keeps the name keeps the version it was set at.
+    const described = await ctx.store.edit({ applicationId: APP, guildId: GUILD }, guild.stored.id, (c) => ({
+      ...c,
+      description: 'Moderate, politely',
+    }));
+    expect(await lookup.resolve(APP, GUILD, [guild.stored.id])).toEqual([
+      expect.objectContaining({ version: described.version, namedVersion: renamed.version }),
     ]);
 
     expect(await lookup.applicationsWithCommands(GUILD)).toEqual([APP, OTHER_APP]);

@@ -371,3 +371,113 @@ describe('lists', () => {
     expect(await ctx.store.listJson(global, { withLocalizations: false, locale: '' })).toBe('[]');
   });
 });
+
+/** What permissions compares its overwrites with: the command's version and since when it has its name. */
+async function versionsOf(commandId: string): Promise<{ version: string; namedVersion: string }> {
+  const { rows } = await ctx.pool.query<{ version: string; named_version: string }>(
+    'SELECT version::text, named_version::text FROM command WHERE id = $1',
+    [commandId],
+  );
+  if (!rows[0]) throw new Error(`no command ${commandId}`);
+  return { version: rows[0].version, namedVersion: rows[0].named_version };
+}
+
+describe('named_version (the version at which a command got its current name)', () => {
+  const scope = { applicationId: '1300000000000000013', guildId: GUILD };
+
+  it('upsert: set to the first version on create, kept by an update', async () => {
+    const { stored } = await ctx.store.upsert(scope, slash('ping'));
+    expect(await versionsOf(stored.id)).toEqual({ version: stored.id, namedVersion: stored.id });
+
+    const { stored: updated } = await ctx.store.upsert(scope, slash('ping', 'Pong, but louder'));
+    expect(BigInt(updated.version)).toBeGreaterThan(BigInt(stored.version));
+    expect(await versionsOf(stored.id)).toEqual({ version: updated.version, namedVersion: stored.id });
+  });
+
+  it('edit: kept by other changes, moved by each rename, including one back to an earlier name', async () => {
+    const { stored } = await ctx.store.upsert(scope, slash('alpha'));
+    const described = await ctx.store.edit(scope, stored.id, (c) => ({ ...c, description: 'Still alpha' }));
+    const restricted = await ctx.store.edit(scope, stored.id, (c) => ({
+      ...c,
+      default_member_permissions: '32',
+    }));
+    expect(BigInt(restricted.version)).toBeGreaterThan(BigInt(described.version));
+    expect(await versionsOf(stored.id)).toEqual({ version: restricted.version, namedVersion: stored.id });
+
+    const beta = await ctx.store.edit(scope, stored.id, (c) => ({ ...c, name: 'beta' }));
+    expect(await versionsOf(stored.id)).toEqual({ version: beta.version, namedVersion: beta.version });
+    const back = await ctx.store.edit(scope, stored.id, (c) => ({ ...c, name: 'alpha' }));
+    expect(await versionsOf(stored.id)).toEqual({ version: back.version, namedVersion: back.version });
+    expect(BigInt(back.version)).toBeGreaterThan(BigInt(beta.version));
+
+    // A rename refused (40041) changes nothing.
+    await ctx.store.upsert(scope, slash('gamma'));
+    await expect(ctx.store.edit(scope, stored.id, (c) => ({ ...c, name: 'gamma' }))).rejects.toMatchObject({
+      code: 40041,
+    });
+    expect(await versionsOf(stored.id)).toEqual({ version: back.version, namedVersion: back.version });
+  });
+
+  it('bulk overwrite: kept when unchanged or edited, moved on rename, set on create, moved on a swap', async () => {
+    const bulkScope = { applicationId: '1300000000000000014', guildId: '' };
+    const [same, edited, renamed, one, two] = await ctx.store.overwrite(
+      bulkScope,
+      ['same', 'edited', 'renamed', 'one', 'two'].map((n) => ({ id: null, command: slash(n) })),
+    );
+    for (const s of [same, edited, renamed, one, two])
+      expect(await versionsOf(s!.id)).toEqual({ version: s!.id, namedVersion: s!.id });
+
+    const next = await ctx.store.overwrite(bulkScope, [
+      { id: null, command: slash('same') },
+      { id: null, command: slash('edited', 'A new description') },
+      { id: renamed!.id, command: slash('renamed-now') },
+      // The two swap names in this one overwrite: both are renamed.
+      { id: one!.id, command: slash('two') },
+      { id: two!.id, command: slash('one') },
+      { id: null, command: slash('fresh') },
+    ]);
+    const [sameNow, editedNow, renamedNow, oneNow, twoNow, fresh] = next.map((s) => s!);
+    expect(await versionsOf(same!.id)).toEqual({ version: same!.id, namedVersion: same!.id });
+    expect(BigInt(editedNow!.version)).toBeGreaterThan(BigInt(edited!.version));
+    expect(await versionsOf(edited!.id)).toEqual({ version: editedNow!.version, namedVersion: edited!.id });
+    for (const s of [renamedNow!, oneNow!, twoNow!]) {
+      expect(BigInt(s.version)).toBeGreaterThan(BigInt(s.id));
+      expect(await versionsOf(s.id)).toEqual({ version: s.version, namedVersion: s.version });
+    }
+    expect(sameNow).toEqual(same);
+    expect(await versionsOf(fresh!.id)).toEqual({ version: fresh!.id, namedVersion: fresh!.id });
+
+    // Swapped back: the names are the ones of the first overwrite again, set later.
+    const [oneBack, twoBack] = await ctx.store.overwrite(bulkScope, [
+      { id: one!.id, command: slash('one') },
+      { id: two!.id, command: slash('two') },
+    ]);
+    for (const [before, after] of [
+      [oneNow!, oneBack!],
+      [twoNow!, twoBack!],
+    ]) {
+      expect(BigInt(after!.version)).toBeGreaterThan(BigInt(before!.version));
+      expect(await versionsOf(after!.id)).toEqual({ version: after!.version, namedVersion: after!.version });
+    }
+  });
+
+  it('entry point: set on ensure; moved when a bulk overwrite renames it, kept when it only edits it', async () => {
+    const appId = '1300000000000000015';
+    const entryPoint = (name: string, description = 'Launch it') =>
+      validateCommand(
+        { type: 4, name, description, handler: 2 },
+        { scope: 'global', applicationFlags: EMBEDDED_FLAG },
+      );
+    const { stored: launch } = await ctx.store.ensureEntryPoint(appId, entryPoint('Launch'));
+    expect(await versionsOf(launch.id)).toEqual({ version: launch.id, namedVersion: launch.id });
+
+    const epScope = { applicationId: appId, guildId: '' };
+    const [edited] = await ctx.store.overwrite(epScope, [
+      { id: null, command: entryPoint('Launch', 'Launch it now') },
+    ]);
+    expect(await versionsOf(launch.id)).toEqual({ version: edited!.version, namedVersion: launch.id });
+    const [play] = await ctx.store.overwrite(epScope, [{ id: null, command: entryPoint('Play') }]);
+    expect(play!.id).toBe(launch.id);
+    expect(await versionsOf(launch.id)).toEqual({ version: play!.version, namedVersion: play!.version });
+  });
+});
