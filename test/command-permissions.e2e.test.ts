@@ -1,4 +1,6 @@
+import { connect } from 'nats';
 import { Client } from 'pg';
+import { findTestServers } from '@acs/testing';
 import { expectSchema } from './helpers/openapi-validator';
 import { createDemoWorld, createUser, startTestStack, type DemoWorld, type TestStack } from './support';
 
@@ -290,18 +292,43 @@ describe('GET and PUT …/commands/{command}/permissions', () => {
 describe('deleting or renaming a command deletes its permissions', () => {
   const overwrite = () => [{ id: world.role.id, type: 1, permission: true }];
 
-  /** The stored rows of a command (what the durable consumer deletes). */
-  async function rowsOf(commandId: string): Promise<number> {
+  /** Runs a query on the stack's database (every service's schema). */
+  async function query(text: string, values: unknown[] = []): Promise<any[]> {
     const client = new Client({ connectionString: stack.databaseUrl });
     await client.connect();
     try {
-      const { rows } = await client.query(
-        'SELECT count(*)::int AS n FROM permissions.command_permissions WHERE command_id = $1',
-        [commandId],
-      );
-      return rows[0].n as number;
+      return (await client.query(text, values)).rows;
     } finally {
       await client.end();
+    }
+  }
+
+  /** The stored rows of a command (what the durable consumer deletes). */
+  async function rowsOf(commandId: string): Promise<number> {
+    const rows = await query(
+      'SELECT count(*)::int AS n FROM permissions.command_permissions WHERE command_id = $1',
+      [commandId],
+    );
+    return rows[0].n as number;
+  }
+
+  /**
+   * True once every event command-registry wrote so far is published and permissions'
+   * durable consumer (`permissions-command-events`) has acknowledged it: no delete is
+   * still on its way.
+   */
+  async function eventsSettled(): Promise<boolean> {
+    const [unpublished] = await query(
+      'SELECT count(*)::int AS n FROM registry.outbox WHERE published_at IS NULL',
+    );
+    if (unpublished.n !== 0) return false;
+    const nats = await connect({ servers: (await findTestServers()).natsUrl });
+    try {
+      const jsm = await nats.jetstreamManager();
+      const consumer = await jsm.consumers.info(stack.events.stream, 'permissions-command-events');
+      return consumer.num_pending === 0 && consumer.num_ack_pending === 0;
+    } finally {
+      await nats.close();
     }
   }
 
@@ -341,6 +368,58 @@ describe('deleting or renaming a command deletes its permissions', () => {
         .status,
     ).toBe(200);
     expect((await get(id)).body.permissions).toEqual(overwrite());
+  });
+
+  it('PATCH A → B → A: the next GET shows none, even while the rows are still there', async () => {
+    const id = await createCommand({ name: 'flip' });
+    // Deleted at the end whatever happens: the picker's tests below list every command.
+    try {
+      const denyPlain = [{ id: plain.id, type: 2, permission: false }];
+      const rename = (name: string) =>
+        request('PATCH', `/applications/${appId}/commands/${id}`, bot(), { name });
+      const pickerNames = async () =>
+        (await picker()).body.application_commands.map((c: { name: string }) => c.name);
+      expect((await put(id, denyPlain)).status).toBe(200);
+      expect(await pickerNames()).not.toContain('flip');
+      const [written] = await query(
+        // As text: ids are beyond JavaScript's exact integers.
+        'SELECT row_to_json(p)::text AS row FROM permissions.command_permissions p WHERE command_id = $1',
+        [id],
+      );
+
+      expect((await rename('flop')).status).toBe(200);
+      expect((await rename('flip')).status).toBe(200);
+      expect(await get(id)).toEqual({
+        status: 404,
+        body: { code: 10066, message: 'Unknown application command permissions' },
+      });
+      expect((await list()).body.map((e: { id: string }) => e.id)).not.toContain(id);
+
+      // The consumer may have deleted the rows already, which would hide them anyway: once
+      // it is done, put them back as written, as if the renames' events were still on
+      // their way. Only the read's own check can hide them now.
+      await eventually(eventsSettled);
+      expect(await rowsOf(id)).toBe(0);
+      await query(
+        `INSERT INTO permissions.command_permissions
+         SELECT * FROM json_populate_record(null::permissions.command_permissions, $1::json)`,
+        [written.row],
+      );
+      expect((await get(id)).body).toEqual({
+        code: 10066,
+        message: 'Unknown application command permissions',
+      });
+      expect((await list()).body.map((e: { id: string }) => e.id)).not.toContain(id);
+      expect(await pickerNames()).toContain('flip');
+      expect(await rowsOf(id)).toBe(1);
+
+      // Written for the name as it is now: they apply.
+      expect((await put(id, denyPlain)).status).toBe(200);
+      expect((await get(id)).body.permissions).toEqual(denyPlain);
+      expect(await pickerNames()).not.toContain('flip');
+    } finally {
+      await request('DELETE', `/applications/${appId}/commands/${id}`, bot());
+    }
   });
 });
 

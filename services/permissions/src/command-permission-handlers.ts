@@ -39,20 +39,28 @@ const EDIT_PERMISSIONS = PERMISSION_FLAGS.MANAGE_GUILD | PERMISSION_FLAGS.MANAGE
 
 /**
  * The application command permission RPCs. Reads show an entry only while its command
- * still exists under the name it was written for (asked of command-registry), so that a
- * delete or rename removes the permissions at once; the registry's events delete the rows.
+ * still exists under the name it was written for, not renamed since (asked of
+ * command-registry), so that a delete or rename removes the permissions at once; the
+ * registry's events delete the rows.
  */
 export function createCommandPermissionHandlers(deps: CommandPermissionDependencies) {
   const { commandPermissions, contexts, commands } = deps;
 
-  /** The entries that still apply, given the commands that exist now. */
+  /** The entries that still apply, given the commands that exist now (one call per app with entries). */
   async function current(
-    applicationId: string,
     guildId: string,
     entries: StoredCommandPermissions[],
   ): Promise<StoredCommandPermissions[]> {
-    const ids = entries.filter((e) => e.commandName !== null).map((e) => e.id);
-    return currentEntries(entries, await commands.resolve(applicationId, guildId, ids));
+    const idsByApplication = new Map<string, string[]>();
+    for (const e of entries) {
+      if (e.commandName !== null)
+        idsByApplication.set(e.applicationId, [...(idsByApplication.get(e.applicationId) ?? []), e.id]);
+    }
+    const resolved = await Promise.all(
+      [...idsByApplication].map(([applicationId, ids]) => commands.resolve(applicationId, guildId, ids)),
+    );
+    // Command ids are snowflakes, unique across applications.
+    return currentEntries(entries, new Map(resolved.flatMap((found) => [...found])));
   }
 
   /** The decision for one command of the app, given the app's current entries. */
@@ -81,7 +89,6 @@ export function createCommandPermissionHandlers(deps: CommandPermissionDependenc
       const applicationId = readPathSnowflake('application_id', request.application_id);
       const guildId = readPathSnowflake('guild_id', request.guild_id);
       const entries = await current(
-        applicationId,
         guildId,
         await commandPermissions.listForApplication(guildId, applicationId),
       );
@@ -96,7 +103,6 @@ export function createCommandPermissionHandlers(deps: CommandPermissionDependenc
       const commandId = readPathSnowflake('command_id', request.command_id);
       const stored = await commandPermissions.listByIds(guildId, [commandId]);
       const [entry] = await current(
-        applicationId,
         guildId,
         stored.filter((e) => e.applicationId === applicationId),
       );
@@ -193,9 +199,9 @@ export function createCommandPermissionHandlers(deps: CommandPermissionDependenc
         contexts.loadPermissionContext(guildId, userId, channelId),
         commandPermissions.listByIds(guildId, [...applicationIds, ...candidates.map((c) => c.command_id)]),
       ]);
-      // The candidates come from command-registry just now: their names are current.
-      const names = new Map(candidates.map((c) => [c.command_id, { name: c.name }]));
-      const entries = new Map(currentEntries(stored, names).map((e) => [`${e.applicationId}:${e.id}`, e]));
+      // The candidates carry their names but not since when (a rename A -> B -> A hides the
+      // entries written for the first A): command-registry is asked about those with entries.
+      const entries = new Map((await current(guildId, stored)).map((e) => [`${e.applicationId}:${e.id}`, e]));
       const member = memberForDecision(context);
       const effectiveChannelId = commandPermissionChannelId(context);
       const usable = candidates.filter(

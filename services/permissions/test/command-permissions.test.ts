@@ -100,11 +100,18 @@ const check = (request: Omit<permissions.CheckCommandPermissionRequest, 'applica
 
 beforeEach(() => {
   directory.commands.clear();
-  directory.put(APP, { id: COMMAND, name: 'ban', version: '10', defaultMemberPermissions: null });
+  directory.put(APP, {
+    id: COMMAND,
+    name: 'ban',
+    version: '10',
+    namedVersion: '10',
+    defaultMemberPermissions: null,
+  });
   directory.put(APP, {
     id: OTHER_COMMAND,
     name: 'kick',
     version: '10',
+    namedVersion: '10',
     defaultMemberPermissions: P.KICK_MEMBERS,
   });
 });
@@ -318,7 +325,13 @@ describe('command permissions over gRPC', () => {
     await put(guildId, OTHER_COMMAND, body, OWNER);
 
     // Renamed in command-registry: gone from the next read, before any event is consumed.
-    directory.put(APP, { id: COMMAND, name: 'banish', version: '11', defaultMemberPermissions: null });
+    directory.put(APP, {
+      id: COMMAND,
+      name: 'banish',
+      version: '11',
+      namedVersion: '11',
+      defaultMemberPermissions: null,
+    });
     expect((await errorOf(get(guildId, COMMAND))).code).toBe(10066);
     // Deleted in command-registry.
     directory.commands.delete(OTHER_COMMAND);
@@ -342,6 +355,48 @@ describe('command permissions over gRPC', () => {
     expect(await store.deleteForCommand(OTHER_COMMAND)).toBe(0);
     expect(await store.deleteForCommand(COMMAND, '12')).toBe(1);
     expect((await errorOf(get(guildId, COMMAND))).code).toBe(10066);
+  });
+
+  it('keeps them through an edit that keeps the name, and hides them after a rename A → B → A', async () => {
+    const { guildId } = await world();
+    const body = { permissions: [{ id: guildId, type: 1, permission: false }] };
+    await put(guildId, COMMAND, body);
+    const registryNow = (name: string, version: string, namedVersion: string) =>
+      directory.put(APP, { id: COMMAND, name, version, namedVersion, defaultMemberPermissions: null });
+    const usable = async () =>
+      (
+        await callUnary(client, client.FilterUsableCommands, {
+          guild_id: guildId,
+          channel_id: '',
+          user_id: MEMBER,
+          commands: [
+            { application_id: APP, command_id: COMMAND, name: 'ban', default_member_permissions: '' },
+          ],
+        })
+      ).command_ids;
+    const decision = async () =>
+      (await check({ guild_id: guildId, user_id: MEMBER, command_id: COMMAND, channel_id: '' })).reason;
+
+    // A new description: a new version, the same name since version 10.
+    registryNow('ban', '11', '10');
+    expect(JSON.parse((await get(guildId, COMMAND)).permissions_json).permissions).toEqual(body.permissions);
+    expect(await decision()).toBe('everyone');
+    expect(await usable()).toEqual([]);
+
+    // ban → banish → ban before any event is consumed: the name is the stored one again.
+    registryNow('banish', '12', '12');
+    registryNow('ban', '13', '13');
+    expect((await errorOf(get(guildId, COMMAND))).code).toBe(10066);
+    expect(await list(guildId)).toEqual([]);
+    expect(await decision()).toBe('no_default_member_permissions');
+    expect(await usable()).toEqual([COMMAND]);
+
+    // Written for the name as it is now: they apply, and the renames' events keep them.
+    await put(guildId, COMMAND, body);
+    expect(await decision()).toBe('everyone');
+    const store = new CommandPermissionsStore(db.prisma);
+    expect(await store.deleteForCommand(COMMAND, '13')).toBe(0);
+    expect(JSON.parse((await get(guildId, COMMAND)).permissions_json).permissions).toEqual(body.permissions);
   });
 
   it('decides over gRPC with the reason; threads follow their parent channel', async () => {
@@ -416,6 +471,14 @@ describe('command permissions over gRPC', () => {
       commands: [{ application_id: APP, command_id: COMMAND, name: 'ban', default_member_permissions: '' }],
     });
     expect(inChannel.command_ids).toEqual([]);
+    // Renamed since its permissions were written: they no longer apply.
+    directory.put(APP, {
+      id: COMMAND,
+      name: 'banish',
+      version: '11',
+      namedVersion: '11',
+      defaultMemberPermissions: null,
+    });
     const renamed = await callUnary(client, client.FilterUsableCommands, {
       guild_id: guildId,
       channel_id: channelId,

@@ -6,11 +6,13 @@ export interface ResolvedCommand {
   id: string;
   name: string;
   version: string;
+  /** The version at which the command got its current name (its first, or its latest rename's). */
+  namedVersion: string;
   /** null when the command has none (everyone may use it by default). */
   defaultMemberPermissions: bigint | null;
 }
 
-/** The questions permissions asks command-registry: which of these commands exist now, named how. */
+/** What permissions asks command-registry: which of these commands exist now, named how and since when. */
 export interface CommandDirectory {
   /** The app's commands among `commandIds` that exist in the guild (global or that guild's), by id. */
   resolve(
@@ -44,6 +46,8 @@ export function createCommandDirectory(
             id: c.id,
             name: c.name,
             version: c.version,
+            // A registry older than the field sends none: then the name alone decides, as it did.
+            namedVersion: c.named_version === '' ? '0' : c.named_version,
             defaultMemberPermissions:
               c.default_member_permissions === '' ? null : BigInt(c.default_member_permissions),
           },
