@@ -12,7 +12,7 @@ import {
 
 // Revocation holds against the token requests racing it: tokens of a revoked grant, a
 // refresh during a revocation, a code exchange during a deauthorization, client
-// credentials during an owner change; and every such change is announced for the
+// credentials during an owner change or a switch to public client; and every such change is announced for the
 // gateway replicas' caches. The races are played out with a second connection that holds
 // the other side's transaction open at the point where it used to go wrong.
 
@@ -257,6 +257,72 @@ describe('an owner change', () => {
     });
     expect(issued.value).toBeDefined();
     expect(await resolve(issued.value!.access_token!)).toMatchObject({ user_id: nextOwner });
+  });
+});
+
+describe('a switch to public client', () => {
+  const patch = (app: Client, body: object) =>
+    env.handlers.UpdateApplication({ application_id: app.id, body_json: JSON.stringify(body) });
+
+  it("revokes the client-credentials tokens, keeps users' authorizations, and says so", async () => {
+    const app = await newApp('Gone Public');
+    const credentials = await clientCredentials(app);
+    const authorized = await exchangeCode(app, await authorize(app));
+
+    await patch(app, { public_client: false });
+    expect(await resolves(credentials.access_token!)).toBe(true);
+    expect(await eventsOf('application.credentials_changed', app.id)).toEqual([]);
+
+    await patch(app, { public_client: true });
+    expect(await resolves(credentials.access_token!)).toBe(false);
+    expect(await resolves(authorized.access_token!)).toBe(true);
+    expect(await eventsOf('application.credentials_changed', app.id)).toEqual([
+      { application_id: app.id, changed: ['public_client'] },
+    ]);
+    const refused = await settle(clientCredentials(app));
+    expect((refused.error as OAuth2Error).error).toBe('unauthorized_client');
+
+    // Already public, or back to confidential: nothing more to revoke or announce.
+    await patch(app, { public_client: true });
+    await patch(app, { public_client: false });
+    expect(await eventsOf('application.credentials_changed', app.id)).toHaveLength(1);
+    const fresh = await clientCredentials(app);
+    expect(await resolves(fresh.access_token!)).toBe(true);
+  });
+
+  it('refuses client credentials to a request that was in flight when the switch committed', async () => {
+    const app = await newApp('Public Mid-Request');
+    let issued: { value?: oauth.ExchangeTokenResponse; error?: unknown } = {};
+    await withOtherTransaction(async (patcher) => {
+      // A switch that has revoked the client-credentials grants but not committed yet.
+      await patcher.query(`UPDATE "oauth"."application" SET public_client = true WHERE id = $1`, [app.id]);
+      await patcher.query(
+        `UPDATE "oauth"."token_grant" SET revoked_at = now()
+          WHERE application_id = $1 AND kind = 'client_credentials' AND revoked_at IS NULL`,
+        [app.id],
+      );
+      const issuing = settle(clientCredentials(app));
+      await untilLockWaits(1, issuing);
+      await patcher.query('COMMIT');
+      issued = await issuing;
+    });
+    expect(issued.error).toBeInstanceOf(OAuth2Error);
+    expect((issued.error as OAuth2Error).error).toBe('unauthorized_client');
+    const { rows } = await env.pool.query(
+      `SELECT 1 FROM "oauth"."token_grant" WHERE application_id = $1 AND revoked_at IS NULL`,
+      [app.id],
+    );
+    expect(rows).toEqual([]);
+  });
+
+  it('announces a new owner and the switch together when one PATCH does both', async () => {
+    const app = await newApp('Sold and Public');
+    const credentials = await clientCredentials(app);
+    await patch(app, { owner_id: nextOwner, public_client: true });
+    expect(await resolves(credentials.access_token!)).toBe(false);
+    expect(await eventsOf('application.credentials_changed', app.id)).toEqual([
+      { application_id: app.id, changed: ['owner_id', 'public_client'] },
+    ]);
   });
 });
 

@@ -110,21 +110,24 @@ export function createTokenEndpointHandlers(deps: HandlerDeps) {
       }
 
       // client_credentials: a token for the application's owner (facts §11), never a refresh token.
-      if (client.publicClient)
-        throw unauthorizedClient('Public clients cannot use the client credentials grant.');
+      const publicClient = () =>
+        unauthorizedClient('Public clients cannot use the client credentials grant.');
       const ownerless = () => unauthorizedClient('This application has no owner to act for.');
+      if (client.publicClient) throw publicClient();
       if (client.ownerId === null) throw ownerless();
       const scopes = selectClientCredentialsScopes(params.scope);
       const tokens = issueOAuth2Tokens(lifetimes, at, false);
       // The grant is for whoever owns the application when it commits (not `client.ownerId`,
-      // read before): an owner change in between revokes the old owner's tokens.
-      const issued = await grants.createClientCredentialsGrant({
+      // read before), and only if it is not a public client by then: an owner change or a
+      // switch to public client in between revokes the client-credentials tokens.
+      const refusal = await grants.createClientCredentialsGrant({
         grantId: snowflakes.next(),
         applicationId: client.id,
         scopes,
         tokens,
       });
-      if (!issued) throw ownerless();
+      if (refusal === 'public_client') throw publicClient();
+      if (refusal === 'no_owner') throw ownerless();
       return answer(tokens, scopes, client.id);
     },
 

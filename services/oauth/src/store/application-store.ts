@@ -88,23 +88,28 @@ export class ApplicationStore {
 
   /**
    * Applies a PATCH; 404 / 10002 when unknown. A new owner revokes the client-credentials
-   * tokens, which act as the old one; that and changed flags (which resolved tokens carry)
-   * are announced (`application.credentials_changed`) in the same transaction.
+   * tokens, which act as the old one, and so does becoming a public client, which may not
+   * hold any; that and changed flags (which resolved tokens carry) are announced
+   * (`application.credentials_changed`) in the same transaction.
    */
   async update(id: bigint, patch: ApplicationPatch, now: Date): Promise<ApplicationRecord> {
     const row = await this.prisma.$transaction(async (tx) => {
-      // Locked: client-credentials issuing waits (FOR SHARE) and then sees the new owner.
-      const [current] = await tx.$queryRaw<{ owner_id: bigint | null; flags: bigint }[]>`
-        SELECT owner_id, flags FROM "oauth"."application" WHERE id = ${id} FOR NO KEY UPDATE`;
+      // Locked: client-credentials issuing waits (FOR SHARE) and then sees the new owner
+      // and whether the application became a public client.
+      const [current] = await tx.$queryRaw<
+        { owner_id: bigint | null; flags: bigint; public_client: boolean }[]
+      >`
+        SELECT owner_id, flags, public_client FROM "oauth"."application" WHERE id = ${id} FOR NO KEY UPDATE`;
       if (!current) throw new UnknownApplicationError();
       if (patch.ownerId) await assertOwnerExists(tx, patch.ownerId);
       const columns = toColumns(patch);
       const updated = await tx.application.update({ where: { id }, data: columns, include: WITH_RELATIONS });
       const changed: CredentialChange[] = [];
       if (columns.flags !== undefined && columns.flags !== current.flags) changed.push('flags');
-      if (columns.ownerId !== undefined && columns.ownerId !== current.owner_id) {
+      if (columns.ownerId !== undefined && columns.ownerId !== current.owner_id) changed.push('owner_id');
+      if (columns.publicClient === true && !current.public_client) changed.push('public_client');
+      if (changed.includes('owner_id') || changed.includes('public_client')) {
         await revokeClientCredentialsGrants(tx, id, now);
-        changed.push('owner_id');
       }
       if (changed.length > 0) await announceCredentialsChange(tx, id, changed);
       return updated;

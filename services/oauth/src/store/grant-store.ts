@@ -11,6 +11,9 @@ import { writeOutboxEvent } from './write-outbox-event';
 /** A grant kind: how the authorization came about. */
 export type GrantKind = 'authorization_code' | 'client_credentials';
 
+/** Why a client-credentials grant was refused, as of the issuing transaction; null when made. */
+export type ClientCredentialsRefusal = 'no_owner' | 'public_client' | null;
+
 /** The outcome of a code exchange or a refresh. */
 export type GrantOutcome =
   | { kind: 'issued'; scopes: string[]; userId: string | null }
@@ -149,21 +152,24 @@ export class GrantStore {
 
   /**
    * Creates a client-credentials grant with its access token, for the application's owner
-   * as of this transaction; false (nothing created) when it has no owner.
+   * as of this transaction; refused (nothing created) when it has no owner or is a public
+   * client by then.
    */
   async createClientCredentialsGrant(input: {
     grantId: string;
     applicationId: string;
     scopes: string[];
     tokens: IssuedTokens;
-  }): Promise<boolean> {
+  }): Promise<ClientCredentialsRefusal> {
     const applicationId = BigInt(input.applicationId);
     return this.prisma.$transaction(async (tx) => {
-      // FOR SHARE waits for an owner change in flight, which revokes the old owner's grants:
-      // a grant made here is then either for the new owner or seen (and revoked) by it.
-      const [app] = await tx.$queryRaw<{ owner_id: bigint | null }[]>`
-        SELECT owner_id FROM "oauth"."application" WHERE id = ${applicationId} FOR SHARE`;
-      if (!app || app.owner_id === null) return false;
+      // FOR SHARE waits for an owner change or a switch to public client in flight, which
+      // revoke the client-credentials grants: a grant made here is then either allowed by
+      // the new settings or seen (and revoked) by the change.
+      const [app] = await tx.$queryRaw<{ owner_id: bigint | null; public_client: boolean }[]>`
+        SELECT owner_id, public_client FROM "oauth"."application" WHERE id = ${applicationId} FOR SHARE`;
+      if (!app || app.owner_id === null) return 'no_owner';
+      if (app.public_client) return 'public_client';
       await createGrant(tx, {
         id: BigInt(input.grantId),
         applicationId,
@@ -172,7 +178,7 @@ export class GrantStore {
         scopes: input.scopes,
         tokens: input.tokens,
       });
-      return true;
+      return null;
     });
   }
 
