@@ -3,6 +3,7 @@ import { commonConfig, dataServiceConfig, parseConfig } from '@acs/service-kit';
 import {
   ACCESS_TOKEN_TTL_SECONDS,
   AUTHORIZATION_CODE_TTL_SECONDS,
+  MAX_AUTHORIZATION_CODE_TTL_SECONDS,
   REFRESH_TOKEN_TTL_SECONDS,
 } from './domain/limits';
 
@@ -20,10 +21,16 @@ const schema = z.object({
     .number()
     .int()
     .positive()
-    .max(600)
+    .max(MAX_AUTHORIZATION_CODE_TTL_SECONDS)
     .default(AUTHORIZATION_CODE_TTL_SECONDS),
   ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().positive().default(ACCESS_TOKEN_TTL_SECONDS),
   REFRESH_TOKEN_TTL_SECONDS: z.coerce.number().int().positive().default(REFRESH_TOKEN_TTL_SECONDS),
+  /**
+   * How long codes, tokens and grants are kept once dead (expired, used or revoked) before
+   * pruning deletes them. At least an hour: longer than any code lives, so that a second use
+   * of a code within its lifetime still finds it and revokes what its first use granted.
+   */
+  CREDENTIALS_RETENTION_HOURS: z.coerce.number().int().positive().default(24),
 });
 
 /** The parsed environment of oauth. */

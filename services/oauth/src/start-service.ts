@@ -1,5 +1,5 @@
 import { PrismaPg } from '@prisma/adapter-pg';
-import { eventStreamOf, startOutboxRelay } from '@acs/events';
+import { eventStreamOf, schedulePruning, startOutboxRelay } from '@acs/events';
 import { loadPermissionsProto } from '@acs/protos';
 import {
   createGrpcClient,
@@ -13,8 +13,12 @@ import { createSnowflakeGenerator } from '@acs/snowflake';
 import { DB_SCHEMA, loadConfig, SERVICE_NAME } from './config';
 import { createOAuthServer } from './create-oauth-server';
 import { PrismaClient } from './generated/prisma/client';
+import { pruneDeadCredentials } from './store/prune-dead-credentials';
 
-/** Wires config, logger, database, outbox relay and gRPC server; stops them in order on SIGTERM. */
+/**
+ * Wires config, logger, database, outbox relay, the pruning of dead credentials and the gRPC
+ * server; stops them in order on SIGTERM.
+ */
 export async function startService(
   env: Record<string, string | undefined>,
   telemetry: Telemetry,
@@ -40,6 +44,12 @@ export async function startService(
     logger,
     name: SERVICE_NAME,
     events: eventStreamOf(config),
+  });
+  const retentionMs = config.CREDENTIALS_RETENTION_HOURS * 60 * 60 * 1000;
+  const pruning = schedulePruning({
+    prune: (signal) => pruneDeadCredentials(pool, new Date(Date.now() - retentionMs), { signal }),
+    logger,
+    what: 'authorization codes, tokens and grants',
   });
 
   const server = createOAuthServer({
@@ -69,6 +79,7 @@ export async function startService(
     [
       { name: 'grpc', run: () => server.drain() },
       { name: 'outbox relay', run: () => relay.stop() },
+      { name: 'pruning', run: () => pruning.stop() },
       { name: 'permissions client', run: () => permissions.close() },
       { name: 'prisma', run: () => prisma.$disconnect() },
       { name: 'snowflake lease', run: () => snowflakeLease.release() },

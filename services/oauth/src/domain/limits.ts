@@ -24,6 +24,8 @@ export const USER_INSTALL = 1;
 
 /** Authorization codes are single-use and expire 100 s after creation (facts §11, GH#2526). */
 export const AUTHORIZATION_CODE_TTL_SECONDS = 100;
+/** The longest lifetime a deployment may give its codes (`AUTHORIZATION_CODE_TTL_SECONDS`). */
+export const MAX_AUTHORIZATION_CODE_TTL_SECONDS = 600;
 /** Access tokens live 7 days (`expires_in: 604800`, facts §11). */
 export const ACCESS_TOKEN_TTL_SECONDS = 604_800;
 /**
