@@ -29,6 +29,8 @@ const schema = z.object({
   EVENTS_SUBJECT_PREFIX: z.string().default('acs'),
   /** Longest time a resolved token is trusted without asking oauth again. */
   TOKEN_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(30),
+  /** How long a token oauth called unknown or revoked is refused without asking again; 0 = always ask. */
+  UNKNOWN_TOKEN_CACHE_SECONDS: z.coerce.number().int().min(0).max(60).default(10),
 });
 
 /** The parsed environment of api-gateway. */

@@ -20,7 +20,10 @@ export async function startService(
     dispatcher: config.DISPATCHER_GRPC_URL,
   });
   let draining = false;
-  const auth = createAuthenticator(backends.oauth, config.TOKEN_CACHE_SECONDS);
+  const auth = createAuthenticator(backends.oauth, {
+    maxCacheSeconds: config.TOKEN_CACHE_SECONDS,
+    unknownTokenSeconds: config.UNKNOWN_TOKEN_CACHE_SECONDS,
+  });
   const credentials = followCredentialChanges({
     natsUrl: config.NATS_URL,
     subjectPrefix: config.EVENTS_SUBJECT_PREFIX,

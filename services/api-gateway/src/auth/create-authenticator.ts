@@ -5,6 +5,7 @@ import { call } from '../backends';
 import type { Principal } from './principal';
 import { readCredential } from './read-credential';
 import { TokenCache } from './token-cache';
+import { UnknownTokenCache } from './unknown-token-cache';
 
 /** What oauth is asked to resolve, for each kind of credential. */
 const WIRE_KINDS: Record<Principal['kind'], oauth.PrincipalKind> = {
@@ -19,16 +20,28 @@ export interface Authenticator {
   cache: TokenCache;
 }
 
+/** How long oauth's answers are kept. */
+export interface AuthenticatorCaching {
+  /** Upper bound for a resolved token (oauth may allow less). */
+  maxCacheSeconds: number;
+  /** How long a token oauth called unknown or revoked is refused without asking again; 0 = never. */
+  unknownTokenSeconds: number;
+  /** The clock of both caches. */
+  now?: () => number;
+}
+
 /**
  * Creates the authenticator: `Bot <token>` and `Bearer <token>`, and, where a route
  * allows it, a chat-client session token sent with no prefix. Resolution goes to
- * oauth and is cached for at most `maxCacheSeconds`.
+ * oauth; its answer is cached for at most `maxCacheSeconds`, and its "unknown token"
+ * (401) for `unknownTokenSeconds`.
  */
 export function createAuthenticator(
   client: oauth.OAuthServiceClient,
-  maxCacheSeconds: number,
+  { maxCacheSeconds, unknownTokenSeconds, now = Date.now }: AuthenticatorCaching,
 ): Authenticator {
-  const cache = new TokenCache();
+  const cache = new TokenCache(undefined, now);
+  const unknown = new UnknownTokenCache(unknownTokenSeconds, undefined, now);
   return {
     cache,
     async authenticate(req, allowUserSession = false) {
@@ -39,11 +52,15 @@ export function createAuthenticator(
       if (token.length === 0 || token.length > 512) throw new UnauthorizedError();
       const cached = cache.get(key);
       if (cached) return cached;
+      if (unknown.has(key)) throw new UnauthorizedError();
       let answer: oauth.ResolveTokenResponse__Output;
       try {
         answer = await call(client, client.ResolveToken, { kind: WIRE_KINDS[kind], token });
       } catch (error) {
-        throw fromGrpcError(error) ?? error;
+        const known = fromGrpcError(error);
+        // Only oauth's verdict on the token is remembered; a failed call (no detail) is not.
+        if (known?.httpStatus === 401) unknown.add(key);
+        throw known ?? error;
       }
       const principal: Principal = {
         kind,

@@ -1,0 +1,75 @@
+import * as grpc from '@grpc/grpc-js';
+import { loadOAuthProto, type oauth } from '@acs/protos';
+import { CLIENT_CHANNEL_OPTIONS, createGrpcServer, createLogger, UnauthorizedError } from '@acs/service-kit';
+
+/** An OAuthService stand-in at the network edge: ResolveToken answered from a map. */
+export interface FakeOAuth {
+  /** A client of it whose channel reconnects within a fraction of a second after an outage. */
+  client: oauth.OAuthServiceClient;
+  port: number;
+  /** Token → the principal ResolveToken answers; any other token is answered 401, as oauth does. */
+  tokens: Map<string, oauth.ResolveTokenResponse>;
+  /** While true, ResolveToken fails as a broken oauth does (INTERNAL, no error detail). */
+  failing: boolean;
+  /** Every ResolveToken request received. */
+  calls: oauth.ResolveTokenRequest__Output[];
+  /** Stops answering (the port is refused) until `restart`. */
+  stop(): Promise<void>;
+  /** Listens on the same port again. */
+  restart(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Starts a real gRPC server on a free port that answers ResolveToken from in-memory state. */
+export async function startFakeOAuth(): Promise<FakeOAuth> {
+  const proto = loadOAuthProto().acs.oauth.v1;
+  const tokens = new Map<string, oauth.ResolveTokenResponse>();
+  const calls: oauth.ResolveTokenRequest__Output[] = [];
+  const fake = { failing: false };
+  const startServer = () =>
+    createGrpcServer({
+      logger: createLogger('fake-oauth', 'silent'),
+      services: [
+        {
+          name: 'acs.oauth.v1.OAuthService',
+          definition: proto.OAuthService.service,
+          handlers: {
+            async ResolveToken(
+              request: oauth.ResolveTokenRequest__Output,
+            ): Promise<oauth.ResolveTokenResponse> {
+              calls.push(request);
+              if (fake.failing) throw new Error('database unreachable');
+              const principal = tokens.get(request.token);
+              if (!principal || principal.kind !== request.kind) throw new UnauthorizedError();
+              return principal;
+            },
+          },
+        },
+      ],
+      isReady: async () => true,
+    });
+  let server = startServer();
+  const port = await server.listen('127.0.0.1:0');
+  const client = new proto.OAuthService(`127.0.0.1:${port}`, grpc.credentials.createInsecure(), {
+    ...CLIENT_CHANNEL_OPTIONS,
+    'grpc.initial_reconnect_backoff_ms': 50,
+    'grpc.max_reconnect_backoff_ms': 100,
+  });
+  return Object.assign(fake, {
+    client,
+    port,
+    tokens,
+    calls,
+    async stop() {
+      server.server.forceShutdown();
+    },
+    async restart() {
+      server = startServer();
+      await server.listen(`127.0.0.1:${port}`);
+    },
+    async close() {
+      client.close();
+      server.server.forceShutdown();
+    },
+  });
+}
