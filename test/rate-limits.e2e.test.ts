@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { REST } from '@discordjs/rest';
 import { Routes } from 'discord-api-types/v10';
 import { createDemoWorld, startTestStack, type TestStack } from './support';
@@ -105,6 +106,95 @@ describe('rate limits', () => {
     const started = Date.now();
     for (let i = 0; i < 7; i++) await rest.get(Routes.applicationCommands(world.application.id));
     // Seven requests through a 5-per-2 s bucket must have waited for at least one reset.
+    expect(Date.now() - started).toBeGreaterThan(500);
+  });
+});
+
+/**
+ * Discord's invalid-request limit, low enough to reach: a stack of its own, since the tests
+ * above answer 429s on purpose. The stack trusts X-Forwarded-For from this machine
+ * (TRUST_PROXY=loopback, as behind a proxy), so each test names its own client address.
+ */
+describe('invalid-request limit', () => {
+  let limited: TestStack;
+  let applicationId: string;
+  let botToken: string;
+
+  beforeAll(async () => {
+    limited = await startTestStack({
+      env: { INVALID_REQUEST_LIMIT: '5', INVALID_REQUEST_WINDOW_SECONDS: '3', TRUST_PROXY: 'loopback' },
+    });
+    ({ id: applicationId, botToken } = (await createDemoWorld(limited.admin)).application);
+  }, 120_000);
+
+  afterAll(async () => limited?.stop());
+
+  const me = (client: string, authorization: string) =>
+    fetch(`${limited.apiUrl}/api/v10/users/@me`, { headers: { authorization, 'X-Forwarded-For': client } });
+  // A client rotating random tokens: each is a new credential to the rate limits.
+  const randomToken = () => `Bot ${randomBytes(24).toString('base64url')}`;
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  it('refuses an address that piled up invalid requests, a valid token too, until the window rolls', async () => {
+    const invalid = [];
+    for (let i = 0; i < 5; i++) invalid.push((await me('198.51.100.10', randomToken())).status);
+    expect(invalid).toEqual([401, 401, 401, 401, 401]);
+
+    const blocked = await me('198.51.100.10', `Bot ${botToken}`);
+    expect(blocked.status).toBe(429);
+    expect(blocked.headers.get('content-type')).toBe('application/json');
+    expect(blocked.headers.get('x-ratelimit-global')).toBe('true');
+    expect(blocked.headers.get('x-ratelimit-scope')).toBe('global');
+    expect(blocked.headers.get('via')).toBeTruthy();
+    const retryAfterHeader = Number(blocked.headers.get('retry-after'));
+    expect(retryAfterHeader).toBeGreaterThanOrEqual(1);
+    expect(retryAfterHeader).toBeLessThanOrEqual(3);
+    const body = (await blocked.json()) as { message: string; retry_after: number; global: boolean };
+    expect(body).toEqual({
+      message: 'You are being rate limited.',
+      retry_after: expect.any(Number),
+      global: true,
+    });
+    expect(body.retry_after).toBeGreaterThan(0);
+    expect(body.retry_after).toBeLessThanOrEqual(3);
+    expect(body.retry_after).toBeLessThanOrEqual(retryAfterHeader);
+
+    // The same token from another address is served: the block is the address's.
+    expect((await me('198.51.100.11', `Bot ${botToken}`)).status).toBe(200);
+    // The health probes are never refused.
+    expect(
+      (await fetch(`${limited.apiUrl}/healthz`, { headers: { 'X-Forwarded-For': '198.51.100.10' } })).status,
+    ).toBe(200);
+
+    await sleep(body.retry_after * 1000);
+    expect((await me('198.51.100.10', `Bot ${botToken}`)).status).toBe(200);
+  });
+
+  it('is never reached by valid traffic alone, nor by unknown routes', async () => {
+    const statuses = [];
+    for (let i = 0; i < 20; i++) {
+      statuses.push((await me('198.51.100.12', `Bot ${botToken}`)).status);
+      const unknownRoute = await fetch(`${limited.apiUrl}/api/v10/nowhere/${i}`, {
+        headers: { authorization: `Bot ${botToken}`, 'X-Forwarded-For': '198.51.100.12' },
+      });
+      statuses.push(unknownRoute.status);
+    }
+    expect(new Set(statuses)).toEqual(new Set([200, 404]));
+    expect((await me('198.51.100.12', `Bot ${botToken}`)).status).toBe(200);
+  });
+
+  it('is waited out by @discordjs/rest, which then succeeds', async () => {
+    for (let i = 0; i < 5; i++) expect((await me('198.51.100.13', randomToken())).status).toBe(401);
+    expect((await me('198.51.100.13', `Bot ${botToken}`)).status).toBe(429);
+
+    const rest = new REST({
+      api: `${limited.apiUrl}/api`,
+      version: '10',
+      headers: { 'X-Forwarded-For': '198.51.100.13' },
+    }).setToken(botToken);
+    const started = Date.now();
+    expect(await rest.get(Routes.applicationCommands(applicationId))).toEqual(expect.any(Array));
+    // It held the request for the rest of the window instead of failing.
     expect(Date.now() - started).toBeGreaterThan(500);
   });
 });

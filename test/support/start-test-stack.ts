@@ -60,9 +60,11 @@ export async function startTestStack(
       env: {
         ...process.env,
         LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
-        // Tests send bursts far above a bot's 50 requests a second; rate-limit tests set their own.
+        // Tests send bursts far above a bot's 50 requests a second, and many deliberate 401s and
+        // 403s, all from one address; rate-limit tests set their own.
         RATE_LIMIT_GLOBAL_PER_SECOND: '100000',
         RATE_LIMIT_ROUTE_LIMIT: '100000',
+        INVALID_REQUEST_LIMIT: '0',
         ...options.env,
       },
     });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { commonConfig, parseConfig } from '@acs/service-kit';
+import { readTrustProxy } from './http/read-trust-proxy';
 
 export { SERVICE_NAME } from './service-name';
 
@@ -31,6 +32,25 @@ const schema = z.object({
   TOKEN_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(30),
   /** How long a token oauth called unknown or revoked is refused without asking again; 0 = always ask. */
   UNKNOWN_TOKEN_CACHE_SECONDS: z.coerce.number().int().min(0).max(60).default(10),
+  /** 401, 403 and 429 answers (shared-scope 429s excepted) per client address before it is blocked; 0 = off. */
+  INVALID_REQUEST_LIMIT: z.coerce.number().int().min(0).default(10_000),
+  /** The window of INVALID_REQUEST_LIMIT, and so the longest block (Discord: 10 minutes). */
+  INVALID_REQUEST_WINDOW_SECONDS: z.coerce.number().int().positive().default(600),
+  /**
+   * Which proxies in front may name the client in `X-Forwarded-For` (Express's `trust
+   * proxy`): `false` by default, so the socket's peer is the client.
+   */
+  TRUST_PROXY: z
+    .string()
+    .default('false')
+    .transform((value, ctx) => {
+      try {
+        return readTrustProxy(value);
+      } catch (error) {
+        ctx.issues.push({ code: 'custom', message: (error as Error).message, input: value });
+        return z.NEVER;
+      }
+    }),
 });
 
 /** The parsed environment of api-gateway. */

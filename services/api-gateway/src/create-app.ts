@@ -4,8 +4,10 @@ import type { Authenticator } from './auth/create-authenticator';
 import type { BackendClients } from './backends';
 import { mountHealthRoutes } from './http/health-routes';
 import { readJsonBody } from './http/read-json-body';
-import { createErrorRenderer } from './http/render-error';
+import { InvalidRequestLimiter, type InvalidRequestLimits } from './http/invalid-request-limiter';
 import { RateLimiter, type RateLimits } from './http/rate-limiter';
+import type { TrustProxy } from './http/read-trust-proxy';
+import { createErrorRenderer } from './http/render-error';
 import { mountRoutes, notFound } from './http/route-table';
 import { adminRoutes } from './routes/admin-routes';
 import { commandIndexRoutes } from './routes/command-index-routes';
@@ -23,6 +25,9 @@ export interface AppDependencies {
   adminToken: string;
   maxBodyBytes: number;
   rateLimits: RateLimits;
+  invalidRequestLimits: InvalidRequestLimits;
+  /** Express's `trust proxy`: which hops may name the client (`req.ip`) in `X-Forwarded-For`. */
+  trustProxy: TrustProxy;
   isDraining: () => boolean;
 }
 
@@ -31,9 +36,15 @@ export function createApp(deps: AppDependencies): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  app.set('trust proxy', deps.trustProxy);
   const readBody = readJsonBody(deps.maxBodyBytes);
+  const invalidRequests =
+    deps.invalidRequestLimits.limit > 0 ? new InvalidRequestLimiter(deps.invalidRequestLimits) : undefined;
 
   mountHealthRoutes(app, deps.backends, deps.isDraining);
+  // After the probes, which a blocked address must not fail; before every route, so that a
+  // blocked address is refused whatever it asks and whichever token it sends.
+  if (invalidRequests) app.use(invalidRequests.refuseBlocked);
   // One table per base path, so that its 404/405 fallbacks know every route of it.
   mountRoutes(
     app,
@@ -51,6 +62,7 @@ export function createApp(deps: AppDependencies): Express {
   );
   mountRoutes(app, '/admin', [...adminRoutes(deps.backends, deps.auth, readBody, deps.adminToken)]);
   app.use(notFound);
+  if (invalidRequests) app.use(invalidRequests.countInvalid);
   app.use(createErrorRenderer(deps.logger));
   return app;
 }

@@ -41,6 +41,11 @@ export async function startService(
       routeLimit: config.RATE_LIMIT_ROUTE_LIMIT,
       routeWindowSeconds: config.RATE_LIMIT_ROUTE_WINDOW_SECONDS,
     },
+    invalidRequestLimits: {
+      limit: config.INVALID_REQUEST_LIMIT,
+      windowSeconds: config.INVALID_REQUEST_WINDOW_SECONDS,
+    },
+    trustProxy: config.TRUST_PROXY,
     isDraining: () => draining,
   });
   const server: Server = await new Promise((resolve) => {

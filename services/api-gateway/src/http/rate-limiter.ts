@@ -30,6 +30,25 @@ export class RateLimitedError extends DiscordError {
   }
 }
 
+/**
+ * Sets the headers of a 429 and returns its error, for the one renderer to write:
+ * `Retry-After` (whole seconds, rounded up), `X-RateLimit-Scope`, `X-RateLimit-Global` when
+ * global, and `Via`, without which discord.py takes a 429 for a Cloudflare ban and raises
+ * instead of waiting (real-clients.md, 429 responses).
+ */
+export function markRateLimited(
+  res: Response,
+  retryAfter: number,
+  scope: 'user' | 'global',
+): RateLimitedError {
+  const seconds = Math.max(retryAfter, 0.001);
+  res.setHeader('Retry-After', String(Math.ceil(seconds)));
+  res.setHeader('X-RateLimit-Scope', scope);
+  if (scope === 'global') res.setHeader('X-RateLimit-Global', 'true');
+  res.setHeader('Via', '1.1 acs');
+  return new RateLimitedError(Number(seconds.toFixed(3)), scope === 'global');
+}
+
 interface Window {
   started: number;
   count: number;
@@ -84,13 +103,12 @@ export class RateLimiter {
       res.setHeader('X-RateLimit-Reset', (now / 1000 + resetAfter).toFixed(3));
       res.setHeader('X-RateLimit-Reset-After', resetAfter.toFixed(3));
       res.setHeader('X-RateLimit-Bucket', bucket);
-      if (window.count > routeLimit) this.reject(res, resetAfter, 'user');
+      if (window.count > routeLimit) throw markRateLimited(res, resetAfter, 'user');
     }
     if (globalPerSecond > 0) {
       const window = this.hit(`g:${credential}`, now, 1000);
       if (window.count > globalPerSecond) {
-        res.setHeader('X-RateLimit-Global', 'true');
-        this.reject(res, Math.max(0, window.started + 1000 - now) / 1000, 'global');
+        throw markRateLimited(res, Math.max(0, window.started + 1000 - now) / 1000, 'global');
       }
     }
   }
@@ -103,14 +121,6 @@ export class RateLimiter {
     }
     window.count += 1;
     return window;
-  }
-
-  private reject(res: Response, retryAfter: number, scope: 'user' | 'global'): never {
-    const seconds = Math.max(retryAfter, 0.001);
-    res.setHeader('Retry-After', String(Math.ceil(seconds)));
-    res.setHeader('X-RateLimit-Scope', scope);
-    res.setHeader('Via', '1.1 acs');
-    throw new RateLimitedError(Number(seconds.toFixed(3)), scope === 'global');
   }
 
   // Drops windows that ended long ago, at most once a minute, so memory follows live clients.
