@@ -349,3 +349,18 @@ describe('entry point commands', () => {
     expect(kept.body[1]).toMatchObject({ id: before.body[0].id, type: 4, name: 'Play' });
   });
 });
+
+describe('@me in paths', () => {
+  it('is served literally and percent-encoded, as discord-api-types encodes Routes.user("@me")', async () => {
+    expect(Routes.user('@me')).toBe('/users/%40me');
+    const encoded = (await rest.get(Routes.user('@me'))) as { id: string; bot: boolean };
+    const literal = (await rest.get(Routes.user())) as { id: string; bot: boolean };
+    expect(encoded).toEqual(literal);
+    expect(encoded.bot).toBe(true);
+    // Every route that names @me takes the encoded form.
+    const listed = await fetch(`${stack.apiUrl}/api/v10/applications/%40me`, {
+      headers: { Authorization: `Bot ${app.botToken}` },
+    });
+    expect(listed.status).toBe(200);
+  });
+});

@@ -1,4 +1,4 @@
-import express, { type Express } from 'express';
+import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from '@acs/service-kit';
 import type { Authenticator } from './auth/create-authenticator';
 import type { BackendClients } from './backends';
@@ -31,6 +31,18 @@ export interface AppDependencies {
   isDraining: () => boolean;
 }
 
+/**
+ * Routes name `@me` literally, while clients may send it percent-encoded: discord-api-types
+ * encodes route parameters, so `Routes.user('@me')` is `/users/%40me`, which the real API
+ * serves. Decoding `%40` in the path (never in the query) lets both spellings match.
+ */
+function decodeAtSign(req: Request, _res: Response, next: NextFunction): void {
+  const query = req.url.indexOf('?');
+  const path = query < 0 ? req.url : req.url.slice(0, query);
+  if (/%40/i.test(path)) req.url = path.replace(/%40/gi, '@') + (query < 0 ? '' : req.url.slice(query));
+  next();
+}
+
 /** Builds the Express app: health, `/api/v10`, `/admin`, the 404/405 fallbacks and the one error renderer. */
 export function createApp(deps: AppDependencies): Express {
   const app = express();
@@ -41,6 +53,7 @@ export function createApp(deps: AppDependencies): Express {
   const invalidRequests =
     deps.invalidRequestLimits.limit > 0 ? new InvalidRequestLimiter(deps.invalidRequestLimits) : undefined;
 
+  app.use(decodeAtSign);
   mountHealthRoutes(app, deps.backends, deps.isDraining);
   // After the probes, which a blocked address must not fail; before every route, so that a
   // blocked address is refused whatever it asks and whichever token it sends.
