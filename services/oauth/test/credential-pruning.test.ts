@@ -1,8 +1,8 @@
-import type { oauth } from '@acs/protos';
 import { OAuth2Error } from '@acs/service-kit';
 import { hashSecret } from '../src/domain/hash-secret';
 import { pruneDeadCredentials } from '../src/store/prune-dead-credentials';
-import { createApp, createOAuthTestEnv, createUser, type OAuthTestEnv } from './support/oauth-test-env';
+import { createOAuthTestEnv, createUser, type OAuthTestEnv } from './support/oauth-test-env';
+import { clientFlows, type TestClient } from './support/client-flows';
 
 // Pruning of dead codes, tokens and grants against PostgreSQL. Credentials are made through
 // the handlers, then aged by moving their timestamps back: a row "dead 25 hours" has been
@@ -24,7 +24,7 @@ beforeAll(async () => {
 });
 afterAll(() => env.close());
 
-type Client = { id: string; secret: string };
+type Client = TestClient;
 type Table = 'authorization_code' | 'access_token' | 'refresh_token' | 'token_grant';
 
 /** `hours` before the handlers' clock. */
@@ -33,32 +33,12 @@ const ago = (hours: number) => new Date(env.clock.now.getTime() - hours * 3_600_
 const prune = (options: { signal?: AbortSignal; batchSize?: number } = {}) =>
   pruneDeadCredentials(env.pool, ago(RETENTION_HOURS), options);
 
-async function newApp(name: string): Promise<Client> {
-  const json = await createApp(env.handlers, { name, redirect_uris: [REDIRECT], owner_id: owner });
-  return { id: json.id as string, secret: json.client_secret as string };
-}
-
-async function authorize(client: Client): Promise<string> {
-  const answer = await env.handlers.Authorize({
-    body_json: JSON.stringify({
-      client_id: client.id,
-      user_id: user,
-      scope: 'identify',
-      redirect_uri: REDIRECT,
-    }),
-  });
-  if (!answer.code) throw new Error('no code was issued');
-  return answer.code;
-}
-
-function exchange(client: Client, params: Record<string, string>): Promise<oauth.ExchangeTokenResponse> {
-  return env.handlers.ExchangeToken({
-    params,
-    client_id: client.id,
-    client_secret: client.secret,
-    auth_method: 'CLIENT_AUTH_METHOD_POST',
-  });
-}
+const { newApp, authorize, exchange } = clientFlows({
+  env: () => env,
+  owner: () => owner,
+  user: () => user,
+  redirectUri: REDIRECT,
+});
 
 const refresh = (client: Client, refreshToken: string) =>
   exchange(client, { grant_type: 'refresh_token', refresh_token: refreshToken });

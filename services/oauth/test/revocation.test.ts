@@ -2,13 +2,8 @@ import type { PoolClient } from 'pg';
 import type { oauth } from '@acs/protos';
 import { OAuth2Error } from '@acs/service-kit';
 import { hashSecret } from '../src/domain/hash-secret';
-import {
-  createApp,
-  createOAuthTestEnv,
-  createUser,
-  discordErrorOf,
-  type OAuthTestEnv,
-} from './support/oauth-test-env';
+import { createOAuthTestEnv, createUser, discordErrorOf, type OAuthTestEnv } from './support/oauth-test-env';
+import { clientFlows, type TestClient } from './support/client-flows';
 
 // Revocation holds against the token requests racing it: tokens of a revoked grant, a
 // refresh during a revocation, a code exchange during a deauthorization, client
@@ -31,34 +26,14 @@ beforeAll(async () => {
 });
 afterAll(() => env.close());
 
-type Client = { id: string; secret: string };
+type Client = TestClient;
 
-async function newApp(name: string): Promise<Client> {
-  const json = await createApp(env.handlers, { name, redirect_uris: [REDIRECT], owner_id: owner });
-  return { id: json.id as string, secret: json.client_secret as string };
-}
-
-async function authorize(client: Client): Promise<string> {
-  const answer = await env.handlers.Authorize({
-    body_json: JSON.stringify({
-      client_id: client.id,
-      user_id: user,
-      scope: 'identify',
-      redirect_uri: REDIRECT,
-    }),
-  });
-  if (!answer.code) throw new Error('no code was issued');
-  return answer.code;
-}
-
-function exchange(client: Client, params: Record<string, string>): Promise<oauth.ExchangeTokenResponse> {
-  return env.handlers.ExchangeToken({
-    params,
-    client_id: client.id,
-    client_secret: client.secret,
-    auth_method: 'CLIENT_AUTH_METHOD_POST',
-  });
-}
+const { newApp, authorize, exchange } = clientFlows({
+  env: () => env,
+  owner: () => owner,
+  user: () => user,
+  redirectUri: REDIRECT,
+});
 
 const exchangeCode = (client: Client, code: string) =>
   exchange(client, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT });
