@@ -109,3 +109,24 @@ describe('unknown tokens', () => {
     expect(oauth.calls).toHaveLength(3);
   });
 });
+
+describe('concurrent lookups', () => {
+  it('of one uncached token make one call to oauth, valid or not', async () => {
+    oauth.tokens.set('starting.bot.token', BOT);
+    const valid = await Promise.all(Array.from({ length: 20 }, () => statusOf('Bot starting.bot.token')));
+    expect(valid).toEqual(Array(20).fill(200));
+    const invalid = await Promise.all(Array.from({ length: 20 }, () => statusOf('Bot never.issued.token')));
+    expect(invalid).toEqual(Array(20).fill(401));
+    expect(oauth.calls.map((c) => c.token)).toEqual(['starting.bot.token', 'never.issued.token']);
+  });
+
+  it('are not shared once answered: a failed call is retried by the next request', async () => {
+    oauth.failing = true;
+    const failed = await Promise.all([statusOf('Bot fresh.bot.token'), statusOf('Bot fresh.bot.token')]);
+    expect(failed).toEqual([500, 500]);
+    oauth.failing = false;
+    oauth.tokens.set('fresh.bot.token', BOT);
+    expect(await statusOf('Bot fresh.bot.token')).toBe(200);
+    expect(oauth.calls).toHaveLength(2);
+  });
+});

@@ -42,6 +42,32 @@ export function createAuthenticator(
 ): Authenticator {
   const cache = new TokenCache(undefined, now);
   const unknown = new UnknownTokenCache(unknownTokenSeconds, undefined, now);
+  // Lookups under way, by credential: a burst of requests with one uncached token (a bot
+  // starting up, or someone replaying a bad token) makes one call to oauth, not one each.
+  const pending = new Map<string, Promise<Principal>>();
+
+  async function resolve(kind: Principal['kind'], token: string, key: string): Promise<Principal> {
+    let answer: oauth.ResolveTokenResponse__Output;
+    try {
+      answer = await call(client, client.ResolveToken, { kind: WIRE_KINDS[kind], token });
+    } catch (error) {
+      const known = fromGrpcError(error);
+      // Only oauth's verdict on the token is remembered; a failed call (no detail) is not.
+      if (known?.httpStatus === 401) unknown.add(key);
+      throw known ?? error;
+    }
+    const principal: Principal = {
+      kind,
+      applicationId: answer.application_id,
+      userId: answer.user_id,
+      scopes: answer.scopes,
+      applicationFlags: Number(answer.application_flags),
+      userLocale: answer.user_locale,
+    };
+    cache.set(key, principal, Math.min(answer.cache_seconds, maxCacheSeconds));
+    return principal;
+  }
+
   return {
     cache,
     async authenticate(req, allowUserSession = false) {
@@ -53,25 +79,12 @@ export function createAuthenticator(
       const cached = cache.get(key);
       if (cached) return cached;
       if (unknown.has(key)) throw new UnauthorizedError();
-      let answer: oauth.ResolveTokenResponse__Output;
-      try {
-        answer = await call(client, client.ResolveToken, { kind: WIRE_KINDS[kind], token });
-      } catch (error) {
-        const known = fromGrpcError(error);
-        // Only oauth's verdict on the token is remembered; a failed call (no detail) is not.
-        if (known?.httpStatus === 401) unknown.add(key);
-        throw known ?? error;
+      let lookup = pending.get(key);
+      if (!lookup) {
+        lookup = resolve(kind, token, key).finally(() => pending.delete(key));
+        pending.set(key, lookup);
       }
-      const principal: Principal = {
-        kind,
-        applicationId: answer.application_id,
-        userId: answer.user_id,
-        scopes: answer.scopes,
-        applicationFlags: Number(answer.application_flags),
-        userLocale: answer.user_locale,
-      };
-      cache.set(key, principal, Math.min(answer.cache_seconds, maxCacheSeconds));
-      return principal;
+      return lookup;
     },
   };
 }
