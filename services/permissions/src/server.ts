@@ -8,11 +8,13 @@ import { renderMember } from './domain/render/render-member';
 import { renderRole } from './domain/render/render-role';
 import { validateCreateChannel } from './domain/validate-create-channel';
 import { validateCreateGuild } from './domain/validate-create-guild';
+import { validatePutBotMember } from './domain/validate-put-bot-member';
 import { validatePutMember } from './domain/validate-put-member';
 import { validateCreateRole, validateUpdateRole } from './domain/validate-role-body';
 import { parseJsonBody } from './domain/validation/parse-json-body';
 import { readPathSnowflake } from './domain/validation/read-path-snowflake';
 import { readPermissionsField } from './domain/validation/read-permission-bits';
+import type { BotMemberStore } from './store/bot-member-store';
 import type { ChannelStore } from './store/channel-store';
 import type { CommandPermissionsStore } from './store/command-permissions-store';
 import type { GuildStore } from './store/guild-store';
@@ -25,6 +27,7 @@ import type { PermissionContextStore } from './store/permission-context-store';
 export interface HandlerDependencies {
   guilds: GuildStore;
   members: MemberStore;
+  bots: BotMemberStore;
   channels: ChannelStore;
   contexts: PermissionContextStore;
   memberGuilds: ListMemberGuildsStore;
@@ -38,7 +41,7 @@ export interface HandlerDependencies {
  * to service-kit's one translation.
  */
 export function createHandlers(deps: HandlerDependencies) {
-  const { guilds, members, channels, contexts } = deps;
+  const { guilds, members, bots, channels, contexts } = deps;
   return {
     ListMemberGuilds: createListMemberGuildsHandler(deps.memberGuilds),
     ...createCommandPermissionHandlers(deps),
@@ -98,6 +101,27 @@ export function createHandlers(deps: HandlerDependencies) {
       const guildId = readPathSnowflake('guild_id', request.guild_id);
       await members.removeMember(guildId, readPathSnowflake('user_id', request.user_id));
       return {};
+    },
+
+    async PutBotMember(
+      request: permissions.PutBotMemberRequest__Output,
+    ): Promise<permissions.PutBotMemberResponse> {
+      const { member, role, created } = await bots.putBotMember(validatePutBotMember(request));
+      return {
+        member_json: JSON.stringify(renderMember(member)),
+        role_json: role ? JSON.stringify(renderRole(role)) : '',
+        created,
+      };
+    },
+
+    async RemoveBotMember(
+      request: permissions.RemoveBotMemberRequest__Output,
+    ): Promise<permissions.RemoveBotMemberResponse> {
+      const removed = await bots.removeBotMember(
+        readPathSnowflake('guild_id', request.guild_id),
+        readPathSnowflake('application_id', request.application_id),
+      );
+      return { removed };
     },
 
     async CreateChannel(

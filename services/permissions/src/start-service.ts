@@ -19,6 +19,7 @@ import { CommandEventsConsumer } from './events/command-events-consumer';
 import { DB_SCHEMA, loadConfig, SERVICE_NAME, type Config } from './config';
 import { PrismaClient } from './generated/prisma/client';
 import { createHandlers } from './server';
+import { BotMemberStore } from './store/bot-member-store';
 import { ChannelStore } from './store/channel-store';
 import { CommandPermissionsStore } from './store/command-permissions-store';
 import { GuildStore } from './store/guild-store';
@@ -46,6 +47,7 @@ export function createPermissionsServer(options: {
   const handlers = createHandlers({
     guilds: new GuildStore(prisma, snowflakes),
     members: new MemberStore(prisma),
+    bots: new BotMemberStore(prisma, snowflakes),
     channels: new ChannelStore(prisma, snowflakes),
     contexts: new PermissionContextStore(prisma),
     memberGuilds: new ListMemberGuildsStore(prisma),

@@ -207,6 +207,81 @@ describe('PermissionsService over gRPC', () => {
     expect(unknown.toBody()).toEqual({ code: 10004, message: 'Unknown Guild' });
   });
 
+  it("puts an app's bot in a guild with its managed role, updates it, and takes both away", async () => {
+    const BOT = '3000';
+    const guild = JSON.parse((await createGuild({ name: 'Bots', owner_id: OWNER })).guild_json);
+    const putBot = (permissions: string) =>
+      callUnary(client, client.PutBotMember, {
+        guild_id: guild.id,
+        application_id: BOT,
+        application_name: 'Demo App',
+        permissions,
+      });
+    const rolesOf = async () =>
+      JSON.parse((await callUnary(client, client.GetGuild, { guild_id: guild.id })).guild_json)
+        .roles as Record<string, unknown>[];
+
+    const added = await putBot(String(P.MANAGE_ROLES));
+    const role = JSON.parse(added.role_json);
+    expect(added.created).toBe(true);
+    expect(role).toMatchObject({
+      name: 'Demo App',
+      permissions: String(P.MANAGE_ROLES),
+      position: 1,
+      managed: true,
+      tags: { bot_id: BOT },
+    });
+    expect(JSON.parse(added.member_json)).toMatchObject({ user: { id: BOT }, roles: [role.id] });
+    expect(await rolesOf()).toContainEqual(role);
+    expect(await check({ guild_id: guild.id, user_id: BOT, permissions: String(P.MANAGE_ROLES) })).toEqual({
+      allowed: true,
+      missing: '0',
+      is_member: true,
+    });
+
+    const again = await putBot(String(P.MANAGE_ROLES));
+    expect({ ...again, created: true }).toEqual(added);
+    const updated = JSON.parse((await putBot(String(P.KICK_MEMBERS))).role_json);
+    expect(updated).toMatchObject({ id: role.id, permissions: String(P.KICK_MEMBERS), managed: true });
+
+    const zero = await putBot('0');
+    expect(zero.role_json).toBe('');
+    expect(JSON.parse(zero.member_json)).toMatchObject({ user: { id: BOT }, roles: [] });
+    expect((await rolesOf()).map((r) => r.id)).toEqual([guild.id]);
+
+    await putBot(String(P.MANAGE_ROLES));
+    const remove = () =>
+      callUnary(client, client.RemoveBotMember, { guild_id: guild.id, application_id: BOT });
+    expect(await remove()).toEqual({ removed: true });
+    expect(await remove()).toEqual({ removed: false });
+    expect((await rolesOf()).map((r) => r.id)).toEqual([guild.id]);
+    expect(await check({ guild_id: guild.id, user_id: BOT, permissions: '0' })).toMatchObject({
+      is_member: false,
+    });
+
+    const badRequest = await errorOf(
+      callUnary(client, client.PutBotMember, {
+        guild_id: guild.id,
+        application_id: 'x',
+        application_name: '',
+        permissions: 'all',
+      }),
+    );
+    expect(badRequest.toBody()).toMatchObject({
+      code: 50035,
+      errors: { application_id: { _errors: [{ code: 'NUMBER_TYPE_COERCE' }] } },
+    });
+    const unknownGuild = await errorOf(
+      callUnary(client, client.PutBotMember, {
+        guild_id: '123456789',
+        application_id: BOT,
+        application_name: 'Demo App',
+        permissions: '0',
+      }),
+    );
+    expect(unknownGuild.toBody()).toEqual({ code: 10004, message: 'Unknown Guild' });
+  });
+
   it('carries Discord errors in the status detail', async () => {
     const malformed = await errorOf(callUnary(client, client.CreateGuild, { body_json: '{' }));
     expect(malformed.httpStatus).toBe(400);

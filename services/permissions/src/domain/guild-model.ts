@@ -15,6 +15,8 @@ export interface Role {
   name: string;
   permissions: bigint;
   position: number;
+  /** On a bot's managed role (the permissions its app was installed with): the bot user's id. */
+  botId: string | null;
 }
 
 /** A member of a guild with the ids of its roles (@everyone excluded). */

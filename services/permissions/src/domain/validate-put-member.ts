@@ -46,22 +46,31 @@ export function validatePutMember(body: unknown): PutMemberInput {
   return input;
 }
 
+const MANAGED_ROLE_MESSAGE = "A bot's managed role cannot be assigned to another member";
+
 /**
- * Checks a member's role ids against the guild's roles: an unknown id is 50035 at
- * `roles.<index>`. Returns the ids without repeats and without the @everyone role, which
- * every member has implicitly.
+ * Checks a member's role ids against the guild's roles (id → the bot id of a managed
+ * role, else null): an unknown id is 50035 at `roles.<index>`, and so is a managed role,
+ * which only its bot holds (on the real service it cannot be assigned to anyone else).
+ * Returns the ids without repeats and without the @everyone role, which every member has
+ * implicitly, plus the member's own managed role, which cannot be taken away.
  */
 export function resolveMemberRoles(
   roles: readonly string[],
   guildId: string,
-  guildRoleIds: ReadonlySet<string>,
+  userId: string,
+  guildRoles: ReadonlyMap<string, string | null>,
 ): string[] {
   const errors = new FormErrors();
   const resolved = new Set<string>();
   roles.forEach((roleId, index) => {
-    if (!guildRoleIds.has(roleId)) errors.add(['roles', index], ErrorCode.UNKNOWN_ROLE, 'Unknown Role');
+    const botId = guildRoles.get(roleId);
+    if (botId === undefined) errors.add(['roles', index], ErrorCode.UNKNOWN_ROLE, 'Unknown Role');
+    else if (botId !== null && botId !== userId)
+      errors.add(['roles', index], ErrorCode.ROLE_MANAGED, MANAGED_ROLE_MESSAGE);
     else if (roleId !== guildId) resolved.add(roleId);
   });
   if (errors.count > 0) throw errors.toError();
+  for (const [roleId, botId] of guildRoles) if (botId === userId) resolved.add(roleId);
   return [...resolved];
 }

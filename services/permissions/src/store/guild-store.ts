@@ -15,7 +15,7 @@ export interface GuildWithRoles {
 }
 
 /** Position a role gets when the request names none: just above @everyone, as on the real service. */
-const DEFAULT_ROLE_POSITION = 1;
+export const DEFAULT_ROLE_POSITION = 1;
 
 /** Guilds and their roles. */
 export class GuildStore {

@@ -16,8 +16,9 @@ export class MemberStore {
 
   /**
    * Adds a user to a guild or updates the membership, in one transaction: given roles
-   * replace the member's roles (unknown ones are 50035 at `roles.<index>`), a given nick
-   * replaces the nick, anything absent stays. 404 10004 for an unknown guild.
+   * replace the member's roles (unknown ones and other bots' managed roles are 50035 at
+   * `roles.<index>`; a bot keeps its own managed role), a given nick replaces the nick,
+   * anything absent stays. 404 10004 for an unknown guild.
    */
   async putMember(guildId: string, userId: string, input: PutMemberInput): Promise<PutMemberResult> {
     const guild = BigInt(guildId);
@@ -27,8 +28,16 @@ export class MemberStore {
       if (!found) throw new UnknownGuildError();
       let roleIds: string[] | undefined;
       if (input.roles) {
-        const roles = await tx.role.findMany({ where: { guildId: guild }, select: { id: true } });
-        roleIds = resolveMemberRoles(input.roles, guildId, new Set(roles.map((r) => r.id.toString())));
+        const roles = await tx.role.findMany({
+          where: { guildId: guild },
+          select: { id: true, botId: true },
+        });
+        roleIds = resolveMemberRoles(
+          input.roles,
+          guildId,
+          userId,
+          new Map(roles.map((r) => [r.id.toString(), r.botId === null ? null : r.botId.toString()])),
+        );
       }
 
       // ON CONFLICT DO NOTHING: tells a new member from an existing one without a race.
@@ -57,7 +66,8 @@ export class MemberStore {
   }
 
   /**
-   * Removes a member with its roles. 404 10004 for an unknown guild, 10007 for a user who
+   * Removes a member with its roles, and a bot's managed role with it (as on the real
+   * service when a bot is kicked). 404 10004 for an unknown guild, 10007 for a user who
    * is not a member; the owner cannot be removed (403 50013).
    */
   async removeMember(guildId: string, userId: string): Promise<void> {
@@ -67,9 +77,10 @@ export class MemberStore {
     });
     if (!guild) throw new UnknownGuildError();
     if (guild.ownerId === BigInt(userId)) throw new OwnerNotRemovableError();
-    const { count } = await this.prisma.member.deleteMany({
-      where: { guildId: BigInt(guildId), userId: BigInt(userId) },
-    });
+    const [{ count }] = await this.prisma.$transaction([
+      this.prisma.member.deleteMany({ where: { guildId: BigInt(guildId), userId: BigInt(userId) } }),
+      this.prisma.role.deleteMany({ where: { guildId: BigInt(guildId), botId: BigInt(userId) } }),
+    ]);
     if (count === 0) throw new UnknownMemberError();
   }
 }

@@ -13,6 +13,7 @@ export function toRole(row: {
   name: string;
   permissions: bigint;
   position: number;
+  botId: bigint | null;
 }): Role {
   return {
     id: row.id.toString(),
@@ -20,6 +21,7 @@ export function toRole(row: {
     name: row.name,
     permissions: row.permissions,
     position: row.position,
+    botId: row.botId === null ? null : row.botId.toString(),
   };
 }
 

@@ -27,8 +27,9 @@ const everyone: Role = {
   name: '@everyone',
   permissions: 1071698660929n,
   position: 0,
+  botId: null,
 };
-const mods: Role = { id: '300', guildId: GUILD, name: 'mods', permissions: 32n, position: 1 };
+const mods: Role = { id: '300', guildId: GUILD, name: 'mods', permissions: 32n, position: 1, botId: null };
 const channel = (type: number, overrides: Partial<Channel> = {}): Channel => ({
   id: '400',
   guildId: GUILD,
@@ -58,7 +59,14 @@ describe('renderers', () => {
       permissions: '1071698660929',
       position: 0,
       color: 0,
+      managed: false,
     });
+    expect(json).not.toHaveProperty('tags');
+  });
+
+  it("renders a bot's managed role as managed, with tags.bot_id", () => {
+    const json = renderRole({ ...mods, id: '301', name: 'Demo App', botId: '900' });
+    expect(json).toMatchObject({ id: '301', name: 'Demo App', managed: true, tags: { bot_id: '900' } });
   });
 
   it('renders a member with every field of GuildMemberResponse', () => {

@@ -28,11 +28,25 @@ describe('validatePutMember', () => {
   });
 
   it('checks roles against the guild: unknown ones at their index; @everyone and repeats dropped', () => {
-    const guildRoles = new Set([GUILD, '201', '202']);
-    expect(resolveMemberRoles(['202', GUILD, '201', '202'], GUILD, guildRoles)).toEqual(['202', '201']);
-    expect(formErrorsOf(() => resolveMemberRoles(['201', '999'], GUILD, guildRoles))).toEqual(
+    const guildRoles = new Map([GUILD, '201', '202'].map((id) => [id, null]));
+    expect(resolveMemberRoles(['202', GUILD, '201', '202'], GUILD, '7', guildRoles)).toEqual(['202', '201']);
+    expect(formErrorsOf(() => resolveMemberRoles(['201', '999'], GUILD, '7', guildRoles))).toEqual(
       oneError(['roles', 1], 'UNKNOWN_ROLE', 'Unknown Role'),
     );
+  });
+
+  it("refuses another bot's managed role and keeps the member's own", () => {
+    const guildRoles = new Map<string, string | null>([
+      [GUILD, null],
+      ['201', null],
+      ['301', '900'],
+      ['302', '901'],
+    ]);
+    expect(formErrorsOf(() => resolveMemberRoles(['201', '301'], GUILD, '7', guildRoles))).toEqual(
+      oneError(['roles', 1], 'ROLE_MANAGED', "A bot's managed role cannot be assigned to another member"),
+    );
+    expect(resolveMemberRoles(['201'], GUILD, '900', guildRoles)).toEqual(['201', '301']);
+    expect(resolveMemberRoles(['301', '201'], GUILD, '900', guildRoles)).toEqual(['301', '201']);
   });
 });
 

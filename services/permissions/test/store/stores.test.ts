@@ -35,6 +35,7 @@ describe('GuildStore', () => {
         name: '@everyone',
         permissions: DEFAULT_EVERYONE_PERMISSIONS,
         position: 0,
+        botId: null,
       },
     ]);
     expect(await db.guilds.getGuild(created.guild.id)).toEqual(created);
@@ -166,6 +167,100 @@ describe('MemberStore', () => {
       db.members.putMember(guildId, USER, { nick: 'y' }),
     ]);
     expect(results.filter((r) => r.created)).toHaveLength(1);
+  });
+});
+
+describe('BotMemberStore', () => {
+  const BOT = '3000';
+  const put = (guildId: string, permissions: bigint) =>
+    db.bots.putBotMember({ guildId, botId: BOT, roleName: 'Demo App', permissions });
+  const managedRoles = (guildId: string) =>
+    db.prisma.role.findMany({ where: { guildId: BigInt(guildId), botId: BigInt(BOT) } });
+  const botHas = async (guildId: string, bits: bigint) =>
+    checkPermissions(await db.contexts.loadPermissionContext(guildId, BOT), bits).allowed;
+  const isBotMember = async (guildId: string) =>
+    checkPermissions(await db.contexts.loadPermissionContext(guildId, BOT), 0n).isMember;
+
+  it('makes the bot a member holding a managed role with exactly its permissions, once', async () => {
+    const guildId = await newGuild();
+    const first = await put(guildId, P.MANAGE_ROLES);
+    expect(first.created).toBe(true);
+    expect(first.role).toEqual({
+      id: expect.any(String),
+      guildId,
+      name: 'Demo App',
+      permissions: P.MANAGE_ROLES,
+      position: 1,
+      botId: BOT,
+    });
+    expect(first.member).toMatchObject({ guildId, userId: BOT, nick: null, roleIds: [first.role?.id] });
+    expect(await botHas(guildId, P.MANAGE_ROLES)).toBe(true);
+
+    const again = await put(guildId, P.MANAGE_ROLES);
+    expect(again).toEqual({ ...first, created: false });
+    expect(await managedRoles(guildId)).toHaveLength(1);
+  });
+
+  it('updates the managed role in place, removes it at 0 and creates a new one after', async () => {
+    const guildId = await newGuild();
+    const { role } = await put(guildId, P.MANAGE_ROLES);
+    await db.prisma.role.update({ where: { id: BigInt(role!.id) }, data: { name: 'renamed' } });
+
+    const updated = await put(guildId, P.KICK_MEMBERS);
+    expect(updated.role).toMatchObject({ id: role!.id, name: 'renamed', permissions: P.KICK_MEMBERS });
+    expect(await botHas(guildId, P.MANAGE_ROLES)).toBe(false);
+    expect(await botHas(guildId, P.KICK_MEMBERS)).toBe(true);
+
+    const zero = await put(guildId, 0n);
+    expect(zero).toMatchObject({ created: false, role: null, member: { userId: BOT, roleIds: [] } });
+    expect(await managedRoles(guildId)).toEqual([]);
+    expect(await botHas(guildId, P.KICK_MEMBERS)).toBe(false);
+
+    const back = await put(guildId, P.MANAGE_ROLES);
+    expect(back.role?.id).not.toBe(role!.id);
+    expect(back.member.roleIds).toEqual([back.role?.id]);
+  });
+
+  it('adds a bot with permissions 0 as a member with no role', async () => {
+    const guildId = await newGuild();
+    expect(await put(guildId, 0n)).toMatchObject({ created: true, role: null, member: { roleIds: [] } });
+    expect(await managedRoles(guildId)).toEqual([]);
+    expect(await isBotMember(guildId)).toBe(true);
+  });
+
+  it('answers 10004 for an unknown guild', async () => {
+    expect((await discordErrorOf(() => put(UNKNOWN_GUILD, P.MANAGE_ROLES))).code).toBe(10004);
+  });
+
+  it('removes the member and its managed role, and says false when there was nothing', async () => {
+    const guildId = await newGuild();
+    const { role } = await put(guildId, P.MANAGE_ROLES);
+    expect(await db.bots.removeBotMember(guildId, BOT)).toBe(true);
+    expect(await managedRoles(guildId)).toEqual([]);
+    expect(await db.prisma.role.findUnique({ where: { id: BigInt(role!.id) } })).toBeNull();
+    expect(await isBotMember(guildId)).toBe(false);
+    expect(await db.bots.removeBotMember(guildId, BOT)).toBe(false);
+    expect(await db.bots.removeBotMember(UNKNOWN_GUILD, BOT)).toBe(false);
+  });
+
+  it('takes the managed role along when the bot is removed as a member', async () => {
+    const guildId = await newGuild();
+    await put(guildId, P.MANAGE_ROLES);
+    await db.members.removeMember(guildId, BOT);
+    expect(await managedRoles(guildId)).toEqual([]);
+  });
+
+  it('keeps the managed role to its bot when members are put', async () => {
+    const guildId = await newGuild();
+    const { role } = await put(guildId, P.MANAGE_ROLES);
+    const error = await discordErrorOf(() => db.members.putMember(guildId, USER, { roles: [role!.id] }));
+    expect(error.toBody()).toMatchObject({
+      code: 50035,
+      errors: { roles: { '0': { _errors: [{ code: 'ROLE_MANAGED' }] } } },
+    });
+    const other = await db.guilds.createRole(guildId, { name: 'other', permissions: 0n });
+    const bot = await db.members.putMember(guildId, BOT, { roles: [other.id] });
+    expect(bot.member.roleIds).toEqual([role!.id, other.id].sort());
   });
 });
 

@@ -5,6 +5,7 @@ import { createSnowflakeGenerator } from '@acs/snowflake';
 import { createTestDatabase, type TestDatabase } from '@acs/testing';
 import { DB_SCHEMA } from '../../src/config';
 import { PrismaClient } from '../../src/generated/prisma/client';
+import { BotMemberStore } from '../../src/store/bot-member-store';
 import { ChannelStore } from '../../src/store/channel-store';
 import { GuildStore } from '../../src/store/guild-store';
 import { MemberStore } from '../../src/store/member-store';
@@ -17,6 +18,7 @@ export interface StoreFixture {
   prisma: PrismaClient;
   guilds: GuildStore;
   members: MemberStore;
+  bots: BotMemberStore;
   channels: ChannelStore;
   contexts: PermissionContextStore;
   close(): Promise<void>;
@@ -36,6 +38,7 @@ export async function createStoreFixture(): Promise<StoreFixture> {
     prisma,
     guilds: new GuildStore(prisma, snowflakes),
     members: new MemberStore(prisma),
+    bots: new BotMemberStore(prisma, snowflakes),
     channels: new ChannelStore(prisma, snowflakes),
     contexts: new PermissionContextStore(prisma),
     async close() {

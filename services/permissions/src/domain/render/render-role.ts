@@ -13,10 +13,15 @@ export interface RoleJson {
   permissions: string;
   managed: boolean;
   mentionable: boolean;
+  /** Only on roles that have tags; here a bot's managed role (OpenAPI `GuildRoleTagsResponse`). */
+  tags?: { bot_id: string };
   flags: number;
 }
 
-/** Renders a role; what ACS does not model (colours, icons, hoisting) has its default. */
+/**
+ * Renders a role; what ACS does not model (colours, icons, hoisting) has its default. A
+ * bot's managed role is `managed` with `tags.bot_id`; other roles have no `tags`.
+ */
 export function renderRole(role: Role): RoleJson {
   return {
     id: role.id,
@@ -28,8 +33,9 @@ export function renderRole(role: Role): RoleJson {
     unicode_emoji: null,
     position: role.position,
     permissions: role.permissions.toString(),
-    managed: false,
+    managed: role.botId !== null,
     mentionable: false,
+    ...(role.botId === null ? {} : { tags: { bot_id: role.botId } }),
     flags: 0,
   };
 }

@@ -1,0 +1,36 @@
+import { fieldError } from '@acs/service-kit';
+import { MAX_ROLE_NAME_LENGTH } from './limits';
+import { ALL_PERMISSIONS } from './permission-flags';
+import { ErrorCode } from './validation/error-codes';
+import { readPathSnowflake } from './validation/read-path-snowflake';
+import { readPermissionsField } from './validation/read-permission-bits';
+
+/** What PutBotMember puts in a guild: the bot user (id = application id) and its grant. */
+export interface PutBotMemberInput {
+  guildId: string;
+  botId: string;
+  /** The managed role's name: the application's. */
+  roleName: string;
+  /** Known bits only; 0n means the bot has no managed role. */
+  permissions: bigint;
+}
+
+/**
+ * Reads a PutBotMember request (from oauth, which has checked the application and the
+ * installer): snowflake ids, a non-empty name cut to a role name's length, and the
+ * granted bits masked to the known flags like any role's. 50035 at the field otherwise.
+ */
+export function validatePutBotMember(request: {
+  guild_id: string;
+  application_id: string;
+  application_name: string;
+  permissions: string;
+}): PutBotMemberInput {
+  const guildId = readPathSnowflake('guild_id', request.guild_id);
+  const botId = readPathSnowflake('application_id', request.application_id);
+  const roleName = [...request.application_name.trim()].slice(0, MAX_ROLE_NAME_LENGTH).join('');
+  if (roleName === '')
+    throw fieldError('application_name', ErrorCode.BASE_TYPE_REQUIRED, 'This field is required');
+  const permissions = readPermissionsField('permissions', request.permissions) & ALL_PERMISSIONS;
+  return { guildId, botId, roleName, permissions };
+}
