@@ -158,6 +158,96 @@ describe('Authorize: guild installs', () => {
   });
 });
 
+describe('Authorize: the bot joins the guild', () => {
+  const botIn = (applicationId: string, guildId = GUILD) =>
+    env.permissions.botMembers.get(`${guildId}:${applicationId}`);
+  const removeInstall = (applicationId: string, guildId = GUILD) =>
+    grpc.call<oauth.RemoveGuildInstallationRequest, oauth.RemoveGuildInstallationResponse__Output>(
+      'RemoveGuildInstallation',
+      { application_id: applicationId, guild_id: guildId },
+    );
+
+  it('puts the bot in with a managed role named after the app holding the permissions granted', async () => {
+    const app = await createApp(env.handlers, { name: 'Role Holder' });
+    const id = app.id as string;
+    const manageRoles = String(1 << 28);
+    await authorize({
+      client_id: id,
+      user_id: ownerId,
+      scope: 'bot',
+      guild_id: GUILD,
+      permissions: manageRoles,
+    });
+    expect(botIn(id)).toEqual({ roleName: 'Role Holder', permissions: manageRoles });
+
+    // A new consent with other permissions changes the role; one without keeps them.
+    await authorize({ client_id: id, user_id: ownerId, scope: 'bot', guild_id: GUILD, permissions: '2048' });
+    expect(botIn(id)).toEqual({ roleName: 'Role Holder', permissions: '2048' });
+    await authorize({ client_id: id, user_id: ownerId, scope: 'bot', guild_id: GUILD });
+    expect(botIn(id)).toEqual({ roleName: 'Role Holder', permissions: '2048' });
+    await authorize({ client_id: id, user_id: ownerId, scope: 'bot', guild_id: GUILD, permissions: '0' });
+    expect(botIn(id)).toEqual({ roleName: 'Role Holder', permissions: '0' });
+  });
+
+  it('puts no bot in without the bot scope, nor when the user may not install', async () => {
+    const app = await createApp(env.handlers, { name: 'Commands Only' });
+    const id = app.id as string;
+    await authorize({ client_id: id, user_id: ownerId, scope: 'applications.commands', guild_id: GUILD });
+    expect(botIn(id)).toBeUndefined();
+    await grpc.errorOf(
+      authorize({ client_id: id, user_id: strangerId, scope: 'bot', guild_id: OTHER_GUILD }),
+    );
+    expect(botIn(id, OTHER_GUILD)).toBeUndefined();
+    // The bot scope added later brings the bot in, with the permissions of the new consent.
+    await authorize({ client_id: id, user_id: ownerId, scope: 'bot', guild_id: GUILD, permissions: '8' });
+    expect(botIn(id)).toEqual({ roleName: 'Commands Only', permissions: '8' });
+  });
+
+  it('records nothing when the bot cannot be added, and the same consent again installs both', async () => {
+    const app = await createApp(env.handlers, { name: 'Retried' });
+    const id = app.id as string;
+    const consent = { client_id: id, user_id: ownerId, scope: 'bot', guild_id: GUILD, permissions: '16' };
+    env.permissions.failBotMembers = true;
+    try {
+      const { error } = await grpc.errorOf(authorize(consent));
+      expect([error.httpStatus, error.message]).toEqual([500, 'permissions is failing on purpose']);
+    } finally {
+      env.permissions.failBotMembers = false;
+    }
+    expect((await grpc.errorOf(installationOf(id, GUILD))).error.code).toBe(50001);
+    expect(await outboxFor(id)).toEqual([]);
+    expect(botIn(id)).toBeUndefined();
+    await authorize(consent);
+    expect(await installationOf(id, GUILD)).toEqual({ scopes: ['bot', 'applications.commands'] });
+    expect(await outboxFor(id)).toHaveLength(1);
+    expect(botIn(id)).toEqual({ roleName: 'Retried', permissions: '16' });
+  });
+
+  it('takes the bot out when its guild install is removed, and only then', async () => {
+    const app = await createApp(env.handlers, { name: 'Leaver' });
+    const id = app.id as string;
+    await authorize({ client_id: id, user_id: ownerId, scope: 'bot', guild_id: GUILD, permissions: '8' });
+    await authorize({
+      client_id: id,
+      user_id: ownerId,
+      scope: 'bot',
+      guild_id: OTHER_GUILD,
+      permissions: '8',
+    });
+    expect(await removeInstall(id)).toEqual({ removed: true });
+    expect(botIn(id)).toBeUndefined();
+    expect(botIn(id, OTHER_GUILD)).toEqual({ roleName: 'Leaver', permissions: '8' });
+
+    // Not installed (any member's id reaches this RPC): nothing is asked of permissions.
+    env.permissions.failBotMembers = true;
+    try {
+      expect(await removeInstall(id)).toEqual({ removed: false });
+    } finally {
+      env.permissions.failBotMembers = false;
+    }
+  });
+});
+
 describe('Authorize: user installs and codes', () => {
   it('installs to the user with integration type 1', async () => {
     const app = await createApp(env.handlers, { name: 'User App', integration_types: [0, 1] });

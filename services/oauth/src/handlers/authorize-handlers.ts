@@ -1,5 +1,6 @@
 import type { oauth } from '@acs/protos';
 import { MissingAccessError } from '@acs/service-kit';
+import { putBotMember } from '../clients/bot-membership';
 import { requireManageGuild } from '../clients/require-manage-guild';
 import { buildLocation } from '../domain/build-location';
 import { issueAuthorizationCode } from '../domain/issue-authorization-code';
@@ -23,16 +24,33 @@ export function createAuthorizeHandlers(deps: HandlerDeps) {
       const issued = plan.issueCode
         ? issueAuthorizationCode(input, plan, now(), lifetimes.authorizationCode)
         : null;
-      await installations.recordConsent({
-        applicationId: input.clientId,
-        userId: input.userId,
-        scopes: plan.scopes,
-        install: plan.install,
-        installScopes: plan.installScopes,
-        permissions: input.permissions,
-        code: issued?.stored ?? null,
-      });
       const guildId = plan.install?.type === 0 ? plan.install.guildId : null;
+      // The bot joins inside oauth's transaction, last: a failure there records nothing,
+      // a failed commit leaves a bot member that the same consent again makes whole
+      // (PutBotMember is idempotent), and the install's event, which makes the dispatcher
+      // send GUILD_CREATE, is published only once the bot holds its managed role.
+      const addBot =
+        guildId !== null && plan.scopes.includes('bot')
+          ? (granted: string) =>
+              putBotMember(permissions, {
+                guildId,
+                applicationId: input.clientId,
+                applicationName: application.name,
+                permissions: granted,
+              })
+          : undefined;
+      await installations.recordConsent(
+        {
+          applicationId: input.clientId,
+          userId: input.userId,
+          scopes: plan.scopes,
+          install: plan.install,
+          installScopes: plan.installScopes,
+          permissions: input.permissions,
+          code: issued?.stored ?? null,
+        },
+        addBot,
+      );
       const location = buildLocation({
         redirectUri: plan.redirectUri,
         code: issued?.code ?? null,

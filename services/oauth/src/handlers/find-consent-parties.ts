@@ -13,7 +13,7 @@ import type { HandlerDeps } from './handler-deps';
 export async function findConsentParties(
   { applications, users }: HandlerDeps,
   input: AuthorizeInput,
-): Promise<{ application: AuthorizingApplication; user: UserRecord }> {
+): Promise<{ application: AuthorizingApplication & { name: string }; user: UserRecord }> {
   const [application, user] = await Promise.all([
     applications.findAuthorizing(BigInt(input.clientId)),
     users.find(BigInt(input.userId)),

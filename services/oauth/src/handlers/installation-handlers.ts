@@ -1,4 +1,5 @@
 import type { oauth } from '@acs/protos';
+import { removeBotMember } from '../clients/bot-membership';
 import { parseSnowflakeParam } from '../domain/parse-snowflake-param';
 import type { HandlerDeps } from './handler-deps';
 
@@ -8,6 +9,7 @@ export function createInstallationHandlers({
   users,
   installations,
   grants,
+  permissions,
   now = () => new Date(),
 }: HandlerDeps) {
   return {
@@ -32,10 +34,13 @@ export function createInstallationHandlers({
     async RemoveGuildInstallation(
       request: oauth.RemoveGuildInstallationRequest__Output,
     ): Promise<oauth.RemoveGuildInstallationResponse> {
-      const removed = await installations.removeGuildInstallation(
-        parseSnowflakeParam('application_id', request.application_id),
-        parseSnowflakeParam('guild_id', request.guild_id),
-      );
+      const applicationId = parseSnowflakeParam('application_id', request.application_id);
+      const guildId = parseSnowflakeParam('guild_id', request.guild_id);
+      const removed = await installations.removeGuildInstallation(applicationId, guildId);
+      // After the commit, and only for an install that existed (the id may be any
+      // member's): should this call fail, api-gateway's retry of the DELETE finds no
+      // install and removes the bot as a member, which takes its managed role too.
+      if (removed) await removeBotMember(permissions, guildId.toString(), applicationId.toString());
       return { removed };
     },
   };

@@ -60,13 +60,17 @@ export class ApplicationStore {
   }
 
   /** What a consent needs to know of the application, or undefined when unknown. */
-  async findAuthorizing(id: bigint): Promise<AuthorizingApplication | undefined> {
+  async findAuthorizing(id: bigint): Promise<(AuthorizingApplication & { name: string }) | undefined> {
     const row = await this.prisma.application.findUnique({
       where: { id },
-      select: { integrationTypes: true, redirectUris: true },
+      select: { name: true, integrationTypes: true, redirectUris: true },
     });
     return row
-      ? { integrationTypes: row.integrationTypes as IntegrationType[], redirectUris: row.redirectUris }
+      ? {
+          name: row.name,
+          integrationTypes: row.integrationTypes as IntegrationType[],
+          redirectUris: row.redirectUris,
+        }
       : undefined;
   }
 

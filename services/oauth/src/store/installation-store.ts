@@ -24,11 +24,18 @@ export class InstallationStore {
   /**
    * Records a consent in one transaction: the installation with the union of its old and
    * new scopes, the APPLICATION_AUTHORIZED event (`application.authorized`), the code.
+   * For a guild installation, `beforeCommit` then gets the bot permissions it now holds
+   * (a consent without `permissions` keeps the earlier ones) and runs last in the
+   * transaction: when it throws, nothing is recorded.
    */
-  async recordConsent(consent: Consent): Promise<void> {
+  async recordConsent(
+    consent: Consent,
+    beforeCommit?: (guildPermissions: string) => Promise<void>,
+  ): Promise<void> {
     await this.prisma.$transaction(async (tx) => {
+      let guildPermissions: string | null = null;
       if (consent.install) {
-        await upsertInstallation(tx, consent, consent.install);
+        guildPermissions = await upsertInstallation(tx, consent, consent.install);
         await writeOutboxEvent(tx, 'application.authorized', {
           application_id: consent.applicationId,
           integration_type: consent.install.type,
@@ -54,6 +61,7 @@ export class InstallationStore {
           },
         });
       }
+      if (guildPermissions !== null && beforeCommit) await beforeCommit(guildPermissions);
     });
   }
 
@@ -96,15 +104,15 @@ export class InstallationStore {
 }
 
 // Merging in SQL keeps concurrent consents from losing each other's scopes; the union
-// keeps first-granted order.
+// keeps first-granted order. A guild installation answers the permissions it now holds.
 async function upsertInstallation(
   tx: Prisma.TransactionClient,
   consent: Consent,
   target: InstallTarget,
-): Promise<void> {
+): Promise<string | null> {
   const applicationId = BigInt(consent.applicationId);
   if (target.type === 0) {
-    await tx.$executeRaw`
+    const [row] = await tx.$queryRaw<{ permissions: string }[]>`
       INSERT INTO "oauth"."guild_installation" (application_id, guild_id, scopes, permissions, installed_by, updated_at)
       VALUES (${applicationId}, ${BigInt(target.guildId)}, ${consent.installScopes}::text[], ${consent.permissions ?? '0'},
               ${BigInt(consent.userId)}, now())
@@ -113,14 +121,16 @@ async function upsertInstallation(
                        GROUP BY s ORDER BY min(n)),
         permissions = COALESCE(${consent.permissions}::text, guild_installation.permissions),
         installed_by = EXCLUDED.installed_by,
-        updated_at = now()`;
-  } else {
-    await tx.$executeRaw`
+        updated_at = now()
+      RETURNING permissions`;
+    return row?.permissions ?? null;
+  }
+  await tx.$executeRaw`
       INSERT INTO "oauth"."user_installation" (application_id, user_id, scopes, updated_at)
       VALUES (${applicationId}, ${BigInt(target.userId)}, ${consent.installScopes}::text[], now())
       ON CONFLICT (application_id, user_id) DO UPDATE SET
         scopes = ARRAY(SELECT s FROM unnest(user_installation.scopes || EXCLUDED.scopes) WITH ORDINALITY AS u(s, n)
                        GROUP BY s ORDER BY min(n)),
         updated_at = now()`;
-  }
+  return null;
 }

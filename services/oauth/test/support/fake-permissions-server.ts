@@ -4,27 +4,43 @@ import {
   CLIENT_CHANNEL_OPTIONS,
   createGrpcServer,
   createLogger,
+  DiscordError,
   UnknownResourceError,
 } from '@acs/service-kit';
 import type { PermissionsClient } from '../../src/clients/require-manage-guild';
 
-/** A PermissionsService stand-in at the network edge: which users manage which guilds. */
+/** A bot member as the fake keeps it: its managed role's name and permissions ("0": none). */
+export interface FakeBotMember {
+  roleName: string;
+  permissions: string;
+}
+
+/** A PermissionsService stand-in at the network edge: which users manage which guilds, which bots are in. */
 export interface FakePermissions {
   client: PermissionsClient;
-  /** Guilds that exist; CheckPermissions on another answers 404 / 10004. */
+  /** Guilds that exist; CheckPermissions and PutBotMember on another answer 404 / 10004. */
   guilds: Set<string>;
   /** `guildId:userId` pairs that hold MANAGE_GUILD. */
   managers: Set<string>;
   /** Every CheckPermissions request received. */
   calls: permissions.CheckPermissionsRequest__Output[];
+  /** Bots in guilds, by `guildId:applicationId`, as PutBotMember and RemoveBotMember leave them. */
+  botMembers: Map<string, FakeBotMember>;
+  /** While true, PutBotMember and RemoveBotMember fail (500) and change nothing. */
+  failBotMembers: boolean;
   close(): Promise<void>;
 }
 
-/** Starts a real gRPC server on a free port that answers CheckPermissions from in-memory sets. */
+/** Starts a real gRPC server on a free port that answers from in-memory sets. */
 export async function startFakePermissions(): Promise<FakePermissions> {
   const guilds = new Set<string>();
   const managers = new Set<string>();
   const calls: permissions.CheckPermissionsRequest__Output[] = [];
+  const botMembers = new Map<string, FakeBotMember>();
+  const state = { failBotMembers: false };
+  const failIfAsked = () => {
+    if (state.failBotMembers) throw new DiscordError(500, 0, 'permissions is failing on purpose');
+  };
   const proto = loadPermissionsProto().acs.permissions.v1;
   const server = createGrpcServer({
     logger: createLogger('fake-permissions', 'silent'),
@@ -40,6 +56,23 @@ export async function startFakePermissions(): Promise<FakePermissions> {
             if (!guilds.has(request.guild_id)) throw new UnknownResourceError(10004, 'Unknown Guild');
             const allowed = managers.has(`${request.guild_id}:${request.user_id}`);
             return { allowed, missing: allowed ? '0' : request.permissions, is_member: allowed };
+          },
+          async PutBotMember(
+            request: permissions.PutBotMemberRequest__Output,
+          ): Promise<permissions.PutBotMemberResponse> {
+            failIfAsked();
+            if (!guilds.has(request.guild_id)) throw new UnknownResourceError(10004, 'Unknown Guild');
+            const key = `${request.guild_id}:${request.application_id}`;
+            const created = !botMembers.has(key);
+            const roleName = botMembers.get(key)?.roleName ?? request.application_name;
+            botMembers.set(key, { roleName, permissions: request.permissions });
+            return { member_json: JSON.stringify({ user: { id: request.application_id } }), created };
+          },
+          async RemoveBotMember(
+            request: permissions.RemoveBotMemberRequest__Output,
+          ): Promise<permissions.RemoveBotMemberResponse> {
+            failIfAsked();
+            return { removed: botMembers.delete(`${request.guild_id}:${request.application_id}`) };
           },
         },
       },
@@ -57,6 +90,13 @@ export async function startFakePermissions(): Promise<FakePermissions> {
     guilds,
     managers,
     calls,
+    botMembers,
+    get failBotMembers() {
+      return state.failBotMembers;
+    },
+    set failBotMembers(value: boolean) {
+      state.failBotMembers = value;
+    },
     async close() {
       client.close();
       server.server.forceShutdown();
