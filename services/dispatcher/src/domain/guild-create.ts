@@ -18,7 +18,7 @@ const THREAD_TYPES: readonly unknown[] = [10, 11, 12];
  * object plus the extra fields. `channels` holds the guild's channels and `threads` its
  * threads (ACS never archives one, so all are active), each with `guild_id`; `members`
  * holds the bot's own member, which clients need for `guild.members.me` (discord.js) and
- * the bot's permissions. ACS streams no other members, presences or voice states.
+ * the bot's permissions (with its managed role, found among the guild's roles). ACS streams no other members, presences or voice states.
  */
 export function guildCreatePayload(source: GuildCreateSource): Record<string, unknown> {
   const { guild, botUser, joinedAt } = source;
@@ -26,7 +26,7 @@ export function guildCreatePayload(source: GuildCreateSource): Record<string, un
     ...channel,
     guild_id: guild.id,
   }));
-  const members = [botMember(botUser, joinedAt)];
+  const members = [botMember(botUser, managedRoleIds(guild, botUser), joinedAt)];
   const count = typeof guild.approximate_member_count === 'number' ? guild.approximate_member_count : 0;
   return {
     ...guild,
@@ -47,16 +47,31 @@ export function guildCreatePayload(source: GuildCreateSource): Record<string, un
 }
 
 /**
- * The bot's guild member object (OpenAPI `GuildMemberResponse`). The bot holds no role
- * here: its permissions are those of @everyone.
+ * The ids of the bot's managed role (`tags.bot_id` = the bot user's id, which permissions
+ * creates when the app is installed with non-zero permissions): none, or one.
  */
-function botMember(user: Record<string, unknown>, joinedAt: string): Record<string, unknown> {
+function managedRoleIds(guild: Record<string, unknown>, botUser: Record<string, unknown>): unknown[] {
+  const roles = Array.isArray(guild.roles) ? (guild.roles as Record<string, unknown>[]) : [];
+  return roles
+    .filter((role) => (role.tags as { bot_id?: unknown } | undefined)?.bot_id === botUser.id)
+    .map((role) => role.id);
+}
+
+/**
+ * The bot's guild member object (OpenAPI `GuildMemberResponse`). The bot holds its managed
+ * role when it has one, so that clients compute its permissions from @everyone and that role.
+ */
+function botMember(
+  user: Record<string, unknown>,
+  roles: unknown[],
+  joinedAt: string,
+): Record<string, unknown> {
   return {
     user,
     nick: null,
     avatar: null,
     banner: null,
-    roles: [],
+    roles,
     joined_at: joinedAt,
     premium_since: null,
     deaf: false,

@@ -85,6 +85,22 @@ describe('guildCreatePayload', () => {
     expect(Object.keys(members[0] ?? {})).toEqual(expect.arrayContaining(requiredOf('GuildMemberResponse')));
   });
 
+  it("gives the bot member its managed role, found by tags.bot_id, and no other bot's", () => {
+    const managed = {
+      id: '301',
+      name: 'Demo App',
+      permissions: '268435456',
+      managed: true,
+      tags: { bot_id: '900' },
+    };
+    const otherBot = { id: '302', name: 'Other', permissions: '8', managed: true, tags: { bot_id: '901' } };
+    const plain = { id: '303', name: 'mods', permissions: '32', managed: false };
+    const roles = [everyone, managed, otherBot, plain];
+    const d = guildCreatePayload(source({ guild: { id: GUILD, roles } }));
+    expect((d.members as { roles: unknown }[])[0]?.roles).toEqual(['301']);
+    expect(d.roles).toEqual(roles);
+  });
+
   it('sets guild_id on every channel and thread, and changes none of its input', () => {
     const bare = { id: '403', type: 2, name: 'voice', position: 1, permission_overwrites: [] };
     const input = source({ channels: [bare, { ...thread, guild_id: undefined }] });
