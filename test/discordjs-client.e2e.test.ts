@@ -21,15 +21,34 @@ afterAll(async () => {
 
 it('logs in, becomes ready with its guild, and manages its commands', async () => {
   const world = await createDemoWorld(stack.admin);
+  // The demo world installs with no permissions; a second guild grants MANAGE_ROLES.
+  const second = await stack.admin('POST', '/admin/guilds', { name: 'Role Guild', owner_id: world.user.id });
+  expect(second.status).toBe(201);
+  const installed = await stack.admin('POST', '/admin/oauth2/authorize', {
+    client_id: world.application.id,
+    user_id: world.user.id,
+    guild_id: second.body.id,
+    scope: 'bot applications.commands',
+    permissions: String(PermissionFlagsBits.ManageRoles),
+  });
+  expect(installed.status).toBe(200);
   client = new Client({ intents: [GatewayIntentBits.Guilds], rest: { api: `${stack.apiUrl}/api` } });
   const ready = new Promise<Client<true>>((resolve) => client!.once(Events.ClientReady, resolve));
-  const guildSeen = new Promise<Guild>((resolve) => client!.on(Events.GuildCreate, resolve));
+  // A guild that arrives before READY is in the cache; one after it comes as GuildCreate.
+  const seen = (id: string) =>
+    new Promise<Guild>((resolve) =>
+      client!.on(Events.GuildCreate, (guild) => {
+        if (guild.id === id) resolve(guild);
+      }),
+    );
+  const demoGuild = seen(world.guild.id);
+  const roleGuild = seen(second.body.id);
   await client.login(world.application.botToken);
   const readyClient = await ready;
 
   expect(readyClient.user.id).toBe(world.application.id);
   expect(readyClient.application.id).toBe(world.application.id);
-  const guild = readyClient.guilds.cache.get(world.guild.id) ?? (await guildSeen);
+  const guild = readyClient.guilds.cache.get(world.guild.id) ?? (await demoGuild);
   expect(guild.id).toBe(world.guild.id);
   expect(guild.name).toBe(world.guild.name);
 
@@ -44,6 +63,17 @@ it('logs in, becomes ready with its guild, and manages its commands', async () =
   expect(channel?.name).toBe(world.channel.name);
   expect(channel?.type).toBe(ChannelType.GuildText);
   expect(me && channel?.permissionsFor(me)?.has(PermissionFlagsBits.SendMessages)).toBe(true);
+  expect(me?.roles.cache.filter((role) => role.managed).size).toBe(0);
+
+  // Installed with MANAGE_ROLES: the bot holds its managed role, which grants it.
+  const granted = readyClient.guilds.cache.get(second.body.id) ?? (await roleGuild);
+  const managed = granted.roles.cache.find((role) => role.tags?.botId === world.application.id);
+  expect(managed?.managed).toBe(true);
+  expect(managed?.name).toBe(world.application.name);
+  expect(managed?.permissions.bitfield).toBe(PermissionFlagsBits.ManageRoles);
+  expect(granted.members.me?.roles.cache.has(managed?.id ?? '')).toBe(true);
+  expect(granted.members.me?.permissions.has(PermissionFlagsBits.ManageRoles)).toBe(true);
+  expect(guild.members.me?.permissions.has(PermissionFlagsBits.ManageRoles)).toBe(false);
 
   const created = await readyClient.application.commands.create({ name: 'hello', description: 'Says hello' });
   expect(created.name).toBe('hello');

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
 import {
+  createApplication,
   createGuild,
   createDemoWorld,
   installApplication,
@@ -311,3 +312,48 @@ async function writeOutboxEvent(schema: string, type: string, data: unknown): Pr
     await pool.end();
   }
 }
+
+describe("a bot's managed role", () => {
+  it('comes with the bot in GUILD_CREATE, stays its own, and goes when the bot is removed', async () => {
+    const app = await createApplication(stack, { name: 'Role Bot', owner_id: world.user.id });
+    const guild = await createGuild(stack, { name: 'Managed Guild', owner_id: world.user.id });
+    const client = await connect();
+    await client.identify(app.bot_token);
+    const manageRoles = String(1 << 28);
+    const authorized = await stack.admin('POST', '/admin/oauth2/authorize', {
+      client_id: app.id,
+      user_id: world.user.id,
+      guild_id: guild.id,
+      scope: 'bot',
+      permissions: manageRoles,
+    });
+    expect(authorized.status).toBe(200);
+
+    const joined = await client.next((p) => p.t === 'GUILD_CREATE' && p.d.id === guild.id);
+    const managed = (joined.d.roles as { id: string; tags?: { bot_id?: string } }[]).filter(
+      (role) => role.tags?.bot_id === app.id,
+    );
+    expect(managed).toEqual([
+      expect.objectContaining({ name: 'Role Bot', permissions: manageRoles, position: 1, managed: true }),
+    ]);
+    expectSchema('GuildRoleResponse', managed[0]);
+    const roleId = managed[0]!.id;
+    expect(joined.d.members).toEqual([expect.objectContaining({ roles: [roleId] })]);
+
+    const assignTo = (userId: string) =>
+      stack.admin('PUT', `/admin/guilds/${guild.id}/members/${userId}`, { roles: [roleId] });
+    const refused = await assignTo(world.user.id);
+    expect([refused.status, refused.body.errors?.roles?.['0']?._errors?.[0]?.code]).toEqual([
+      400,
+      'ROLE_MANAGED',
+    ]);
+
+    expect((await stack.admin('DELETE', `/admin/guilds/${guild.id}/members/${app.id}`)).status).toBe(204);
+    await client.next((p) => p.t === 'GUILD_DELETE' && p.d.id === guild.id);
+    // The role is gone (unknown now), and so is the member.
+    const gone = await assignTo(world.user.id);
+    expect([gone.status, gone.body.errors?.roles?.['0']?._errors?.[0]?.code]).toEqual([400, 'UNKNOWN_ROLE']);
+    const again = await stack.admin('DELETE', `/admin/guilds/${guild.id}/members/${app.id}`);
+    expect([again.status, again.body.code]).toEqual([404, 10007]);
+  });
+});
