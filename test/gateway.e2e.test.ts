@@ -195,6 +195,9 @@ describe('the gateway protocol', () => {
     });
     const joined = await client.next((p) => p.t === 'GUILD_CREATE' && p.d.id === guild.id);
     expect(joined.s).toBe(3);
+    // A guild just joined has no `unavailable` (discord.py's on_guild_join needs it absent);
+    // the GUILD_CREATEs that fill in READY's guilds say `unavailable: false`.
+    expect(joined.d).not.toHaveProperty('unavailable');
     // The same shape as on Identify: the guild's channels and the bot's member.
     expect(joined.d.channels).toEqual([
       expect.objectContaining({ id: channel.id, name: 'lobby', type: 2, guild_id: guild.id }),

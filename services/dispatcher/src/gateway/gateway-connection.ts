@@ -168,7 +168,12 @@ export class GatewayConnection implements SessionSink {
     const joinedAt = new Date().toISOString();
     for (const snapshot of guilds) {
       if (!snapshot) continue;
-      const d = guildCreatePayload({ ...snapshot, botUser: settings.botUser, joinedAt });
+      const d = guildCreatePayload({
+        ...snapshot,
+        botUser: settings.botUser,
+        joinedAt,
+        fillsReadyGuild: true,
+      });
       registry.dispatch(session, 'GUILD_CREATE', d);
     }
   }
