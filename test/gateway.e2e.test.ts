@@ -33,7 +33,14 @@ async function api(path: string, token?: string): Promise<{ status: number; body
 }
 
 beforeAll(async () => {
-  stack = await startTestStack({ env: { HEARTBEAT_INTERVAL_MS: String(HEARTBEAT_INTERVAL_MS) } });
+  stack = await startTestStack({
+    env: {
+      HEARTBEAT_INTERVAL_MS: String(HEARTBEAT_INTERVAL_MS),
+      // These tests identify the same bot every few hundred milliseconds; the limits on
+      // Identify have their own tests (gateway-limits.e2e.test.ts).
+      IDENTIFY_CONCURRENCY_WINDOW_MS: '1',
+    },
+  });
   world = await createDemoWorld(stack);
   gatewayUrl = (await api('/gateway/bot', world.application.botToken)).body.url;
 });

@@ -18,6 +18,7 @@ import {
 } from '../domain/gateway-codes';
 import { payload, type GatewayPayload } from '../domain/gateway-payload';
 import { guildCreatePayload } from '../domain/guild-create';
+import { identifyRefusal, rateLimitKey, type IdentifyDecision } from '../domain/identify-limits';
 import { SendWindow } from '../domain/send-window';
 import { shardOf } from '../domain/shard-of';
 import type { IdentifyStore } from '../store/identify-store';
@@ -27,7 +28,7 @@ import type { Session, SessionRegistry, SessionSink } from './session-registry';
 export interface ConnectionContext {
   registry: SessionRegistry;
   directory: Directory;
-  /** Where Identifies are counted for `session_start_limit`. */
+  /** Where Identifies are decided and counted against the limits, across replicas. */
   identifies: IdentifyStore;
   logger: Logger;
   heartbeatIntervalMs: number;
@@ -39,7 +40,8 @@ export interface ConnectionContext {
  * One WebSocket of the gateway (D:events/gateway.mdx): Hello at once; then Identify
  * (READY and a GUILD_CREATE per guild) or Resume (the missed dispatches, then RESUMED);
  * Heartbeat → ACK, and a connection that stops heartbeating is closed (4009); more than
- * 120 payloads a minute → 4008. The protocol decisions are `decideInbound`'s.
+ * 120 payloads a minute → 4008; an Identify over the bot's limits → 4008. The protocol
+ * decisions are `decideInbound`'s.
  */
 export class GatewayConnection implements SessionSink {
   private phase: ConnectionPhase = 'hello';
@@ -73,6 +75,7 @@ export class GatewayConnection implements SessionSink {
         this.session = undefined;
       }
       this.onClose();
+      this.deflate?.close();
     });
     socket.on('error', () => this.onClose());
     this.send(payload(Op.HELLO, { heartbeat_interval: context.heartbeatIntervalMs }));
@@ -93,7 +96,7 @@ export class GatewayConnection implements SessionSink {
     this.deflate.flush(zlibConstants.Z_SYNC_FLUSH, this.flushCompressed);
   }
 
-  /** Closes the socket with a gateway close code. */
+  /** Closes the socket with a gateway close code, after whatever was sent before. */
   end(close: CloseCode | { code: number; reason: string }): void {
     if (this.closed) return;
     this.closed = true;
@@ -102,7 +105,16 @@ export class GatewayConnection implements SessionSink {
       this.context.registry.destroy(this.session);
       this.session = undefined;
     }
-    this.socket.close(close.code, close.reason);
+    const closeSocket = () => this.socket.close(close.code, close.reason);
+    if (this.deflate) {
+      // Payloads still in the zlib-stream context go out before the close frame.
+      this.deflate.flush(zlibConstants.Z_SYNC_FLUSH, () => {
+        this.flushCompressed();
+        closeSocket();
+      });
+    } else {
+      closeSocket();
+    }
     this.onClose();
   }
 
@@ -132,6 +144,15 @@ export class GatewayConnection implements SessionSink {
     const { directory, registry } = this.context;
     const applicationId = await directory.resolveBotToken(request.token);
     if (!applicationId) return this.end(Close.AUTHENTICATION_FAILED);
+    if (this.closed) return;
+    const decision = await this.claimIdentify(applicationId, request.shard);
+    if (!decision.granted) {
+      // D:events/gateway.mdx §Rate Limiting: over max_concurrency the gateway answers Invalid
+      // Session; the socket then closes with 4008 and a reason, so that a client ignoring op 9
+      // cannot hold it. Over the day's total Discord resets the token; ACS refuses instead.
+      this.send(payload(Op.INVALID_SESSION, false));
+      return this.end(identifyRefusal(this.context.identifies.limits, decision));
+    }
     const [settings, guildIds] = await Promise.all([
       directory.settings(applicationId),
       directory.botGuilds(applicationId),
@@ -139,11 +160,6 @@ export class GatewayConnection implements SessionSink {
     const shard = request.shard;
     const mine = shard ? guildIds.filter((id) => shardOf(id, shard[1]) === shard[0]) : guildIds;
     const guilds = await Promise.all(mine.map((id) => directory.guild(id)));
-    // Counted before READY, so a /gateway/bot that follows sees it; a database hiccup
-    // costs the count, never the session.
-    await this.context.identifies.record(applicationId).catch((error: unknown) => {
-      this.context.logger.warn({ err: error, applicationId }, 'identify not counted');
-    });
     if (this.closed) return;
     const session = registry.create(applicationId, shard, this);
     this.session = session;
@@ -194,6 +210,24 @@ export class GatewayConnection implements SessionSink {
     registry.dispatch(resumed.session, 'RESUMED', null);
   }
 
+  /**
+   * Decides and counts the Identify before READY, so a /gateway/bot that follows sees it.
+   * A database hiccup lets the session start uncounted: the limits protect the service,
+   * and an outage of the database must not take the gateway down with it.
+   */
+  private async claimIdentify(
+    applicationId: string,
+    shard: [number, number] | null,
+  ): Promise<IdentifyDecision> {
+    const { identifies, logger } = this.context;
+    try {
+      return await identifies.claim(applicationId, rateLimitKey(shard, identifies.limits.maxConcurrency));
+    } catch (error) {
+      logger.warn({ err: error, applicationId }, 'identify not counted');
+      return { granted: true };
+    }
+  }
+
   private fail(error: unknown): void {
     this.context.logger.warn({ err: error }, 'gateway session could not start');
     this.end(Close.UNKNOWN_ERROR);
@@ -216,7 +250,6 @@ export class GatewayConnection implements SessionSink {
   private onClose(): void {
     this.closed = true;
     this.clearHeartbeatDeadline();
-    this.deflate?.close();
     if (this.session) this.context.registry.detach(this.session, this);
   }
 }
