@@ -10,7 +10,7 @@ import { GatewayTestClient } from './helpers/gateway-client';
 /**
  * The gateway's limits through the whole stack: Identifies beyond max_concurrency and
  * beyond session_start_limit.total are refused (Invalid Session, then close 4008) and
- * GET /gateway/bot says so.
+ * GET /gateway/bot says so; a socket that never identifies is closed (4003).
  *
  * Four buckets (max_concurrency 4) with a window far longer than any test lets the
  * total be reached without waiting: shards 0-2 of 4 use the three starts.
@@ -19,6 +19,7 @@ const LIMITS = {
   SESSION_START_LIMIT: '3',
   IDENTIFY_MAX_CONCURRENCY: '4',
   IDENTIFY_CONCURRENCY_WINDOW_MS: '600000',
+  IDENTIFY_TIMEOUT_MS: '3000',
 };
 
 let stack: TestStack;
@@ -136,5 +137,24 @@ describe('Identify limits', () => {
     await resumer.next((p) => p.op === 10);
     resumer.send({ op: 6, d: { token: bot.token, session_id: sessions[0]!.d.session_id, seq: 1 } });
     await resumer.dispatch('RESUMED');
+  });
+});
+
+describe('sockets', () => {
+  it('closes a socket that never identifies with 4003, heartbeats or not', async () => {
+    const silent = await connect();
+    const heartbeating = await connect();
+    const beats = setInterval(() => heartbeating.send({ op: 1, d: null }), 500);
+    try {
+      for (const client of [silent, heartbeating]) {
+        expect(await client.closed).toEqual({
+          code: 4003,
+          reason: 'Not authenticated: no Identify within 3 s.',
+        });
+      }
+    } finally {
+      clearInterval(beats);
+    }
+    expect(heartbeating.received.filter((p) => p.op === 11).length).toBeGreaterThan(0);
   });
 });

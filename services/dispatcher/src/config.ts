@@ -40,6 +40,8 @@ const schema = z.object({
   IDENTIFY_MAX_CONCURRENCY: z.coerce.number().int().positive().default(MAX_CONCURRENCY),
   /** The window of IDENTIFY_MAX_CONCURRENCY (Discord: 5 s). */
   IDENTIFY_CONCURRENCY_WINDOW_MS: z.coerce.number().int().positive().default(IDENTIFY_CONCURRENCY_WINDOW_MS),
+  /** A socket that sends neither Identify nor Resume within this after Hello is closed (4003). */
+  IDENTIFY_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000),
   /** Scales every webhook retry delay and the 10-minute budget (tests use 0.01). */
   WEBHOOK_TIME_SCALE: z.coerce.number().positive().default(1),
   /** An endpoint must answer within this (Discord: 3 s). */

@@ -100,6 +100,7 @@ export async function startService(
       identifies,
       logger,
       heartbeatIntervalMs: config.HEARTBEAT_INTERVAL_MS,
+      identifyTimeoutMs: config.IDENTIFY_TIMEOUT_MS,
       publicUrl: config.GATEWAY_PUBLIC_URL ?? `ws://127.0.0.1:${config.GATEWAY_PORT}`,
     },
     config.GATEWAY_HOST,

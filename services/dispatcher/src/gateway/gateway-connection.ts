@@ -32,6 +32,8 @@ export interface ConnectionContext {
   identifies: IdentifyStore;
   logger: Logger;
   heartbeatIntervalMs: number;
+  /** A socket that sends neither Identify nor Resume within this is closed (4003). */
+  identifyTimeoutMs: number;
   /** READY's resume_gateway_url. */
   publicUrl: string;
 }
@@ -40,13 +42,14 @@ export interface ConnectionContext {
  * One WebSocket of the gateway (D:events/gateway.mdx): Hello at once; then Identify
  * (READY and a GUILD_CREATE per guild) or Resume (the missed dispatches, then RESUMED);
  * Heartbeat → ACK, and a connection that stops heartbeating is closed (4009); more than
- * 120 payloads a minute → 4008; an Identify over the bot's limits → 4008. The protocol
- * decisions are `decideInbound`'s.
+ * 120 payloads a minute → 4008; an Identify over the bot's limits → 4008; neither
+ * Identify nor Resume in time → 4003. The protocol decisions are `decideInbound`'s.
  */
 export class GatewayConnection implements SessionSink {
   private phase: ConnectionPhase = 'hello';
   private session: Session | undefined;
   private heartbeatDeadline: NodeJS.Timeout | undefined;
+  private identifyDeadline: NodeJS.Timeout | undefined;
   private readonly sends = new SendWindow(MAX_SENDS_PER_WINDOW, SEND_WINDOW_MS);
   private readonly deflate: Deflate | undefined;
   private closed = false;
@@ -80,6 +83,7 @@ export class GatewayConnection implements SessionSink {
     socket.on('error', () => this.onClose());
     this.send(payload(Op.HELLO, { heartbeat_interval: context.heartbeatIntervalMs }));
     this.armHeartbeatDeadline();
+    this.armIdentifyDeadline();
   }
 
   private flushCompressed: () => void = () => undefined;
@@ -100,7 +104,7 @@ export class GatewayConnection implements SessionSink {
   end(close: CloseCode | { code: number; reason: string }): void {
     if (this.closed) return;
     this.closed = true;
-    this.clearHeartbeatDeadline();
+    this.clearDeadlines();
     if (close.code === Close.AUTHENTICATION_FAILED.code && this.session) {
       this.context.registry.destroy(this.session);
       this.session = undefined;
@@ -131,9 +135,11 @@ export class GatewayConnection implements SessionSink {
         return this.send(payload(Op.HEARTBEAT_ACK));
       case 'identify':
         this.phase = 'ready';
+        this.clearIdentifyDeadline();
         return void this.identify(decision.identify).catch((error: unknown) => this.fail(error));
       case 'resume':
         this.phase = 'ready';
+        this.clearIdentifyDeadline();
         return void this.resume(decision.resume).catch((error: unknown) => this.fail(error));
       case 'ignore':
         return;
@@ -203,6 +209,7 @@ export class GatewayConnection implements SessionSink {
     if (!resumed) {
       // Not resumable: the client identifies anew on this connection (D:events/gateway.mdx).
       this.phase = 'hello';
+      this.armIdentifyDeadline();
       return this.send(payload(Op.INVALID_SESSION, false));
     }
     this.session = resumed.session;
@@ -247,9 +254,38 @@ export class GatewayConnection implements SessionSink {
     this.heartbeatDeadline = undefined;
   }
 
+  /**
+   * A socket must identify (or resume) in time, heartbeats or not: Discord documents no
+   * deadline, so this closes with 4003 Not authenticated, whose text covers it ("this
+   * session has been invalidated", D:topics/opcodes-and-status-codes.mdx), reconnect: true.
+   */
+  private armIdentifyDeadline(): void {
+    this.clearIdentifyDeadline();
+    const ms = this.context.identifyTimeoutMs;
+    this.identifyDeadline = setTimeout(
+      () =>
+        this.end({
+          code: Close.NOT_AUTHENTICATED.code,
+          reason: `Not authenticated: no Identify within ${ms / 1000} s.`,
+        }),
+      ms,
+    );
+    this.identifyDeadline.unref();
+  }
+
+  private clearIdentifyDeadline(): void {
+    if (this.identifyDeadline) clearTimeout(this.identifyDeadline);
+    this.identifyDeadline = undefined;
+  }
+
+  private clearDeadlines(): void {
+    this.clearHeartbeatDeadline();
+    this.clearIdentifyDeadline();
+  }
+
   private onClose(): void {
     this.closed = true;
-    this.clearHeartbeatDeadline();
+    this.clearDeadlines();
     if (this.session) this.context.registry.detach(this.session, this);
   }
 }

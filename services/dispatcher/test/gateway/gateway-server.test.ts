@@ -81,7 +81,7 @@ function newBot(): { applicationId: string; token: string } {
 
 /** Starts a dispatcher replica's gateway over the shared database and NATS. */
 async function startReplica(
-  options: { limits?: IdentifyLimits } = {},
+  options: { limits?: IdentifyLimits; identifyTimeoutMs?: number } = {},
 ): Promise<{ url: string; identifies: IdentifyStore }> {
   const identifies = new IdentifyStore(pool, options.limits ?? LIMITS);
   const registry = new SessionRegistry(bus, { resumeWindowMs: 60_000, replayBufferSize: 100 });
@@ -92,6 +92,7 @@ async function startReplica(
       identifies,
       logger: createLogger('dispatcher-test', 'silent'),
       heartbeatIntervalMs: 60_000,
+      identifyTimeoutMs: options.identifyTimeoutMs ?? 60_000,
       publicUrl: 'ws://127.0.0.1:0',
     },
     '127.0.0.1',
@@ -232,5 +233,36 @@ describe('Identify limits', () => {
     expect(code).toBe(4008);
     const text = inflateSync(Buffer.concat(chunks), { finishFlush: zlibConstants.Z_SYNC_FLUSH }).toString();
     expect(text).toContain('{"op":9,"d":false,"s":null,"t":null}');
+  });
+});
+
+describe('the Identify deadline', () => {
+  it('closes a socket that neither identifies nor resumes in time (4003), heartbeating or not', async () => {
+    const bot = newBot();
+    const { url } = await startReplica({ identifyTimeoutMs: 500 });
+    const silent = await open(url);
+    const heartbeating = await open(url);
+    const beats = setInterval(() => heartbeating.send({ op: 1, d: null }), 100);
+    const identified = await open(url);
+    await identified.identify(bot.token);
+    // A Resume of an unknown session gets Invalid Session: the deadline runs again.
+    const unresumed = await open(url);
+    await unresumed.next((p) => p.op === 10);
+    unresumed.send({ op: 6, d: { token: bot.token, session_id: 'gone', seq: 1 } });
+    await unresumed.next((p) => p.op === 9);
+    try {
+      for (const client of [silent, heartbeating, unresumed]) {
+        expect(await client.closed).toEqual({
+          code: 4003,
+          reason: 'Not authenticated: no Identify within 0.5 s.',
+        });
+      }
+    } finally {
+      clearInterval(beats);
+    }
+    // The one that identified stays, well past the deadline.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    identified.send({ op: 1, d: null });
+    await identified.next((p) => p.op === 11);
   });
 });
