@@ -1,3 +1,4 @@
+import WebSocket from 'ws';
 import {
   createApplication,
   createDemoWorld,
@@ -10,7 +11,8 @@ import { GatewayTestClient } from './helpers/gateway-client';
 /**
  * The gateway's limits through the whole stack: Identifies beyond max_concurrency and
  * beyond session_start_limit.total are refused (Invalid Session, then close 4008) and
- * GET /gateway/bot says so; a socket that never identifies is closed (4003).
+ * GET /gateway/bot says so; a socket that never identifies is closed (4003); one address
+ * cannot hold more than its share of sockets (HTTP 429 on the upgrade).
  *
  * Four buckets (max_concurrency 4) with a window far longer than any test lets the
  * total be reached without waiting: shards 0-2 of 4 use the three starts.
@@ -20,6 +22,7 @@ const LIMITS = {
   IDENTIFY_MAX_CONCURRENCY: '4',
   IDENTIFY_CONCURRENCY_WINDOW_MS: '600000',
   IDENTIFY_TIMEOUT_MS: '3000',
+  GATEWAY_MAX_CONNECTIONS_PER_ADDRESS: '12',
 };
 
 let stack: TestStack;
@@ -156,5 +159,28 @@ describe('sockets', () => {
       clearInterval(beats);
     }
     expect(heartbeating.received.filter((p) => p.op === 11).length).toBeGreaterThan(0);
+  });
+
+  it('refuses the upgrade past the connections of one address with 429, and takes one again once some closed', async () => {
+    const held = await Promise.all(Array.from({ length: 12 }, connect));
+    const status = await new Promise<number>((resolve, reject) => {
+      const socket = new WebSocket(`${gatewayUrl}/?v=10&encoding=json`);
+      socket.once('unexpected-response', (_request, response) => resolve(response.statusCode ?? 0));
+      socket.once('open', () => reject(new Error('a 13th socket was let in')));
+      socket.once('error', reject);
+    });
+    expect(status).toBe(429);
+
+    // The identify deadline closes the held sockets; then there is room again.
+    await Promise.all(held.map((client) => client.closed));
+    for (const deadline = Date.now() + 10_000; ;) {
+      try {
+        await connect();
+        break;
+      } catch (error) {
+        if (Date.now() > deadline) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
   });
 });

@@ -6,6 +6,7 @@ import {
   MAX_IDENTIFIES_PER_DAY,
   SESSION_START_WINDOW_MS,
 } from './domain/gateway-codes';
+import { compileTrustProxy } from './gateway/compile-trust-proxy';
 
 export { SERVICE_NAME } from './service-name';
 /** This service's PostgreSQL schema. */
@@ -42,6 +43,24 @@ const schema = z.object({
   IDENTIFY_CONCURRENCY_WINDOW_MS: z.coerce.number().int().positive().default(IDENTIFY_CONCURRENCY_WINDOW_MS),
   /** A socket that sends neither Identify nor Resume within this after Hello is closed (4003). */
   IDENTIFY_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000),
+  /** Open gateway sockets per client address and replica; more are refused with HTTP 429. 0 = no cap. */
+  GATEWAY_MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(0).default(100),
+  /**
+   * Which proxies in front of the gateway may name the client in `X-Forwarded-For`
+   * (Express's `trust proxy`, as api-gateway reads it): `false` by default, so the
+   * socket's peer is the client.
+   */
+  TRUST_PROXY: z
+    .string()
+    .default('false')
+    .transform((value, ctx) => {
+      try {
+        return compileTrustProxy(value);
+      } catch (error) {
+        ctx.issues.push({ code: 'custom', message: (error as Error).message, input: value });
+        return z.NEVER;
+      }
+    }),
   /** Scales every webhook retry delay and the 10-minute budget (tests use 0.01). */
   WEBHOOK_TIME_SCALE: z.coerce.number().positive().default(1),
   /** An endpoint must answer within this (Discord: 3 s). */

@@ -103,8 +103,12 @@ export async function startService(
       identifyTimeoutMs: config.IDENTIFY_TIMEOUT_MS,
       publicUrl: config.GATEWAY_PUBLIC_URL ?? `ws://127.0.0.1:${config.GATEWAY_PORT}`,
     },
-    config.GATEWAY_HOST,
-    config.GATEWAY_PORT,
+    {
+      host: config.GATEWAY_HOST,
+      port: config.GATEWAY_PORT,
+      maxConnectionsPerAddress: config.GATEWAY_MAX_CONNECTIONS_PER_ADDRESS,
+      trustProxy: config.TRUST_PROXY,
+    },
   );
   const publicUrl = config.GATEWAY_PUBLIC_URL ?? `ws://127.0.0.1:${gateway.port}`;
   worker.start();

@@ -13,6 +13,7 @@ import {
 import type { Directory } from '../../src/clients/directory';
 import { DB_SCHEMA } from '../../src/config';
 import type { IdentifyLimits } from '../../src/domain/identify-limits';
+import { compileTrustProxy, type TrustProxy } from '../../src/gateway/compile-trust-proxy';
 import { DispatchBus } from '../../src/gateway/dispatch-bus';
 import { startGatewayServer, type GatewayServer } from '../../src/gateway/gateway-server';
 import { SessionRegistry } from '../../src/gateway/session-registry';
@@ -81,7 +82,12 @@ function newBot(): { applicationId: string; token: string } {
 
 /** Starts a dispatcher replica's gateway over the shared database and NATS. */
 async function startReplica(
-  options: { limits?: IdentifyLimits; identifyTimeoutMs?: number } = {},
+  options: {
+    limits?: IdentifyLimits;
+    identifyTimeoutMs?: number;
+    maxConnectionsPerAddress?: number;
+    trustProxy?: TrustProxy;
+  } = {},
 ): Promise<{ url: string; identifies: IdentifyStore }> {
   const identifies = new IdentifyStore(pool, options.limits ?? LIMITS);
   const registry = new SessionRegistry(bus, { resumeWindowMs: 60_000, replayBufferSize: 100 });
@@ -95,8 +101,12 @@ async function startReplica(
       identifyTimeoutMs: options.identifyTimeoutMs ?? 60_000,
       publicUrl: 'ws://127.0.0.1:0',
     },
-    '127.0.0.1',
-    0,
+    {
+      host: '127.0.0.1',
+      port: 0,
+      maxConnectionsPerAddress: options.maxConnectionsPerAddress ?? 0,
+      trustProxy: options.trustProxy ?? compileTrustProxy('false'),
+    },
   );
   servers.push(server);
   registries.push(registry);
@@ -264,5 +274,80 @@ describe('the Identify deadline', () => {
     await new Promise((resolve) => setTimeout(resolve, 1000));
     identified.send({ op: 1, d: null });
     await identified.next((p) => p.op === 11);
+  });
+});
+
+describe('connections per address', () => {
+  /** Opens a raw socket with headers: the HTTP status of a refused upgrade, or the open socket. */
+  function upgrade(url: string, headers: Record<string, string> = {}): Promise<WebSocket | number> {
+    return new Promise((resolve, reject) => {
+      const socket = new WebSocket(`${url}/?v=10&encoding=json`, { headers });
+      socket.once('open', () => resolve(socket));
+      socket.once('unexpected-response', (_request, response) => resolve(response.statusCode ?? 0));
+      socket.once('error', reject);
+    });
+  }
+
+  /** Retries an upgrade until it succeeds (the server counts a socket out when its TCP socket closes). */
+  async function upgradeEventually(url: string, headers?: Record<string, string>): Promise<WebSocket> {
+    for (const deadline = Date.now() + 10_000; ;) {
+      const result = await upgrade(url, headers);
+      if (typeof result !== 'number') return result;
+      if (Date.now() > deadline) throw new Error(`still ${result}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  it('refuses the upgrade past the cap with 429, and takes one again once a socket closed', async () => {
+    const { url } = await startReplica({ maxConnectionsPerAddress: 3, identifyTimeoutMs: 60_000 });
+    const held = [await open(url), await open(url), await open(url)];
+    expect(await upgrade(url)).toBe(429);
+    await expect(GatewayTestClient.connect(url)).rejects.toThrow(/429/);
+    // X-Forwarded-For is nobody's word without TRUST_PROXY.
+    expect(await upgrade(url, { 'x-forwarded-for': '203.0.113.9' })).toBe(429);
+
+    held[0]!.close(1000);
+    await held[0]!.closed;
+    const again = await upgradeEventually(url);
+    again.close(1000);
+  });
+
+  it('counts by the address the trusted proxy names', async () => {
+    const { url } = await startReplica({
+      maxConnectionsPerAddress: 2,
+      trustProxy: compileTrustProxy('loopback'),
+    });
+    const a = { 'x-forwarded-for': '203.0.113.1' };
+    const sockets = [await upgrade(url, a), await upgrade(url, a)];
+    expect(sockets.every((s) => s instanceof WebSocket)).toBe(true);
+    expect(await upgrade(url, a)).toBe(429);
+    const b = await upgrade(url, { 'x-forwarded-for': '203.0.113.2' });
+    expect(b).toBeInstanceOf(WebSocket);
+    for (const socket of [...sockets, b]) if (socket instanceof WebSocket) socket.close(1000);
+  });
+
+  it('counts sockets the server closed out too', async () => {
+    const { url } = await startReplica({ maxConnectionsPerAddress: 1, identifyTimeoutMs: 300 });
+    const silent = await open(url);
+    expect((await silent.closed).code).toBe(4003);
+    const next = await upgradeEventually(url);
+    next.close(1000);
+  });
+});
+
+describe('compileTrustProxy', () => {
+  it('reads TRUST_PROXY as Express reads trust proxy, and refuses what it cannot read', () => {
+    expect(compileTrustProxy('false')('10.0.0.1', 0)).toBe(false);
+    expect(compileTrustProxy('')('10.0.0.1', 0)).toBe(false);
+    expect(compileTrustProxy('true')('203.0.113.1', 5)).toBe(true);
+    const twoHops = compileTrustProxy('2');
+    expect([twoHops('x', 0), twoHops('x', 1), twoHops('x', 2)]).toEqual([true, true, false]);
+    const listed = compileTrustProxy('10.0.0.0/8, loopback');
+    expect([listed('10.1.2.3', 0), listed('127.0.0.1', 0), listed('192.168.1.1', 0)]).toEqual([
+      true,
+      true,
+      false,
+    ]);
+    expect(() => compileTrustProxy('10.0.0.0/8,nonsense')).toThrow(/nonsense/);
   });
 });
