@@ -21,7 +21,7 @@ const LIMITS = {
   SESSION_START_LIMIT: '3',
   IDENTIFY_MAX_CONCURRENCY: '4',
   IDENTIFY_CONCURRENCY_WINDOW_MS: '600000',
-  IDENTIFY_TIMEOUT_MS: '3000',
+  IDENTIFY_TIMEOUT_MS: '6000',
   GATEWAY_MAX_CONNECTIONS_PER_ADDRESS: '12',
 };
 
@@ -152,7 +152,7 @@ describe('sockets', () => {
       for (const client of [silent, heartbeating]) {
         expect(await client.closed).toEqual({
           code: 4003,
-          reason: 'Not authenticated: no Identify within 3 s.',
+          reason: 'Not authenticated: no Identify within 6 s.',
         });
       }
     } finally {
