@@ -33,7 +33,14 @@ async function api(path: string, token?: string): Promise<{ status: number; body
 }
 
 beforeAll(async () => {
-  stack = await startTestStack({ env: { HEARTBEAT_INTERVAL_MS: String(HEARTBEAT_INTERVAL_MS) } });
+  stack = await startTestStack({
+    env: {
+      HEARTBEAT_INTERVAL_MS: String(HEARTBEAT_INTERVAL_MS),
+      // These tests identify the same bot every few hundred milliseconds; the limits on
+      // Identify have their own tests (gateway-limits.e2e.test.ts).
+      IDENTIFY_CONCURRENCY_WINDOW_MS: '1',
+    },
+  });
   world = await createDemoWorld(stack);
   gatewayUrl = (await api('/gateway/bot', world.application.botToken)).body.url;
 });
@@ -195,6 +202,9 @@ describe('the gateway protocol', () => {
     });
     const joined = await client.next((p) => p.t === 'GUILD_CREATE' && p.d.id === guild.id);
     expect(joined.s).toBe(3);
+    // A guild just joined has no `unavailable` (discord.py's on_guild_join needs it absent);
+    // the GUILD_CREATEs that fill in READY's guilds say `unavailable: false`.
+    expect(joined.d).not.toHaveProperty('unavailable');
     // The same shape as on Identify: the guild's channels and the bot's member.
     expect(joined.d.channels).toEqual([
       expect.objectContaining({ id: channel.id, name: 'lobby', type: 2, guild_id: guild.id }),

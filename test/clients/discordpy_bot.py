@@ -2,8 +2,10 @@
 
 It logs in, connects to the gateway, syncs its application commands (global and one
 guild's) with discord.py's own CommandTree, reads them back, provokes a validation
-error, and prints one JSON object with what it saw. Configured by the environment:
-ACS_API (http://host:port), ACS_GATEWAY (ws://host:port/), BOT_TOKEN, GUILD_ID.
+error, then prints the line `waiting-for-join` and waits for the test to install it in
+a new guild (on_guild_join), and prints one JSON object with what it saw. Configured by
+the environment: ACS_API (http://host:port), ACS_GATEWAY (ws://host:port/), BOT_TOKEN,
+GUILD_ID.
 """
 
 import asyncio
@@ -24,7 +26,8 @@ discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(os.environ["ACS_GATE
 
 client = discord.Client(intents=discord.Intents.default())
 tree = app_commands.CommandTree(client)
-report: dict = {}
+report: dict = {"available": [], "joined": []}
+joined = asyncio.Event()
 
 
 @tree.command(name="echo", description="Repeats what you say")
@@ -49,6 +52,17 @@ async def show(interaction: discord.Interaction, section: app_commands.Choice[st
 
 
 tree.add_command(group, guild=GUILD)
+
+
+@client.event
+async def on_guild_available(guild: discord.Guild) -> None:
+    report["available"].append(str(guild.id))
+
+
+@client.event
+async def on_guild_join(guild: discord.Guild) -> None:
+    report["joined"].append(str(guild.id))
+    joined.set()
 
 
 @client.event
@@ -85,6 +99,13 @@ async def on_ready() -> None:
 
         await echo_command.delete()
         report["after_delete"] = sorted(c.name for c in await tree.fetch_commands())
+
+        # The test installs the bot in a new guild now; discord.py must call it a join.
+        print("waiting-for-join", flush=True)
+        try:
+            await asyncio.wait_for(joined.wait(), timeout=30)
+        except asyncio.TimeoutError:
+            report["join_timeout"] = True
     except Exception as error:  # reported, so the test shows what went wrong
         report["error"] = f"{type(error).__name__}: {error}"
     finally:

@@ -1,2 +1,3 @@
 export { findTestServers, type TestServers } from './find-servers';
 export { createTestDatabase, type TestDatabase } from './create-test-database';
+export { GatewayTestClient, type Received } from './gateway-test-client';

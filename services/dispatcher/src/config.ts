@@ -1,5 +1,12 @@
 import { z } from 'zod';
 import { commonConfig, dataServiceConfig, parseConfig } from '@acs/service-kit';
+import {
+  IDENTIFY_CONCURRENCY_WINDOW_MS,
+  MAX_CONCURRENCY,
+  MAX_IDENTIFIES_PER_DAY,
+  SESSION_START_WINDOW_MS,
+} from './domain/gateway-codes';
+import { compileTrustProxy } from './gateway/compile-trust-proxy';
 
 export { SERVICE_NAME } from './service-name';
 /** This service's PostgreSQL schema. */
@@ -26,6 +33,34 @@ const schema = z.object({
   RESUME_WINDOW_MS: z.coerce.number().int().positive().default(120_000),
   /** Dispatches kept per session for Resume. */
   REPLAY_BUFFER_SIZE: z.coerce.number().int().positive().default(1000),
+  /** `session_start_limit.total`: Identifies per application per SESSION_START_WINDOW_MS. */
+  SESSION_START_LIMIT: z.coerce.number().int().positive().default(MAX_IDENTIFIES_PER_DAY),
+  /** The window SESSION_START_LIMIT counts over (Discord: a day). */
+  SESSION_START_WINDOW_MS: z.coerce.number().int().positive().default(SESSION_START_WINDOW_MS),
+  /** `session_start_limit.max_concurrency`: Identifies per rate-limit key per IDENTIFY_CONCURRENCY_WINDOW_MS. */
+  IDENTIFY_MAX_CONCURRENCY: z.coerce.number().int().positive().default(MAX_CONCURRENCY),
+  /** The window of IDENTIFY_MAX_CONCURRENCY (Discord: 5 s). */
+  IDENTIFY_CONCURRENCY_WINDOW_MS: z.coerce.number().int().positive().default(IDENTIFY_CONCURRENCY_WINDOW_MS),
+  /** A socket that sends neither Identify nor Resume within this after Hello is closed (4003). */
+  IDENTIFY_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000),
+  /** Open gateway sockets per client address and replica; more are refused with HTTP 429. 0 = no cap. */
+  GATEWAY_MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(0).default(100),
+  /**
+   * Which proxies in front of the gateway may name the client in `X-Forwarded-For`
+   * (Express's `trust proxy`, as api-gateway reads it): `false` by default, so the
+   * socket's peer is the client.
+   */
+  TRUST_PROXY: z
+    .string()
+    .default('false')
+    .transform((value, ctx) => {
+      try {
+        return compileTrustProxy(value);
+      } catch (error) {
+        ctx.issues.push({ code: 'custom', message: (error as Error).message, input: value });
+        return z.NEVER;
+      }
+    }),
   /** Scales every webhook retry delay and the 10-minute budget (tests use 0.01). */
   WEBHOOK_TIME_SCALE: z.coerce.number().positive().default(1),
   /** An endpoint must answer within this (Discord: 3 s). */

@@ -47,7 +47,12 @@ export async function startService(
   );
   const directory = new Directory(oauth, permissions);
   const store = new DeliveryStore(pool);
-  const identifies = new IdentifyStore(pool);
+  const identifies = new IdentifyStore(pool, {
+    total: config.SESSION_START_LIMIT,
+    windowMs: config.SESSION_START_WINDOW_MS,
+    maxConcurrency: config.IDENTIFY_MAX_CONCURRENCY,
+    concurrencyWindowMs: config.IDENTIFY_CONCURRENCY_WINDOW_MS,
+  });
   const nats = await connect({
     servers: config.NATS_URL,
     name: SERVICE_NAME,
@@ -95,10 +100,15 @@ export async function startService(
       identifies,
       logger,
       heartbeatIntervalMs: config.HEARTBEAT_INTERVAL_MS,
+      identifyTimeoutMs: config.IDENTIFY_TIMEOUT_MS,
       publicUrl: config.GATEWAY_PUBLIC_URL ?? `ws://127.0.0.1:${config.GATEWAY_PORT}`,
     },
-    config.GATEWAY_HOST,
-    config.GATEWAY_PORT,
+    {
+      host: config.GATEWAY_HOST,
+      port: config.GATEWAY_PORT,
+      maxConnectionsPerAddress: config.GATEWAY_MAX_CONNECTIONS_PER_ADDRESS,
+      trustProxy: config.TRUST_PROXY,
+    },
   );
   const publicUrl = config.GATEWAY_PUBLIC_URL ?? `ws://127.0.0.1:${gateway.port}`;
   worker.start();
@@ -106,7 +116,7 @@ export async function startService(
   const pruning = schedulePruning({
     prune: async (signal) => (await store.prune(events.maxAgeMs, { signal })) + (await identifies.prune()),
     logger,
-    what: 'handled events, finished webhook deliveries and day-old identifies',
+    what: 'handled events, finished webhook deliveries and identifies past their windows',
   });
 
   const server = createGrpcServer({

@@ -42,7 +42,13 @@ export const GATEWAY_VERSION = 10;
 export const MAX_SENDS_PER_WINDOW = 120;
 /** The send-limit window. */
 export const SEND_WINDOW_MS = 60_000;
-/** Identifies allowed per application per day (`session_start_limit.total`). */
+/** Identifies allowed per application per day (`session_start_limit.total`, facts §10). */
 export const MAX_IDENTIFIES_PER_DAY = 1000;
+/** The window `session_start_limit.total` counts over (D:events/gateway.mdx §Identifying: 24 hours). */
+export const SESSION_START_WINDOW_MS = 24 * 60 * 60 * 1000;
+/** `session_start_limit.max_concurrency` of every bot that is not a large one (D:events/gateway.mdx §Sharding). */
+export const MAX_CONCURRENCY = 1;
+/** The window of `max_concurrency` (D:events/gateway.mdx §Rate Limiting: "per 5 seconds"). */
+export const IDENTIFY_CONCURRENCY_WINDOW_MS = 5000;
 /** Largest payload a client may send (Discord closes larger ones with 4002). */
 export const MAX_PAYLOAD_BYTES = 4096;

@@ -8,6 +8,11 @@ export interface GuildCreateSource {
   botUser: Record<string, unknown>;
   /** When the bot joined the guild (ISO 8601). */
   joinedAt: string;
+  /**
+   * True when this GUILD_CREATE fills in a guild READY listed as unavailable (after an
+   * Identify); absent or false when the bot has just joined the guild.
+   */
+  fillsReadyGuild?: boolean;
 }
 
 /** Thread types (D:resources/channel.mdx §Channel Types): GUILD_CREATE lists them apart. */
@@ -15,10 +20,14 @@ const THREAD_TYPES: readonly unknown[] = [10, 11, 12];
 
 /**
  * GUILD_CREATE's `d` (D:events/gateway-events.mdx §Guild Create Extra Fields): the guild
- * object plus the extra fields. `channels` holds the guild's channels and `threads` its
- * threads (ACS never archives one, so all are active), each with `guild_id`; `members`
- * holds the bot's own member, which clients need for `guild.members.me` (discord.js) and
- * the bot's permissions (with its managed role, found among the guild's roles). ACS streams no other members, presences or voice states.
+ * object plus the extra fields. `unavailable: false` only when it fills in a guild of
+ * READY: Discord omits the field for a guild just joined, and clients tell the two cases
+ * apart by it (discord.py fires `on_guild_join` only without it, `on_guild_available`
+ * with it). `channels` holds the guild's channels and `threads` its threads (ACS never
+ * archives one, so all are active), each with `guild_id`; `members` holds the bot's own
+ * member, which clients need for `guild.members.me` (discord.js) and the bot's
+ * permissions (with its managed role, found among the guild's roles). ACS streams no
+ * other members, presences or voice states.
  */
 export function guildCreatePayload(source: GuildCreateSource): Record<string, unknown> {
   const { guild, botUser, joinedAt } = source;
@@ -32,7 +41,7 @@ export function guildCreatePayload(source: GuildCreateSource): Record<string, un
     ...guild,
     joined_at: joinedAt,
     large: false,
-    unavailable: false,
+    ...(source.fillsReadyGuild ? { unavailable: false } : {}),
     // Never fewer than the members listed.
     member_count: Math.max(count, members.length),
     voice_states: [],

@@ -18,6 +18,7 @@ import {
 } from '../domain/gateway-codes';
 import { payload, type GatewayPayload } from '../domain/gateway-payload';
 import { guildCreatePayload } from '../domain/guild-create';
+import { identifyRefusal, rateLimitKey, type IdentifyDecision } from '../domain/identify-limits';
 import { SendWindow } from '../domain/send-window';
 import { shardOf } from '../domain/shard-of';
 import type { IdentifyStore } from '../store/identify-store';
@@ -27,10 +28,12 @@ import type { Session, SessionRegistry, SessionSink } from './session-registry';
 export interface ConnectionContext {
   registry: SessionRegistry;
   directory: Directory;
-  /** Where Identifies are counted for `session_start_limit`. */
+  /** Where Identifies are decided and counted against the limits, across replicas. */
   identifies: IdentifyStore;
   logger: Logger;
   heartbeatIntervalMs: number;
+  /** A socket that sends neither Identify nor Resume within this is closed (4003). */
+  identifyTimeoutMs: number;
   /** READY's resume_gateway_url. */
   publicUrl: string;
 }
@@ -39,12 +42,14 @@ export interface ConnectionContext {
  * One WebSocket of the gateway (D:events/gateway.mdx): Hello at once; then Identify
  * (READY and a GUILD_CREATE per guild) or Resume (the missed dispatches, then RESUMED);
  * Heartbeat → ACK, and a connection that stops heartbeating is closed (4009); more than
- * 120 payloads a minute → 4008. The protocol decisions are `decideInbound`'s.
+ * 120 payloads a minute → 4008; an Identify over the bot's limits → 4008; neither
+ * Identify nor Resume in time → 4003. The protocol decisions are `decideInbound`'s.
  */
 export class GatewayConnection implements SessionSink {
   private phase: ConnectionPhase = 'hello';
   private session: Session | undefined;
   private heartbeatDeadline: NodeJS.Timeout | undefined;
+  private identifyDeadline: NodeJS.Timeout | undefined;
   private readonly sends = new SendWindow(MAX_SENDS_PER_WINDOW, SEND_WINDOW_MS);
   private readonly deflate: Deflate | undefined;
   private closed = false;
@@ -73,10 +78,12 @@ export class GatewayConnection implements SessionSink {
         this.session = undefined;
       }
       this.onClose();
+      this.deflate?.close();
     });
     socket.on('error', () => this.onClose());
     this.send(payload(Op.HELLO, { heartbeat_interval: context.heartbeatIntervalMs }));
     this.armHeartbeatDeadline();
+    this.armIdentifyDeadline();
   }
 
   private flushCompressed: () => void = () => undefined;
@@ -93,16 +100,25 @@ export class GatewayConnection implements SessionSink {
     this.deflate.flush(zlibConstants.Z_SYNC_FLUSH, this.flushCompressed);
   }
 
-  /** Closes the socket with a gateway close code. */
+  /** Closes the socket with a gateway close code, after whatever was sent before. */
   end(close: CloseCode | { code: number; reason: string }): void {
     if (this.closed) return;
     this.closed = true;
-    this.clearHeartbeatDeadline();
+    this.clearDeadlines();
     if (close.code === Close.AUTHENTICATION_FAILED.code && this.session) {
       this.context.registry.destroy(this.session);
       this.session = undefined;
     }
-    this.socket.close(close.code, close.reason);
+    const closeSocket = () => this.socket.close(close.code, close.reason);
+    if (this.deflate) {
+      // Payloads still in the zlib-stream context go out before the close frame.
+      this.deflate.flush(zlibConstants.Z_SYNC_FLUSH, () => {
+        this.flushCompressed();
+        closeSocket();
+      });
+    } else {
+      closeSocket();
+    }
     this.onClose();
   }
 
@@ -119,9 +135,11 @@ export class GatewayConnection implements SessionSink {
         return this.send(payload(Op.HEARTBEAT_ACK));
       case 'identify':
         this.phase = 'ready';
+        this.clearIdentifyDeadline();
         return void this.identify(decision.identify).catch((error: unknown) => this.fail(error));
       case 'resume':
         this.phase = 'ready';
+        this.clearIdentifyDeadline();
         return void this.resume(decision.resume).catch((error: unknown) => this.fail(error));
       case 'ignore':
         return;
@@ -132,6 +150,15 @@ export class GatewayConnection implements SessionSink {
     const { directory, registry } = this.context;
     const applicationId = await directory.resolveBotToken(request.token);
     if (!applicationId) return this.end(Close.AUTHENTICATION_FAILED);
+    if (this.closed) return;
+    const decision = await this.claimIdentify(applicationId, request.shard);
+    if (!decision.granted) {
+      // D:events/gateway.mdx §Rate Limiting: over max_concurrency the gateway answers Invalid
+      // Session; the socket then closes with 4008 and a reason, so that a client ignoring op 9
+      // cannot hold it. Over the day's total Discord resets the token; ACS refuses instead.
+      this.send(payload(Op.INVALID_SESSION, false));
+      return this.end(identifyRefusal(this.context.identifies.limits, decision));
+    }
     const [settings, guildIds] = await Promise.all([
       directory.settings(applicationId),
       directory.botGuilds(applicationId),
@@ -139,11 +166,6 @@ export class GatewayConnection implements SessionSink {
     const shard = request.shard;
     const mine = shard ? guildIds.filter((id) => shardOf(id, shard[1]) === shard[0]) : guildIds;
     const guilds = await Promise.all(mine.map((id) => directory.guild(id)));
-    // Counted before READY, so a /gateway/bot that follows sees it; a database hiccup
-    // costs the count, never the session.
-    await this.context.identifies.record(applicationId).catch((error: unknown) => {
-      this.context.logger.warn({ err: error, applicationId }, 'identify not counted');
-    });
     if (this.closed) return;
     const session = registry.create(applicationId, shard, this);
     this.session = session;
@@ -168,7 +190,12 @@ export class GatewayConnection implements SessionSink {
     const joinedAt = new Date().toISOString();
     for (const snapshot of guilds) {
       if (!snapshot) continue;
-      const d = guildCreatePayload({ ...snapshot, botUser: settings.botUser, joinedAt });
+      const d = guildCreatePayload({
+        ...snapshot,
+        botUser: settings.botUser,
+        joinedAt,
+        fillsReadyGuild: true,
+      });
       registry.dispatch(session, 'GUILD_CREATE', d);
     }
   }
@@ -182,11 +209,30 @@ export class GatewayConnection implements SessionSink {
     if (!resumed) {
       // Not resumable: the client identifies anew on this connection (D:events/gateway.mdx).
       this.phase = 'hello';
+      this.armIdentifyDeadline();
       return this.send(payload(Op.INVALID_SESSION, false));
     }
     this.session = resumed.session;
     for (const missed of resumed.missed) this.send(missed);
     registry.dispatch(resumed.session, 'RESUMED', null);
+  }
+
+  /**
+   * Decides and counts the Identify before READY, so a /gateway/bot that follows sees it.
+   * A database hiccup lets the session start uncounted: the limits protect the service,
+   * and an outage of the database must not take the gateway down with it.
+   */
+  private async claimIdentify(
+    applicationId: string,
+    shard: [number, number] | null,
+  ): Promise<IdentifyDecision> {
+    const { identifies, logger } = this.context;
+    try {
+      return await identifies.claim(applicationId, rateLimitKey(shard, identifies.limits.maxConcurrency));
+    } catch (error) {
+      logger.warn({ err: error, applicationId }, 'identify not counted');
+      return { granted: true };
+    }
   }
 
   private fail(error: unknown): void {
@@ -208,10 +254,38 @@ export class GatewayConnection implements SessionSink {
     this.heartbeatDeadline = undefined;
   }
 
+  /**
+   * A socket must identify (or resume) in time, heartbeats or not: Discord documents no
+   * deadline, so this closes with 4003 Not authenticated, whose text covers it ("this
+   * session has been invalidated", D:topics/opcodes-and-status-codes.mdx), reconnect: true.
+   */
+  private armIdentifyDeadline(): void {
+    this.clearIdentifyDeadline();
+    const ms = this.context.identifyTimeoutMs;
+    this.identifyDeadline = setTimeout(
+      () =>
+        this.end({
+          code: Close.NOT_AUTHENTICATED.code,
+          reason: `Not authenticated: no Identify within ${ms / 1000} s.`,
+        }),
+      ms,
+    );
+    this.identifyDeadline.unref();
+  }
+
+  private clearIdentifyDeadline(): void {
+    if (this.identifyDeadline) clearTimeout(this.identifyDeadline);
+    this.identifyDeadline = undefined;
+  }
+
+  private clearDeadlines(): void {
+    this.clearHeartbeatDeadline();
+    this.clearIdentifyDeadline();
+  }
+
   private onClose(): void {
     this.closed = true;
-    this.clearHeartbeatDeadline();
-    this.deflate?.close();
+    this.clearDeadlines();
     if (this.session) this.context.registry.detach(this.session, this);
   }
 }

@@ -1,8 +1,8 @@
 import type { dispatcher } from '@acs/protos';
 import type { Directory } from '../clients/directory';
-import { MAX_IDENTIFIES_PER_DAY } from '../domain/gateway-codes';
+import { sessionStartLimit } from '../domain/identify-limits';
 import type { DeliveryStore } from '../store/delivery-store';
-import { IDENTIFY_WINDOW_MS, type IdentifyStore } from '../store/identify-store';
+import type { IdentifyStore } from '../store/identify-store';
 import type { WebhookPoster } from '../webhooks/post-webhook';
 import { verifyEventWebhooksEndpoint, verifyInteractionsEndpoint } from '../webhooks/verify-endpoint';
 
@@ -20,16 +20,12 @@ export function createHandlers({ directory, poster, store, identifies, publicUrl
   return {
     async GetGateway(request: dispatcher.GetGatewayRequest__Output): Promise<dispatcher.GetGatewayResponse> {
       if (!request.application_id) return { url: publicUrl };
-      const { count, oldestAt } = await identifies.usage(request.application_id);
+      const usage = await identifies.usage(request.application_id);
       return {
         url: publicUrl,
         shards: 1,
-        session_start_limit: {
-          total: MAX_IDENTIFIES_PER_DAY,
-          remaining: Math.max(0, MAX_IDENTIFIES_PER_DAY - count),
-          reset_after: oldestAt ? Math.max(0, oldestAt.getTime() + IDENTIFY_WINDOW_MS - Date.now()) : 0,
-          max_concurrency: 1,
-        },
+        // The limits the gateway enforces, from the same records.
+        session_start_limit: sessionStartLimit(identifies.limits, usage),
       };
     },
 

@@ -1,49 +1,97 @@
-import type { Pool } from 'pg';
+import type { Pool, PoolClient } from 'pg';
+import {
+  decideIdentify,
+  type IdentifyDecision,
+  type IdentifyLimits,
+  type IdentifyUsage,
+} from '../domain/identify-limits';
 
-/** How long an Identify counts against `session_start_limit` (D:events/gateway.mdx). */
-export const IDENTIFY_WINDOW_MS = 24 * 60 * 60 * 1000;
-
-/** An application's Identifies of the last 24 hours. */
-export interface IdentifyUsage {
-  count: number;
-  /** When the oldest of them happened (the window frees one start 24 hours later). */
-  oldestAt: Date | undefined;
-}
+/** Reads an application's usage ($1) for rate-limit key $2, timed by the database's clock. */
+const USAGE_SQL = `
+  WITH clock AS (SELECT clock_timestamp() AS now)
+  SELECT count(i.id) FILTER (WHERE i.identified_at > clock.now - make_interval(secs => $3::float8 / 1000))::int AS count,
+         extract(epoch FROM clock.now - min(i.identified_at)
+           FILTER (WHERE i.identified_at > clock.now - make_interval(secs => $3::float8 / 1000)))::float8 * 1000
+           AS since_oldest_ms,
+         extract(epoch FROM clock.now - max(i.identified_at) FILTER (WHERE i.rate_limit_key = $2))::float8 * 1000
+           AS since_last_of_key_ms
+    FROM clock
+    LEFT JOIN dispatcher.gateway_identify i
+      ON i.application_id = $1
+     AND i.identified_at > clock.now - make_interval(secs => greatest($3::float8, $4::float8) / 1000)
+   GROUP BY clock.now`;
 
 /**
  * The Identifies of every application, in the database rather than in a replica's
- * memory: `session_start_limit` is the same whichever dispatcher answers, and survives
- * restarts.
+ * memory: the limits hold whichever dispatcher a bot reaches, `session_start_limit` is
+ * the same whichever answers, and both survive restarts. Every time is the database's.
  */
 export class IdentifyStore {
-  constructor(private readonly pool: Pool) {}
+  constructor(
+    private readonly pool: Pool,
+    readonly limits: IdentifyLimits,
+  ) {}
 
-  /** Counts one Identify of the application's bot, now. */
-  async record(applicationId: string): Promise<void> {
-    await this.pool.query('INSERT INTO dispatcher.gateway_identify (application_id) VALUES ($1)', [
-      applicationId,
-    ]);
+  /**
+   * Decides an Identify of the application's bot in bucket `rateLimitKey` and, when it
+   * is granted, counts it. The application's Identifies are serialized by a transaction
+   * advisory lock, so two replicas cannot both take the last start or the same bucket.
+   */
+  async claim(applicationId: string, rateLimitKey: number): Promise<IdentifyDecision> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [
+        `dispatcher.gateway_identify:${applicationId}`,
+      ]);
+      const decision = decideIdentify(this.limits, await this.read(client, applicationId, rateLimitKey));
+      if (decision.granted) {
+        await client.query(
+          `INSERT INTO dispatcher.gateway_identify (application_id, rate_limit_key, identified_at)
+           VALUES ($1, $2, clock_timestamp())`,
+          [applicationId, rateLimitKey],
+        );
+      }
+      await client.query('COMMIT');
+      return decision;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
   }
 
-  /** The application's Identifies within the window. */
+  /** The application's Identifies within the limits' windows (bucket 0's for the last one). */
   async usage(applicationId: string): Promise<IdentifyUsage> {
-    const { rows } = await this.pool.query<{ count: number; oldest_at: Date | null }>(
-      `SELECT count(*)::int AS count, min(identified_at) AS oldest_at
-         FROM dispatcher.gateway_identify
-        WHERE application_id = $1 AND identified_at > now() - make_interval(secs => $2::double precision / 1000)`,
-      [applicationId, IDENTIFY_WINDOW_MS],
-    );
-    const row = rows[0];
-    return { count: row?.count ?? 0, oldestAt: row?.oldest_at ?? undefined };
+    return this.read(this.pool, applicationId, 0);
   }
 
-  /** Deletes the Identifies that left the window; returns how many. */
+  /** Deletes the Identifies that left every window; returns how many. */
   async prune(): Promise<number> {
     const { rowCount } = await this.pool.query(
       `DELETE FROM dispatcher.gateway_identify
-        WHERE identified_at < now() - make_interval(secs => $1::double precision / 1000)`,
-      [IDENTIFY_WINDOW_MS],
+        WHERE identified_at < clock_timestamp() - make_interval(secs => greatest($1::float8, $2::float8) / 1000)`,
+      [this.limits.windowMs, this.limits.concurrencyWindowMs],
     );
     return rowCount ?? 0;
+  }
+
+  private async read(
+    db: Pool | PoolClient,
+    applicationId: string,
+    rateLimitKey: number,
+  ): Promise<IdentifyUsage> {
+    const { rows } = await db.query<{
+      count: number;
+      since_oldest_ms: number | null;
+      since_last_of_key_ms: number | null;
+    }>(USAGE_SQL, [applicationId, rateLimitKey, this.limits.windowMs, this.limits.concurrencyWindowMs]);
+    const row = rows[0];
+    return {
+      count: row?.count ?? 0,
+      sinceOldestMs: row?.since_oldest_ms ?? null,
+      sinceLastOfKeyMs: row?.since_last_of_key_ms ?? null,
+    };
   }
 }

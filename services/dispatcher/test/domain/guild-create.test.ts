@@ -51,7 +51,6 @@ describe('guildCreatePayload', () => {
       roles: [everyone],
       joined_at: JOINED_AT,
       large: false,
-      unavailable: false,
       member_count: 1,
       voice_states: [],
       members: [
@@ -76,6 +75,17 @@ describe('guildCreatePayload', () => {
       stage_instances: [],
       guild_scheduled_events: [],
       soundboard_sounds: [],
+    });
+  });
+
+  it('says unavailable: false only when it fills in a guild of READY, as Discord does', () => {
+    // A guild just joined: no `unavailable` (discord.py fires on_guild_join only then).
+    expect(guildCreatePayload(source())).not.toHaveProperty('unavailable');
+    expect(guildCreatePayload(source({ fillsReadyGuild: false }))).not.toHaveProperty('unavailable');
+    // A guild READY listed as unavailable, now filled in (discord.py's on_guild_available).
+    expect(guildCreatePayload(source({ fillsReadyGuild: true }))).toMatchObject({
+      id: GUILD,
+      unavailable: false,
     });
   });
 

@@ -1,0 +1,353 @@
+import { constants as zlibConstants, inflateSync } from 'node:zlib';
+import { connect, type NatsConnection } from 'nats';
+import { Pool } from 'pg';
+import WebSocket from 'ws';
+import { createLogger, serviceDatabaseUrl } from '@acs/service-kit';
+import {
+  createTestDatabase,
+  findTestServers,
+  GatewayTestClient,
+  type Received,
+  type TestDatabase,
+} from '@acs/testing';
+import type { Directory } from '../../src/clients/directory';
+import { DB_SCHEMA } from '../../src/config';
+import type { IdentifyLimits } from '../../src/domain/identify-limits';
+import { compileTrustProxy, type TrustProxy } from '../../src/gateway/compile-trust-proxy';
+import { DispatchBus } from '../../src/gateway/dispatch-bus';
+import { startGatewayServer, type GatewayServer } from '../../src/gateway/gateway-server';
+import { SessionRegistry } from '../../src/gateway/session-registry';
+import { createHandlers } from '../../src/handlers/create-handlers';
+import { IdentifyStore } from '../../src/store/identify-store';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** Discord's limits, with a concurrency window long enough that a busy machine stays inside it. */
+const LIMITS: IdentifyLimits = {
+  total: 1000,
+  windowMs: DAY_MS,
+  maxConcurrency: 1,
+  concurrencyWindowMs: 60_000,
+};
+
+let database: TestDatabase;
+let pool: Pool;
+let nats: NatsConnection;
+let bus: DispatchBus;
+const servers: GatewayServer[] = [];
+const registries: SessionRegistry[] = [];
+const clients: GatewayTestClient[] = [];
+let nextApplication = 1400000000000000000n;
+
+/**
+ * oauth and permissions, the network edge: a token `token:<id>` is application <id>'s
+ * bot, which is in one guild.
+ */
+const directory = {
+  resolveBotToken: async (token: string) => (token.startsWith('token:') ? token.slice(6) : undefined),
+  settings: async (applicationId: string) => ({
+    applicationId,
+    flags: 0,
+    botUser: { id: applicationId, username: 'bot', discriminator: '0000', bot: true },
+  }),
+  botGuilds: async (applicationId: string) => [`${applicationId}1`],
+  guild: async (guildId: string) => ({ guild: { id: guildId, name: 'Guild', roles: [] }, channels: [] }),
+} as unknown as Directory;
+
+beforeAll(async () => {
+  database = await createTestDatabase(['dispatcher']);
+  pool = new Pool({ connectionString: serviceDatabaseUrl(database.url, DB_SCHEMA), max: 10 });
+  // Dropping the database at the end terminates connections that are still closing.
+  pool.on('error', () => undefined);
+  nats = await connect({ servers: (await findTestServers()).natsUrl });
+  bus = new DispatchBus(nats, `gwtest${process.pid}`);
+}, 60_000);
+
+afterEach(async () => {
+  for (const client of clients.splice(0)) client.close(1000);
+  for (const registry of registries.splice(0)) registry.closeAll();
+  await Promise.all(servers.splice(0).map((server) => server.close()));
+});
+
+afterAll(async () => {
+  await nats?.close();
+  await pool?.end();
+  await database?.drop();
+});
+
+/** A new application's bot token and id. */
+function newBot(): { applicationId: string; token: string } {
+  nextApplication += 1n;
+  return { applicationId: String(nextApplication), token: `token:${nextApplication}` };
+}
+
+/** Starts a dispatcher replica's gateway over the shared database and NATS. */
+async function startReplica(
+  options: {
+    limits?: IdentifyLimits;
+    identifyTimeoutMs?: number;
+    maxConnectionsPerAddress?: number;
+    trustProxy?: TrustProxy;
+  } = {},
+): Promise<{ url: string; identifies: IdentifyStore }> {
+  const identifies = new IdentifyStore(pool, options.limits ?? LIMITS);
+  const registry = new SessionRegistry(bus, { resumeWindowMs: 60_000, replayBufferSize: 100 });
+  const server = await startGatewayServer(
+    {
+      registry,
+      directory,
+      identifies,
+      logger: createLogger('dispatcher-test', 'silent'),
+      heartbeatIntervalMs: 60_000,
+      identifyTimeoutMs: options.identifyTimeoutMs ?? 60_000,
+      publicUrl: 'ws://127.0.0.1:0',
+    },
+    {
+      host: '127.0.0.1',
+      port: 0,
+      maxConnectionsPerAddress: options.maxConnectionsPerAddress ?? 0,
+      trustProxy: options.trustProxy ?? compileTrustProxy('false'),
+    },
+  );
+  servers.push(server);
+  registries.push(registry);
+  return { url: `ws://127.0.0.1:${server.port}`, identifies };
+}
+
+async function open(url: string): Promise<GatewayTestClient> {
+  const client = await GatewayTestClient.connect(url);
+  clients.push(client);
+  return client;
+}
+
+/** Sends Identify once Hello came (the token and optional shard). */
+async function sendIdentify(
+  client: GatewayTestClient,
+  token: string,
+  shard?: [number, number],
+): Promise<void> {
+  await client.next((p) => p.op === 10);
+  client.send({ op: 2, d: { token, intents: 0, properties: {}, ...(shard ? { shard } : {}) } });
+}
+
+/** READY, or the close that came instead. */
+async function outcome(client: GatewayTestClient): Promise<Received | { code: number; reason: string }> {
+  // The close first: a socket already closed must not lose the race to the failed wait.
+  return Promise.race([client.closed, client.dispatch('READY', 30_000)]);
+}
+
+/** GET /gateway/bot's session_start_limit, as the dispatcher's RPC answers it. */
+async function startLimit(identifies: IdentifyStore, applicationId: string) {
+  const handlers = createHandlers({
+    directory,
+    identifies,
+    publicUrl: 'ws://gateway',
+    poster: undefined as never,
+    store: undefined as never,
+  });
+  return (await handlers.GetGateway({ application_id: applicationId })).session_start_limit;
+}
+
+describe('Identify limits', () => {
+  it('an Identify flood beyond max_concurrency: one READY, every other Invalid Session then 4008, across replicas', async () => {
+    const bot = newBot();
+    const replicas = [await startReplica(), await startReplica()];
+    const flood = await Promise.all(Array.from({ length: 10 }, (_, i) => open(replicas[i % 2]!.url)));
+    await Promise.all(flood.map((client) => sendIdentify(client, bot.token)));
+    const outcomes = await Promise.all(flood.map(outcome));
+
+    const ready = flood.filter((_, i) => 't' in outcomes[i]!);
+    expect(ready).toHaveLength(1);
+    // The guild READY listed comes filled in, marked available.
+    expect((await ready[0]!.dispatch('GUILD_CREATE')).d).toMatchObject({ unavailable: false });
+    for (const client of flood.filter((c) => c !== ready[0])) {
+      const closed = await client.closed;
+      expect(closed).toEqual({
+        code: 4008,
+        reason: expect.stringMatching(/^Rate limited: max_concurrency 1 /),
+      });
+      expect(client.received.map((p) => p.op)).toEqual([10, 9]);
+      expect(client.received[1]!.d).toBe(false);
+    }
+    // Refused Identifies are no session starts: /gateway/bot counts one.
+    expect(await startLimit(replicas[0]!.identifies, bot.applicationId)).toMatchObject({
+      total: 1000,
+      remaining: 999,
+      max_concurrency: 1,
+    });
+  });
+
+  it('holds each bucket (shard_id % max_concurrency) apart, and Resume is no Identify', async () => {
+    const bot = newBot();
+    const { url } = await startReplica({ limits: { ...LIMITS, maxConcurrency: 2 } });
+    const [first, second, third] = [await open(url), await open(url), await open(url)];
+    await sendIdentify(first, bot.token, [0, 4]);
+    const ready = await first.dispatch('READY');
+    await sendIdentify(second, bot.token, [1, 4]);
+    await second.dispatch('READY');
+    await sendIdentify(third, bot.token, [2, 4]); // 2 % 2: bucket 0 again
+    expect((await third.closed).code).toBe(4008);
+
+    first.close(4000);
+    await first.closed;
+    const resumer = await open(url);
+    await resumer.next((p) => p.op === 10);
+    resumer.send({ op: 6, d: { token: bot.token, session_id: ready.d.session_id, seq: 1 } });
+    await resumer.dispatch('RESUMED');
+  });
+
+  it('refuses the Identify after the last session start (4008), never resetting the token; /gateway/bot agrees', async () => {
+    const bot = newBot();
+    // A concurrency window of 1 ms: only the total limits these Identifies.
+    const { url, identifies } = await startReplica({
+      limits: { ...LIMITS, total: 2, concurrencyWindowMs: 1 },
+    });
+    const sessions: Received[] = [];
+    for (let i = 0; i < 2; i++) {
+      const client = await open(url);
+      sessions.push(await client.identify(bot.token));
+    }
+    const advertised = await startLimit(identifies, bot.applicationId);
+    expect(advertised).toMatchObject({ total: 2, remaining: 0 });
+    expect(advertised!.reset_after).toBeGreaterThan(DAY_MS - 60_000);
+
+    const refused = await open(url);
+    await sendIdentify(refused, bot.token);
+    expect(await refused.closed).toEqual({
+      code: 4008,
+      reason: expect.stringMatching(/^Rate limited: all 2 session starts used; retry in \d+ s\.$/),
+    });
+    expect(refused.received.map((p) => p.op)).toEqual([10, 9]);
+
+    // The token still works: the open sessions go on, and one resumes after a drop.
+    clients[0]!.close(4000);
+    await clients[0]!.closed;
+    const resumer = await open(url);
+    await resumer.next((p) => p.op === 10);
+    resumer.send({ op: 6, d: { token: bot.token, session_id: sessions[0]!.d.session_id, seq: 1 } });
+    await resumer.dispatch('RESUMED');
+  });
+
+  it('sends the Invalid Session before the 4008 on a zlib-stream socket too', async () => {
+    const bot = newBot();
+    const { url } = await startReplica();
+    await (await open(url)).identify(bot.token);
+
+    const socket = new WebSocket(`${url}/?v=10&encoding=json&compress=zlib-stream`);
+    const chunks: Buffer[] = [];
+    socket.on('message', (data: Buffer) => {
+      chunks.push(data);
+      if (chunks.length === 1)
+        socket.send(JSON.stringify({ op: 2, d: { token: bot.token, intents: 0, properties: {} } }));
+    });
+    const code = await new Promise<number>((resolve) => socket.on('close', resolve));
+    expect(code).toBe(4008);
+    const text = inflateSync(Buffer.concat(chunks), { finishFlush: zlibConstants.Z_SYNC_FLUSH }).toString();
+    expect(text).toContain('{"op":9,"d":false,"s":null,"t":null}');
+  });
+});
+
+describe('the Identify deadline', () => {
+  it('closes a socket that neither identifies nor resumes in time (4003), heartbeating or not', async () => {
+    const bot = newBot();
+    const { url } = await startReplica({ identifyTimeoutMs: 2000 });
+    const silent = await open(url);
+    const heartbeating = await open(url);
+    const beats = setInterval(() => heartbeating.send({ op: 1, d: null }), 100);
+    const identified = await open(url);
+    await identified.identify(bot.token);
+    // A Resume of an unknown session gets Invalid Session: the deadline runs again.
+    const unresumed = await open(url);
+    await unresumed.next((p) => p.op === 10);
+    unresumed.send({ op: 6, d: { token: bot.token, session_id: 'gone', seq: 1 } });
+    await unresumed.next((p) => p.op === 9);
+    try {
+      for (const client of [silent, heartbeating, unresumed]) {
+        expect(await client.closed).toEqual({
+          code: 4003,
+          reason: 'Not authenticated: no Identify within 2 s.',
+        });
+      }
+    } finally {
+      clearInterval(beats);
+    }
+    // The one that identified stays, well past the deadline.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    identified.send({ op: 1, d: null });
+    await identified.next((p) => p.op === 11);
+  });
+});
+
+describe('connections per address', () => {
+  /** Opens a raw socket with headers: the HTTP status of a refused upgrade, or the open socket. */
+  function upgrade(url: string, headers: Record<string, string> = {}): Promise<WebSocket | number> {
+    return new Promise((resolve, reject) => {
+      const socket = new WebSocket(`${url}/?v=10&encoding=json`, { headers });
+      socket.once('open', () => resolve(socket));
+      socket.once('unexpected-response', (_request, response) => resolve(response.statusCode ?? 0));
+      socket.once('error', reject);
+    });
+  }
+
+  /** Retries an upgrade until it succeeds (the server counts a socket out when its TCP socket closes). */
+  async function upgradeEventually(url: string, headers?: Record<string, string>): Promise<WebSocket> {
+    for (const deadline = Date.now() + 10_000; ;) {
+      const result = await upgrade(url, headers);
+      if (typeof result !== 'number') return result;
+      if (Date.now() > deadline) throw new Error(`still ${result}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  it('refuses the upgrade past the cap with 429, and takes one again once a socket closed', async () => {
+    const { url } = await startReplica({ maxConnectionsPerAddress: 3, identifyTimeoutMs: 60_000 });
+    const held = [await open(url), await open(url), await open(url)];
+    expect(await upgrade(url)).toBe(429);
+    await expect(GatewayTestClient.connect(url)).rejects.toThrow(/429/);
+    // X-Forwarded-For is nobody's word without TRUST_PROXY.
+    expect(await upgrade(url, { 'x-forwarded-for': '203.0.113.9' })).toBe(429);
+
+    held[0]!.close(1000);
+    await held[0]!.closed;
+    const again = await upgradeEventually(url);
+    again.close(1000);
+  });
+
+  it('counts by the address the trusted proxy names', async () => {
+    const { url } = await startReplica({
+      maxConnectionsPerAddress: 2,
+      trustProxy: compileTrustProxy('loopback'),
+    });
+    const a = { 'x-forwarded-for': '203.0.113.1' };
+    const sockets = [await upgrade(url, a), await upgrade(url, a)];
+    expect(sockets.every((s) => s instanceof WebSocket)).toBe(true);
+    expect(await upgrade(url, a)).toBe(429);
+    const b = await upgrade(url, { 'x-forwarded-for': '203.0.113.2' });
+    expect(b).toBeInstanceOf(WebSocket);
+    for (const socket of [...sockets, b]) if (socket instanceof WebSocket) socket.close(1000);
+  });
+
+  it('counts sockets the server closed out too', async () => {
+    const { url } = await startReplica({ maxConnectionsPerAddress: 1, identifyTimeoutMs: 300 });
+    const silent = await open(url);
+    expect((await silent.closed).code).toBe(4003);
+    const next = await upgradeEventually(url);
+    next.close(1000);
+  });
+});
+
+describe('compileTrustProxy', () => {
+  it('reads TRUST_PROXY as Express reads trust proxy, and refuses what it cannot read', () => {
+    expect(compileTrustProxy('false')('10.0.0.1', 0)).toBe(false);
+    expect(compileTrustProxy('')('10.0.0.1', 0)).toBe(false);
+    expect(compileTrustProxy('true')('203.0.113.1', 5)).toBe(true);
+    const twoHops = compileTrustProxy('2');
+    expect([twoHops('x', 0), twoHops('x', 1), twoHops('x', 2)]).toEqual([true, true, false]);
+    const listed = compileTrustProxy('10.0.0.0/8, loopback');
+    expect([listed('10.1.2.3', 0), listed('127.0.0.1', 0), listed('192.168.1.1', 0)]).toEqual([
+      true,
+      true,
+      false,
+    ]);
+    expect(() => compileTrustProxy('10.0.0.0/8,nonsense')).toThrow(/nonsense/);
+  });
+});
