@@ -71,7 +71,7 @@ export function createApp(deps: AppDependencies): Express {
       ...oauth2Routes(deps.backends, deps.auth, deps.maxBodyBytes),
       ...userRoutes(deps.backends, deps.auth),
     ],
-    new RateLimiter(deps.rateLimits),
+    new RateLimiter(deps.rateLimits, deps.auth.identify),
   );
   mountRoutes(app, '/admin', [...adminRoutes(deps.backends, deps.auth, readBody, deps.adminToken)]);
   app.use(notFound);

@@ -143,8 +143,8 @@ export function oauth2Routes(backends: BackendClients, auth: Authenticator, maxB
   return [
     { method: 'post', path: '/oauth2/token', handlers: [noStore, ...readForm, token] },
     { method: 'post', path: '/oauth2/token/revoke', handlers: [noStore, ...readForm, revoke] },
-    { method: 'get', path: '/oauth2/@me', handlers: [me] },
-    { method: 'get', path: '/oauth2/applications/@me', handlers: [application] },
-    { method: 'get', path: '/applications/@me', handlers: [application] },
+    { method: 'get', path: '/oauth2/@me', handlers: [me], credential: 'token' },
+    { method: 'get', path: '/oauth2/applications/@me', handlers: [application], credential: 'token' },
+    { method: 'get', path: '/applications/@me', handlers: [application], credential: 'token' },
   ];
 }
