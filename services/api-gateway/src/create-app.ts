@@ -74,7 +74,7 @@ export function createApp(deps: AppDependencies): Express {
       ...commandIndexRoutes(deps.backends, deps.auth),
       ...commandRoutes(deps.backends, deps.auth, readBody),
       ...gatewayRoutes(deps.backends, deps.auth),
-      ...oauth2Routes(deps.backends, deps.auth, deps.maxBodyBytes),
+      ...oauth2Routes(deps.backends, deps.auth, readBody, deps.maxBodyBytes),
       ...userRoutes(deps.backends, deps.auth),
     ],
     new RateLimiter(deps.rateLimits, deps.auth.identify),
