@@ -429,6 +429,46 @@ describe('revocation (RFC 7009)', () => {
   });
 });
 
+describe('multipart/form-data bodies, as Oceanic.js sends them', () => {
+  const post = (path: string, form: FormData) =>
+    fetch(`${stack.apiUrl}/api/v10${path}`, { method: 'POST', body: form });
+  const formOf = (fields: Record<string, string>) => {
+    const form = new FormData();
+    for (const [name, value] of Object.entries(fields)) form.append(name, value);
+    return form;
+  };
+
+  it('exchanges a code and revokes the token, client credentials in the form', async () => {
+    const client = { client_id: app.id, client_secret: app.secret };
+    const code = await authorize('identify');
+    const exchanged = await post(
+      '/oauth2/token',
+      formOf({ ...client, grant_type: 'authorization_code', code, redirect_uri: REDIRECT }),
+    );
+    expect(exchanged.status).toBe(200);
+    expect(exchanged.headers.get('cache-control')).toBe('no-store');
+    expect(exchanged.headers.get('x-content-type-options')).toBe('nosniff');
+    const tokens = (await exchanged.json()) as { access_token: string; refresh_token: string };
+    secrets.push(tokens.access_token, tokens.refresh_token);
+    expect((await request('GET', '/users/@me', { headers: bearer(tokens.access_token) })).status).toBe(200);
+
+    const revoked = await post('/oauth2/token/revoke', formOf({ ...client, token: tokens.access_token }));
+    expect([revoked.status, await revoked.text()]).toEqual([200, '']);
+    expect((await request('GET', '/users/@me', { headers: bearer(tokens.access_token) })).status).toBe(401);
+  });
+
+  it('answers an oversize form 413, as an oversize JSON body', async () => {
+    const urlencoded = await request('POST', '/oauth2/token', {
+      headers: { ...FORM, Authorization: basic(app.id, app.secret) },
+      body: `grant_type=client_credentials&scope=${'x'.repeat(2 * 1024 * 1024)}`,
+    });
+    expect(urlencoded.status).toBe(413);
+    expect(urlencoded.body).toMatchObject({ code: 40005 });
+    const multipart = await post('/oauth2/token', formOf({ grant_type: 'x'.repeat(2 * 1024 * 1024) }));
+    expect(multipart.status).toBe(413);
+  });
+});
+
 describe('scopes on every route', () => {
   it.each([
     ['/users/@me', 'identify'],

@@ -101,6 +101,25 @@ describe('rate limits', () => {
     world.application.botToken = token;
   });
 
+  it('counts a client rotating made-up tokens by its address, not per token', async () => {
+    // 70 requests in a burst, each with a new random token: at most 50 a second get through.
+    const answers = await Promise.all(
+      Array.from({ length: 70 }, () =>
+        fetch(`${stack.apiUrl}/api/v10/users/@me`, {
+          headers: { Authorization: `Bot ${randomBytes(24).toString('base64url')}` },
+        }),
+      ),
+    );
+    const statuses = answers.map((a) => a.status);
+    expect(statuses.filter((status) => status === 429).length).toBeGreaterThanOrEqual(20);
+    expect(statuses.filter((status) => status !== 429 && status !== 401)).toEqual([]);
+    // The bot's own buckets are untouched by them (a route no other test calls).
+    const bot = await fetch(`${stack.apiUrl}/api/v10/gateway/bot`, {
+      headers: { Authorization: `Bot ${world.application.botToken}` },
+    });
+    expect(bot.status).toBe(200);
+  });
+
   it('is waited out by @discordjs/rest, which then succeeds', async () => {
     const rest = new REST({ api: `${stack.apiUrl}/api`, version: '10' }).setToken(world.application.botToken);
     const started = Date.now();

@@ -1,4 +1,7 @@
 import * as grpc from '@grpc/grpc-js';
+import { currentDeadline } from './deadline-context';
+import { carriesErrorDetail, isServiceError } from './grpc-errors';
+import { fromTransportFailure } from './peer-errors';
 
 /** Default deadline of a call between services. */
 export const DEFAULT_DEADLINE_MS = 5000;
@@ -15,8 +18,15 @@ type FullUnaryMethod = (
 ) => grpc.ClientUnaryCall;
 
 /**
- * Calls a unary RPC of a generated client with a deadline and returns a promise. A
- * failed call rejects with the ServiceError (use `fromGrpcError` to read its detail).
+ * Calls a unary RPC of a generated client and returns a promise. Its deadline is
+ * `deadlineMs` from now, or the deadline of the work that makes the call
+ * (`runWithDeadline`: the incoming RPC's, the HTTP request's budget) when that is sooner,
+ * so that a chain of calls never outlives its caller.
+ *
+ * A service's own error (one carrying an error detail) rejects with the ServiceError:
+ * use `fromGrpcError` to read its detail. A call that failed in transport (the peer down,
+ * the deadline passed, or a peer failing without a detail) rejects with a DiscordError,
+ * 503 or 504 (`fromTransportFailure`), which every hop's translator passes on unchanged.
  */
 export function callUnary<Req, Res>(
   client: grpc.Client,
@@ -24,13 +34,19 @@ export function callUnary<Req, Res>(
   request: Req,
   deadlineMs = DEFAULT_DEADLINE_MS,
 ): Promise<Res> {
+  const own = Date.now() + deadlineMs;
+  const inherited = currentDeadline();
+  const deadline = inherited === undefined ? own : Math.min(own, inherited);
   return new Promise((resolve, reject) => {
     (method as unknown as FullUnaryMethod).call(
       client,
       request,
       new grpc.Metadata(),
-      { deadline: Date.now() + deadlineMs },
-      (error, response) => (error ? reject(error) : resolve(response as Res)),
+      { deadline },
+      (error, response) => {
+        if (!error) return resolve(response as Res);
+        reject(isServiceError(error) && !carriesErrorDetail(error) ? fromTransportFailure(error) : error);
+      },
     );
   });
 }

@@ -1,8 +1,10 @@
 import * as grpc from '@grpc/grpc-js';
 import { HealthImplementation } from 'grpc-health-check';
 import type { Logger } from 'pino';
+import { runWithDeadline } from './deadline-context';
 import { DiscordError } from './discord-error';
 import { toGrpcError } from './grpc-errors';
+import { RepeatedErrorLog } from './repeated-error-log';
 
 /** An async handler per RPC: return the response or throw (a DiscordError reaches the client). */
 export type UnaryHandlers = Record<string, (request: never) => Promise<unknown>>;
@@ -24,10 +26,14 @@ export interface GrpcServer {
 }
 
 /**
- * Creates a gRPC server whose handlers are plain async functions. Errors go through the
- * one translation (DiscordError → status + detail); anything else is logged and answered
- * INTERNAL without leaking its message. `grpc.health.v1` reports SERVING only while
- * `isReady` (polled every `readinessIntervalMs`) says so.
+ * Creates a gRPC server whose handlers are plain async functions. Each runs with the
+ * incoming call's deadline (`runWithDeadline`), so the calls it makes to other services
+ * end when its caller stops waiting. Errors go through the one translation (DiscordError
+ * → status + detail); anything else is answered INTERNAL without leaking its message.
+ * Unexpected errors and 5xx answers (a peer unavailable) are logged through a
+ * RepeatedErrorLog: the first of a kind whole, repeats as a count per interval.
+ * `grpc.health.v1` reports SERVING only while `isReady` (polled every
+ * `readinessIntervalMs`) says so.
  */
 export function createGrpcServer(options: {
   logger: Logger;
@@ -36,6 +42,7 @@ export function createGrpcServer(options: {
   readinessIntervalMs?: number;
 }): GrpcServer {
   const { logger } = options;
+  const errorLog = new RepeatedErrorLog(logger);
   const server = new grpc.Server({ 'grpc.max_receive_message_length': 8 * 1024 * 1024 });
   const names = ['', ...options.services.map((s) => s.name)];
   const health = new HealthImplementation(Object.fromEntries(names.map((n) => [n, 'NOT_SERVING'])));
@@ -49,9 +56,9 @@ export function createGrpcServer(options: {
         call: grpc.ServerUnaryCall<unknown, unknown>,
         callback: grpc.sendUnaryData<unknown>,
       ) => {
-        handler(call.request as never).then(
+        runWithDeadline(deadlineOf(call), () => handler(call.request as never)).then(
           (response) => callback(null, response),
-          (error: unknown) => callback(translateError(logger, `${binding.name}/${method}`, error)),
+          (error: unknown) => callback(translateError(errorLog, `${binding.name}/${method}`, error)),
         );
       };
     }
@@ -94,8 +101,18 @@ export function createGrpcServer(options: {
   };
 }
 
-function translateError(logger: Logger, rpc: string, error: unknown): Partial<grpc.ServiceError> {
-  if (error instanceof DiscordError) return toGrpcError(error);
-  logger.error({ err: error, rpc }, 'unhandled error in RPC');
+/** The incoming call's deadline in epoch milliseconds (Infinity when the caller set none). */
+function deadlineOf(call: grpc.ServerUnaryCall<unknown, unknown>): number {
+  const deadline = call.getDeadline();
+  return deadline instanceof Date ? deadline.getTime() : deadline;
+}
+
+function translateError(errorLog: RepeatedErrorLog, rpc: string, error: unknown): Partial<grpc.ServiceError> {
+  if (error instanceof DiscordError) {
+    if (error.httpStatus >= 500)
+      errorLog.report('warn', error, { rpc }, 'RPC answered 5xx: a service it needs failed');
+    return toGrpcError(error);
+  }
+  errorLog.report('error', error, { rpc }, 'unhandled error in RPC');
   return { code: grpc.status.INTERNAL, details: 'internal error' };
 }

@@ -21,6 +21,10 @@ function grpcCodeFor(httpStatus: number): status {
       return status.ALREADY_EXISTS;
     case 429:
       return status.RESOURCE_EXHAUSTED;
+    case 503:
+      return status.UNAVAILABLE;
+    case 504:
+      return status.DEADLINE_EXCEEDED;
     default:
       return httpStatus >= 500 ? status.INTERNAL : status.FAILED_PRECONDITION;
   }
@@ -73,6 +77,11 @@ export function fromGrpcError(error: unknown): DiscordError | undefined {
   }
   const body = JSON.parse(detail.bodyJson) as DiscordErrorBody;
   return new DiscordError(detail.httpStatus, body.code, body.message, body.errors);
+}
+
+/** Whether a failed call carries a service's error detail (else it failed in transport). */
+export function carriesErrorDetail(error: ServiceError): boolean {
+  return Buffer.isBuffer(error.metadata?.get(DETAILS_KEY)[0]);
 }
 
 /** Whether a value is a gRPC ServiceError. */

@@ -1,6 +1,9 @@
 export * from './discord-error';
 export * from './oauth2-error';
-export { toGrpcError, fromGrpcError, isServiceError } from './grpc-errors';
+export { toGrpcError, fromGrpcError, isServiceError, carriesErrorDetail } from './grpc-errors';
+export { PeerUnavailableError, PeerTimeoutError, fromTransportFailure } from './peer-errors';
+export { runWithDeadline, currentDeadline } from './deadline-context';
+export { RepeatedErrorLog, type RepeatedErrorLogOptions } from './repeated-error-log';
 export {
   parseConfig,
   commonConfig,

@@ -9,6 +9,7 @@ import {
   DiscordError,
   fromGrpcError,
   InvalidFormBodyError,
+  PeerUnavailableError,
   type GrpcServer,
 } from '../src';
 
@@ -98,9 +99,12 @@ describe('createGrpcServer', () => {
       guild_id: '',
       command_id: 'crash',
     }).catch((e: unknown) => e);
-    expect((error as grpc.ServiceError).code).toBe(grpc.status.INTERNAL);
-    expect((error as grpc.ServiceError).details).not.toContain('secret');
-    expect(fromGrpcError(error)).toBeUndefined();
+    // The caller sees a peer that could not serve (503); what went over the wire is a bare INTERNAL.
+    expect(error).toBeInstanceOf(PeerUnavailableError);
+    const wire = (error as Error).cause as grpc.ServiceError;
+    expect(wire.code).toBe(grpc.status.INTERNAL);
+    expect(wire.details).not.toContain('secret');
+    expect(fromGrpcError(wire)).toBeUndefined();
   });
 
   it('reports readiness through grpc.health.v1 as the check says', async () => {

@@ -20,6 +20,14 @@ const schema = z.object({
     .int()
     .positive()
     .default(1024 * 1024),
+  /** How long a request's calls to services may take in all; each call ends by then. */
+  REQUEST_DEADLINE_MS: z.coerce.number().int().min(100).default(10_000),
+  /** How long a client may take to send a whole request (Node's requestTimeout; its default is 300 s). */
+  HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1000).default(30_000),
+  /** How long a client may take to send its headers (Node's headersTimeout). */
+  HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(1000).default(10_000),
+  /** How long an idle kept-alive connection stays open: above the idle timeout of a balancer in front. */
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(1000).default(65_000),
   /** Requests per second per credential across the public API (Discord: 50); 0 turns it off. */
   RATE_LIMIT_GLOBAL_PER_SECOND: z.coerce.number().int().min(0).default(50),
   /** Requests per credential, route and guild in each window; 0 turns per-route limits off. */
@@ -53,10 +61,15 @@ const schema = z.object({
     }),
 });
 
+const refined = schema.refine((config) => config.HTTP_HEADERS_TIMEOUT_MS <= config.HTTP_REQUEST_TIMEOUT_MS, {
+  message: 'HTTP_HEADERS_TIMEOUT_MS must not exceed HTTP_REQUEST_TIMEOUT_MS',
+  path: ['HTTP_HEADERS_TIMEOUT_MS'],
+});
+
 /** The parsed environment of api-gateway. */
-export type Config = z.infer<typeof schema>;
+export type Config = z.infer<typeof refined>;
 
 /** Parses the environment; throws a ConfigError naming every bad variable. */
 export function loadConfig(env: Record<string, string | undefined>): Config {
-  return parseConfig(schema, env);
+  return parseConfig(refined, env);
 }

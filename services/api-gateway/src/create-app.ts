@@ -3,12 +3,14 @@ import type { Logger } from '@acs/service-kit';
 import type { Authenticator } from './auth/create-authenticator';
 import type { BackendClients } from './backends';
 import { mountHealthRoutes } from './http/health-routes';
+import { limitRequestTime } from './http/limit-request-time';
 import { readJsonBody } from './http/read-json-body';
 import { InvalidRequestLimiter, type InvalidRequestLimits } from './http/invalid-request-limiter';
 import { RateLimiter, type RateLimits } from './http/rate-limiter';
 import type { TrustProxy } from './http/read-trust-proxy';
 import { createErrorRenderer } from './http/render-error';
 import { mountRoutes, notFound } from './http/route-table';
+import { setSecurityHeaders } from './http/set-security-headers';
 import { adminRoutes } from './routes/admin-routes';
 import { commandIndexRoutes } from './routes/command-index-routes';
 import { commandPermissionRoutes } from './routes/command-permission-routes';
@@ -24,6 +26,8 @@ export interface AppDependencies {
   logger: Logger;
   adminToken: string;
   maxBodyBytes: number;
+  /** How long a request's calls to services may take in all (each call's deadline ends by then). */
+  requestDeadlineMs: number;
   rateLimits: RateLimits;
   invalidRequestLimits: InvalidRequestLimits;
   /** Express's `trust proxy`: which hops may name the client (`req.ip`) in `X-Forwarded-For`. */
@@ -53,6 +57,8 @@ export function createApp(deps: AppDependencies): Express {
   const invalidRequests =
     deps.invalidRequestLimits.limit > 0 ? new InvalidRequestLimiter(deps.invalidRequestLimits) : undefined;
 
+  app.use(setSecurityHeaders);
+  app.use(limitRequestTime(deps.requestDeadlineMs));
   app.use(decodeAtSign);
   mountHealthRoutes(app, deps.backends, deps.isDraining);
   // After the probes, which a blocked address must not fail; before every route, so that a
@@ -68,10 +74,10 @@ export function createApp(deps: AppDependencies): Express {
       ...commandIndexRoutes(deps.backends, deps.auth),
       ...commandRoutes(deps.backends, deps.auth, readBody),
       ...gatewayRoutes(deps.backends, deps.auth),
-      ...oauth2Routes(deps.backends, deps.auth, deps.maxBodyBytes),
+      ...oauth2Routes(deps.backends, deps.auth, readBody, deps.maxBodyBytes),
       ...userRoutes(deps.backends, deps.auth),
     ],
-    new RateLimiter(deps.rateLimits),
+    new RateLimiter(deps.rateLimits, deps.auth.identify),
   );
   mountRoutes(app, '/admin', [...adminRoutes(deps.backends, deps.auth, readBody, deps.adminToken)]);
   app.use(notFound);

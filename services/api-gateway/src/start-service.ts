@@ -5,6 +5,7 @@ import { followCredentialChanges } from './auth/follow-credential-changes';
 import { closeBackendClients, createBackendClients } from './backends';
 import { loadConfig, SERVICE_NAME } from './config';
 import { createApp } from './create-app';
+import { createHttpServer } from './http/create-http-server';
 
 /** Wires config, backends and the HTTP server; drains and stops them in order on SIGTERM. */
 export async function startService(
@@ -36,6 +37,7 @@ export async function startService(
     logger,
     adminToken: config.ADMIN_TOKEN,
     maxBodyBytes: config.MAX_BODY_BYTES,
+    requestDeadlineMs: config.REQUEST_DEADLINE_MS,
     rateLimits: {
       globalPerSecond: config.RATE_LIMIT_GLOBAL_PER_SECOND,
       routeLimit: config.RATE_LIMIT_ROUTE_LIMIT,
@@ -48,10 +50,12 @@ export async function startService(
     trustProxy: config.TRUST_PROXY,
     isDraining: () => draining,
   });
-  const server: Server = await new Promise((resolve) => {
-    const listening = app.listen(config.PORT, config.HOST, () => resolve(listening));
+  const server: Server = createHttpServer(app, {
+    requestTimeoutMs: config.HTTP_REQUEST_TIMEOUT_MS,
+    headersTimeoutMs: config.HTTP_HEADERS_TIMEOUT_MS,
+    keepAliveTimeoutMs: config.HTTP_KEEP_ALIVE_TIMEOUT_MS,
   });
-  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve) => server.listen(config.PORT, config.HOST, resolve));
   logger.info({ host: config.HOST, port: config.PORT }, 'api-gateway listening');
 
   installGracefulShutdown(

@@ -76,7 +76,8 @@ describe('unknown tokens', () => {
 
   it('are not remembered when oauth failed to answer, so a token issued meanwhile works at once', async () => {
     oauth.failing = true;
-    expect(await statusOf('Bot fresh.bot.token')).toBe(500);
+    // oauth failing without a detail is a service that could not serve: 503.
+    expect(await statusOf('Bot fresh.bot.token')).toBe(503);
     oauth.failing = false;
     oauth.tokens.set('fresh.bot.token', BOT);
     expect(await statusOf('Bot fresh.bot.token')).toBe(200);
@@ -94,7 +95,7 @@ describe('unknown tokens', () => {
       after.push(await statusOf('Bot fresh.bot.token'));
       if (after.at(-1) !== 200) await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    expect(during).not.toBe(401);
+    expect(during).toBe(503);
     expect(after.at(-1)).toBe(200);
     expect(after).not.toContain(401);
   });
@@ -123,7 +124,7 @@ describe('concurrent lookups', () => {
   it('are not shared once answered: a failed call is retried by the next request', async () => {
     oauth.failing = true;
     const failed = await Promise.all([statusOf('Bot fresh.bot.token'), statusOf('Bot fresh.bot.token')]);
-    expect(failed).toEqual([500, 500]);
+    expect(failed).toEqual([503, 503]);
     oauth.failing = false;
     oauth.tokens.set('fresh.bot.token', BOT);
     expect(await statusOf('Bot fresh.bot.token')).toBe(200);

@@ -16,7 +16,17 @@ const WIRE_KINDS: Record<Principal['kind'], oauth.PrincipalKind> = {
 
 /** Resolves the Authorization header of a request to a principal, or throws 401. */
 export interface Authenticator {
+  /** The request's principal (resolved once per request, however often asked); 401 when there is none. */
   authenticate(req: Request, allowUserSession?: boolean): Promise<Principal>;
+  /**
+   * The key of the request's credential when it resolves to a principal, else undefined
+   * (none, malformed, unknown, or oauth unreachable): who the rate limits count. With
+   * `lookup` false only what is already known is used, and oauth is not asked.
+   */
+  identify(
+    req: Request,
+    options: { allowUserSession: boolean; lookup: boolean },
+  ): Promise<string | undefined>;
   cache: TokenCache;
 }
 
@@ -45,6 +55,8 @@ export function createAuthenticator(
   // Lookups under way, by credential: a burst of requests with one uncached token (a bot
   // starting up, or someone replaying a bad token) makes one call to oauth, not one each.
   const pending = new Map<string, Promise<Principal>>();
+  // Each request's answer, so that the rate limiter and the handler share one resolution.
+  const resolved = new WeakMap<Request, { allowUserSession: boolean; principal: Promise<Principal> }>();
 
   async function resolve(kind: Principal['kind'], token: string, key: string): Promise<Principal> {
     let answer: oauth.ResolveTokenResponse__Output;
@@ -68,23 +80,45 @@ export function createAuthenticator(
     return principal;
   }
 
+  async function authenticateOnce(req: Request, allowUserSession: boolean): Promise<Principal> {
+    const header = req.headers.authorization;
+    if (!header) throw new UnauthorizedError();
+    const { kind, token, key } = readCredential(header);
+    if (kind === 'user' && !allowUserSession) throw new UnauthorizedError();
+    if (token.length === 0 || token.length > 512) throw new UnauthorizedError();
+    const cached = cache.get(key);
+    if (cached) return cached;
+    if (unknown.has(key)) throw new UnauthorizedError();
+    let lookup = pending.get(key);
+    if (!lookup) {
+      lookup = resolve(kind, token, key).finally(() => pending.delete(key));
+      pending.set(key, lookup);
+    }
+    return lookup;
+  }
+
+  function authenticate(req: Request, allowUserSession = false): Promise<Principal> {
+    const earlier = resolved.get(req);
+    if (earlier?.allowUserSession === allowUserSession) return earlier.principal;
+    const principal = authenticateOnce(req, allowUserSession);
+    resolved.set(req, { allowUserSession, principal });
+    return principal;
+  }
+
   return {
     cache,
-    async authenticate(req, allowUserSession = false) {
+    authenticate,
+    async identify(req, { allowUserSession, lookup }) {
       const header = req.headers.authorization;
-      if (!header) throw new UnauthorizedError();
-      const { kind, token, key } = readCredential(header);
-      if (kind === 'user' && !allowUserSession) throw new UnauthorizedError();
-      if (token.length === 0 || token.length > 512) throw new UnauthorizedError();
-      const cached = cache.get(key);
-      if (cached) return cached;
-      if (unknown.has(key)) throw new UnauthorizedError();
-      let lookup = pending.get(key);
-      if (!lookup) {
-        lookup = resolve(kind, token, key).finally(() => pending.delete(key));
-        pending.set(key, lookup);
-      }
-      return lookup;
+      if (!header) return undefined;
+      const { kind, key } = readCredential(header);
+      if (kind === 'user' && !allowUserSession) return undefined;
+      if (cache.get(key)) return key;
+      if (!lookup || unknown.has(key)) return undefined;
+      return authenticate(req, allowUserSession).then(
+        () => key,
+        () => undefined,
+      );
     },
   };
 }

@@ -1,5 +1,5 @@
-import { isIP } from 'node:net';
 import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
+import { clientOf } from './client-of';
 import { markRateLimited } from './rate-limiter';
 import { toDiscordError } from './render-error';
 
@@ -27,7 +27,7 @@ interface Window {
  * has had `limit` answers of 401, 403 or 429 in one fixed window (429s of
  * `X-RateLimit-Scope: shared` excepted), each further request from it, whatever its
  * token, gets a global 429 until that window ends. So a client rotating random tokens,
- * each a fresh rate-limit bucket and a ResolveToken call, is stopped by its address.
+ * each a ResolveToken call, is stopped by its address for a long while.
  *
  * Two middlewares: `refuseBlocked` before every route, and `countInvalid` just before
  * the error renderer, which writes every error answer of the gateway: counting there sees
@@ -103,25 +103,4 @@ export class InvalidRequestLimiter {
       if (now - window.started >= this.windowMs) this.windows.delete(client);
     }
   }
-}
-
-/**
- * The address a client is counted by: IPv4 as is (also when the socket reports it
- * IPv4-mapped, `::ffff:a.b.c.d`), IPv6 by its /64, the smallest network a subscriber is
- * given, since any host can pick new addresses inside its /64 at will.
- */
-export function clientOf(ip: string | undefined): string | undefined {
-  if (!ip) return undefined;
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
-  if (mapped) return mapped[1];
-  if (isIP(ip) !== 6) return ip;
-  const address = ip.split('%')[0]!.toLowerCase();
-  const [head = '', tail] = address.split('::');
-  const left = head === '' ? [] : head.split(':');
-  const right = tail === undefined || tail === '' ? [] : tail.split(':');
-  // A dotted IPv4 tail (`64:ff9b::192.0.2.1`) takes two groups.
-  const size = [...left, ...right].reduce((n, group) => n + (group.includes('.') ? 2 : 1), 0);
-  const groups = tail === undefined ? left : [...left, ...Array<string>(8 - size).fill('0'), ...right];
-  const prefix = groups.slice(0, 4).map((group) => group.replace(/^0+(?=.)/, ''));
-  return `${prefix.join(':')}::/64`;
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 import { DiscordError, type DiscordErrorBody } from '@acs/service-kit';
-import { readCredential } from '../auth/read-credential';
+import { clientOf } from './client-of';
 
 /** Limits of the public API (D: topics/rate-limits). */
 export interface RateLimits {
@@ -57,14 +57,33 @@ interface Window {
 /** Discord's top-level resources partition buckets: a guild's commands are counted apart from another guild's. */
 const MAJOR_PARAMETERS = ['guild_id', 'channel_id', 'webhook_id'];
 
+/** What a route takes in its Authorization header, if anything: a token, or a token or a user's session. */
+export type RouteCredential = 'token' | 'token-or-session';
+
 /**
- * Fixed-window counters per credential (the Authorization header's key, the same for
- * every spelling of one token, or the client address without one): one global window of
- * a second, and one per route and major parameter. Every answer carries the route
- * bucket's `X-RateLimit-*` headers; a 429 also carries `Retry-After`, `X-RateLimit-Scope`,
- * `X-RateLimit-Global` when global, and `Via` (discord.py treats a 429 without `Via` as a
- * Cloudflare ban). Counters are per gateway process: with N replicas behind a balancer a
- * client gets up to N times the limit.
+ * Who a request is counted as, for a route that takes a credential: the credential's key
+ * when it resolves to a principal, undefined otherwise. With `lookup` false, only what is
+ * known without asking oauth.
+ */
+export type IdentifyCaller = (
+  req: Request,
+  options: { allowUserSession: boolean; lookup: boolean },
+) => Promise<string | undefined>;
+
+/**
+ * Fixed-window counters per caller: one global window of a second, and one per route and
+ * major parameter. The caller is the credential (its key, the same for every spelling of
+ * one token) when the Authorization header is a credential of the route that resolves to
+ * a principal; otherwise — no header, a route that takes none, a malformed, unknown or
+ * unresolvable one — the client's address (`req.ip`, IPv6 by its /64), so that a client
+ * rotating made-up headers is one caller, not a fresh bucket per header. A credential not
+ * known yet is looked up (one shared ResolveToken) only while its address is within its
+ * limits: an address that spent them gets its 429 without costing oauth a call.
+ *
+ * Every answer carries the route bucket's `X-RateLimit-*` headers; a 429 also carries
+ * `Retry-After`, `X-RateLimit-Scope`, `X-RateLimit-Global` when global, and `Via`
+ * (discord.py treats a 429 without `Via` as a Cloudflare ban). Counters are per gateway
+ * process: with N replicas behind a balancer a client gets up to N times the limit.
  */
 export class RateLimiter {
   private readonly windows = new Map<string, Window>();
@@ -72,31 +91,56 @@ export class RateLimiter {
 
   constructor(
     private readonly limits: RateLimits,
+    private readonly identify: IdentifyCaller = async () => undefined,
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** The middleware for one route; `routeId` is its method and path pattern. */
-  forRoute(routeId: string): RequestHandler {
+  /** The middleware for one route; `routeId` is its method and path pattern, `credential` what it takes. */
+  forRoute(routeId: string, credential?: RouteCredential): RequestHandler {
     const bucket = createHash('sha256').update(routeId).digest('hex').slice(0, 32);
     return (req, res, next) => {
-      try {
-        this.check(req, res, routeId, bucket);
-        next();
-      } catch (error) {
-        next(error);
-      }
+      this.callerOf(req, routeId, credential).then((caller) => {
+        try {
+          this.check(req, res, caller, routeId, bucket);
+          next();
+        } catch (error) {
+          next(error);
+        }
+      }, next);
     };
   }
 
-  private check(req: Request, res: Response, routeId: string, bucket: string): void {
+  private async callerOf(req: Request, routeId: string, credential?: RouteCredential): Promise<string> {
+    const address = `ip:${clientOf(req.ip) ?? ''}`;
+    if (credential === undefined || !req.headers.authorization) return address;
+    const key = await this.identify(req, {
+      allowUserSession: credential === 'token-or-session',
+      lookup: !this.isSpent(address, routeId, req),
+    });
+    return key ?? address;
+  }
+
+  /** Whether a caller has no request left in its global window or this route's. */
+  private isSpent(caller: string, routeId: string, req: Request): boolean {
+    const now = this.now();
+    const { globalPerSecond, routeLimit, routeWindowSeconds } = this.limits;
+    const spent = (key: string, limit: number, length: number): boolean => {
+      const window = this.windows.get(key);
+      return limit > 0 && window !== undefined && now - window.started < length && window.count >= limit;
+    };
+    return (
+      spent(`g:${caller}`, globalPerSecond, 1000) ||
+      spent(`r:${caller}:${routeId}:${majorOf(req)}`, routeLimit, routeWindowSeconds * 1000)
+    );
+  }
+
+  private check(req: Request, res: Response, caller: string, routeId: string, bucket: string): void {
     const now = this.now();
     this.sweep(now);
-    const credential = credentialOf(req);
     const { globalPerSecond, routeLimit, routeWindowSeconds } = this.limits;
 
     if (routeLimit > 0) {
-      const major = MAJOR_PARAMETERS.map((p) => req.params[p]).find((v) => v !== undefined) ?? '';
-      const window = this.hit(`r:${credential}:${routeId}:${major}`, now, routeWindowSeconds * 1000);
+      const window = this.hit(`r:${caller}:${routeId}:${majorOf(req)}`, now, routeWindowSeconds * 1000);
       const resetAfter = Math.max(0, window.started + routeWindowSeconds * 1000 - now) / 1000;
       res.setHeader('X-RateLimit-Limit', String(routeLimit));
       res.setHeader('X-RateLimit-Remaining', String(Math.max(0, routeLimit - window.count)));
@@ -106,7 +150,7 @@ export class RateLimiter {
       if (window.count > routeLimit) throw markRateLimited(res, resetAfter, 'user');
     }
     if (globalPerSecond > 0) {
-      const window = this.hit(`g:${credential}`, now, 1000);
+      const window = this.hit(`g:${caller}`, now, 1000);
       if (window.count > globalPerSecond) {
         throw markRateLimited(res, Math.max(0, window.started + 1000 - now) / 1000, 'global');
       }
@@ -132,7 +176,7 @@ export class RateLimiter {
   }
 }
 
-function credentialOf(req: Request): string {
-  const header = req.headers.authorization;
-  return header ? readCredential(header).key : `ip:${req.ip ?? ''}`;
+/** The route's top-level resource, whose requests are counted apart. */
+function majorOf(req: Request): string {
+  return String(MAJOR_PARAMETERS.map((p) => req.params[p]).find((v) => v !== undefined) ?? '');
 }

@@ -1,7 +1,7 @@
 import type { Express, NextFunction, Request, RequestHandler, Response } from 'express';
 import { match } from 'path-to-regexp';
 import { DiscordError } from '@acs/service-kit';
-import type { RateLimiter } from './rate-limiter';
+import type { RateLimiter, RouteCredential } from './rate-limiter';
 import { sendJson } from './send-json';
 
 /** One route: method, Express path pattern and its handlers. */
@@ -9,6 +9,11 @@ export interface Route {
   method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   path: string;
   handlers: RequestHandler[];
+  /**
+   * What its Authorization header carries, when the route authenticates with it: the rate
+   * limits count a caller whose header resolves by its credential, anyone else by address.
+   */
+  credential?: RouteCredential;
 }
 
 /**
@@ -19,7 +24,9 @@ export interface Route {
 export function mountRoutes(app: Express, base: string, routes: Route[], limiter?: RateLimiter): void {
   const matchers = routes.map((r) => ({ method: r.method, test: match(base + r.path, { decode: false }) }));
   for (const route of routes) {
-    const limit = limiter ? [limiter.forRoute(`${route.method.toUpperCase()} ${route.path}`)] : [];
+    const limit = limiter
+      ? [limiter.forRoute(`${route.method.toUpperCase()} ${route.path}`, route.credential)]
+      : [];
     app[route.method](base + route.path, ...limit, ...route.handlers);
   }
   app.use(base, (req: Request, _res: Response, next: NextFunction) => {

@@ -7,18 +7,10 @@ import { call, type BackendClients } from '../backends';
 import type { Route } from '../http/route-table';
 import { sendJson, sendNoContent } from '../http/send-json';
 import { snowflakeParam } from './path-params';
+import { endpointUrlsOf, verifyEndpointUrls } from './verify-endpoint-urls';
 
 /** EMBEDDED: the app has an Activity, and with it a PRIMARY_ENTRY_POINT command. */
 const EMBEDDED_FLAG = 1 << 17;
-
-/** The endpoint URLs an application body sets (as sent: the owning service checks their types). */
-function endpointUrls(req: Request): { interactions_endpoint_url?: unknown; event_webhooks_url?: unknown } {
-  const body = req.body as Record<string, unknown> | undefined;
-  return {
-    interactions_endpoint_url: body?.interactions_endpoint_url,
-    event_webhooks_url: body?.event_webhooks_url,
-  };
-}
 
 /** Compares the presented admin credential with the configured one in constant time. */
 function createAdminCheck(adminToken: string): RequestHandler {
@@ -55,28 +47,6 @@ export function adminRoutes(
     });
   }
 
-  /**
-   * An interactions endpoint or event webhook URL is saved only after the dispatcher
-   * verified it (a signed PING answered as Discord expects, a wrongly signed one refused
-   * with 401); 400 saying why otherwise.
-   */
-  async function verifyEndpointUrls(applicationId: string, req: Request): Promise<void> {
-    const { interactions_endpoint_url: interactionsUrl, event_webhooks_url: eventsUrl } = endpointUrls(req);
-    // Absent, null (removal) or a type error the owning service reports: nothing to verify.
-    if (typeof interactionsUrl === 'string' && interactionsUrl !== '') {
-      await call(dispatcher, dispatcher.VerifyInteractionsEndpoint, {
-        application_id: applicationId,
-        url: interactionsUrl,
-      });
-    }
-    if (typeof eventsUrl === 'string' && eventsUrl !== '') {
-      await call(dispatcher, dispatcher.VerifyWebhookEndpoint, {
-        application_id: applicationId,
-        url: eventsUrl,
-      });
-    }
-  }
-
   /** A user id in a body must name an existing user: 50035 on that field otherwise. */
   async function assertUserField(field: string, value: unknown): Promise<void> {
     if (typeof value !== 'string' || !isSnowflake(value)) return; // the owning service reports the type error
@@ -98,7 +68,7 @@ export function adminRoutes(
       handlers: w(async (req, res) => {
         // The PING that verifies a URL is signed with the application's key, which does
         // not exist yet: URLs are set with PATCH once the application does.
-        for (const [field, url] of Object.entries(endpointUrls(req))) {
+        for (const [field, url] of Object.entries(endpointUrlsOf(req))) {
           if (typeof url !== 'string' || url === '') continue;
           throw fieldError(
             field,
@@ -118,7 +88,7 @@ export function adminRoutes(
       path: '/applications/:application_id',
       handlers: w(async (req, res) => {
         const application_id = snowflakeParam(req, 'application_id');
-        await verifyEndpointUrls(application_id, req);
+        await verifyEndpointUrls(dispatcher, application_id, req);
         const answer = await call(oauth, oauth.UpdateApplication, { application_id, body_json: body(req) });
         auth.cache.invalidateApplication(application_id);
         await ensureEntryPoint(application_id, Number(answer.flags));

@@ -81,5 +81,12 @@ export function commandIndexRoutes(backends: BackendClients, auth: Authenticator
     sendJson(res, 200, { applications, application_commands, version });
   };
 
-  return [{ method: 'get', path: '/guilds/:guild_id/application-command-index', handlers: [index] }];
+  return [
+    {
+      method: 'get',
+      path: '/guilds/:guild_id/application-command-index',
+      handlers: [index],
+      credential: 'token-or-session',
+    },
+  ];
 }

@@ -87,9 +87,14 @@ export function commandPermissionRoutes(
 
   const base = '/applications/:application_id/guilds/:guild_id/commands';
   return [
-    { method: 'get', path: `${base}/permissions`, handlers: [list] },
+    { method: 'get', path: `${base}/permissions`, handlers: [list], credential: 'token' },
     { method: 'put', path: `${base}/permissions`, handlers: [batchDisabled] },
-    { method: 'get', path: `${base}/:command_id/permissions`, handlers: [get] },
-    { method: 'put', path: `${base}/:command_id/permissions`, handlers: [...readBody, put] },
+    { method: 'get', path: `${base}/:command_id/permissions`, handlers: [get], credential: 'token' },
+    {
+      method: 'put',
+      path: `${base}/:command_id/permissions`,
+      handlers: [...readBody, put],
+      credential: 'token',
+    },
   ];
 }

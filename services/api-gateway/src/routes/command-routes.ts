@@ -105,12 +105,17 @@ export function commandRoutes(
   const routes: Route[] = [];
   for (const base of ['/applications/:application_id', '/applications/:application_id/guilds/:guild_id']) {
     routes.push(
-      { method: 'get', path: `${base}/commands`, handlers: [list] },
-      { method: 'post', path: `${base}/commands`, handlers: [...readBody, create] },
-      { method: 'put', path: `${base}/commands`, handlers: [...readBody, overwrite] },
-      { method: 'get', path: `${base}/commands/:command_id`, handlers: [get] },
-      { method: 'patch', path: `${base}/commands/:command_id`, handlers: [...readBody, edit] },
-      { method: 'delete', path: `${base}/commands/:command_id`, handlers: [remove] },
+      { method: 'get', path: `${base}/commands`, handlers: [list], credential: 'token' },
+      { method: 'post', path: `${base}/commands`, handlers: [...readBody, create], credential: 'token' },
+      { method: 'put', path: `${base}/commands`, handlers: [...readBody, overwrite], credential: 'token' },
+      { method: 'get', path: `${base}/commands/:command_id`, handlers: [get], credential: 'token' },
+      {
+        method: 'patch',
+        path: `${base}/commands/:command_id`,
+        handlers: [...readBody, edit],
+        credential: 'token',
+      },
+      { method: 'delete', path: `${base}/commands/:command_id`, handlers: [remove], credential: 'token' },
     );
   }
   return routes;

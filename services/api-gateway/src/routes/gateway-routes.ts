@@ -27,6 +27,7 @@ export function gatewayRoutes(backends: BackendClients, auth: Authenticator): Ro
     {
       method: 'get',
       path: '/gateway/bot',
+      credential: 'token',
       handlers: [
         async (req: Request, res) => {
           const principal = await auth.authenticate(req);

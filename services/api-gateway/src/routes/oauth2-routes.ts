@@ -13,6 +13,7 @@ import { readFormBody } from '../http/read-form-body';
 import type { Route } from '../http/route-table';
 import { sendJson } from '../http/send-json';
 import { requireBearer, requireBot } from './require-scope';
+import { verifyEndpointUrls } from './verify-endpoint-urls';
 
 /** The client of a token or revocation request, and the form without its credentials. */
 interface ClientRequest {
@@ -79,8 +80,13 @@ function bearerToken(req: Request): string {
  * error bodies, never cached), and what a token or bot may read of its authorization and
  * application.
  */
-export function oauth2Routes(backends: BackendClients, auth: Authenticator, maxBodyBytes: number): Route[] {
-  const { oauth } = backends;
+export function oauth2Routes(
+  backends: BackendClients,
+  auth: Authenticator,
+  readBody: RequestHandler[],
+  maxBodyBytes: number,
+): Route[] {
+  const { oauth, dispatcher } = backends;
   const readForm = readFormBody(maxBodyBytes);
 
   // RFC 6749 §5.1: token answers (and their errors) are never stored by caches.
@@ -140,11 +146,33 @@ export function oauth2Routes(backends: BackendClients, auth: Authenticator, maxB
     sendJson(res, 200, answer.application_json);
   };
 
+  // PATCH /applications/@me: the bot edits its own application, with the admin PATCH's
+  // endpoint verification and, in oauth, its field readers.
+  const editApplication: RequestHandler = async (req, res) => {
+    const principal = await auth.authenticate(req);
+    requireBot(principal);
+    const application_id = principal.applicationId;
+    await verifyEndpointUrls(dispatcher, application_id, req);
+    const answer = await call(oauth, oauth.UpdateCurrentApplication, {
+      application_id,
+      body_json: req.rawBody ?? '',
+    });
+    // The flags resolved tokens carry may have changed (oauth also announces it).
+    auth.cache.invalidateApplication(application_id);
+    sendJson(res, 200, answer.application_json);
+  };
+
   return [
     { method: 'post', path: '/oauth2/token', handlers: [noStore, ...readForm, token] },
     { method: 'post', path: '/oauth2/token/revoke', handlers: [noStore, ...readForm, revoke] },
-    { method: 'get', path: '/oauth2/@me', handlers: [me] },
-    { method: 'get', path: '/oauth2/applications/@me', handlers: [application] },
-    { method: 'get', path: '/applications/@me', handlers: [application] },
+    { method: 'get', path: '/oauth2/@me', handlers: [me], credential: 'token' },
+    { method: 'get', path: '/oauth2/applications/@me', handlers: [application], credential: 'token' },
+    { method: 'get', path: '/applications/@me', handlers: [application], credential: 'token' },
+    {
+      method: 'patch',
+      path: '/applications/@me',
+      handlers: [...readBody, editApplication],
+      credential: 'token',
+    },
   ];
 }

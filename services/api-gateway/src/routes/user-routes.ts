@@ -98,8 +98,8 @@ export function userRoutes(backends: BackendClients, auth: Authenticator): Route
   };
 
   return [
-    { method: 'get', path: '/users/@me', handlers: [me] },
-    { method: 'get', path: '/users/@me/guilds', handlers: [guilds] },
-    { method: 'get', path: '/users/@me/connections', handlers: [connections] },
+    { method: 'get', path: '/users/@me', handlers: [me], credential: 'token' },
+    { method: 'get', path: '/users/@me/guilds', handlers: [guilds], credential: 'token' },
+    { method: 'get', path: '/users/@me/connections', handlers: [connections], credential: 'token' },
   ];
 }

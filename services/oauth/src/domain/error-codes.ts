@@ -18,5 +18,6 @@ export const ErrorCode = {
   UNKNOWN_USER: 'UNKNOWN_USER',
   OAUTH2_INVALID_REDIRECT_URI: 'OAUTH2_INVALID_REDIRECT_URI',
   URL_TYPE_FRAGMENT_NOT_ALLOWED: 'URL_TYPE_FRAGMENT_NOT_ALLOWED',
+  IMAGE_INVALID: 'IMAGE_INVALID',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];

@@ -51,6 +51,23 @@ export const MANAGE_GUILD = 1n << 5n;
 /** Largest permission bit set we accept: any 64-bit set. */
 export const MAX_PERMISSIONS = (1n << 64n) - 1n;
 
+/** An application's description (OAS `ApplicationFormPartial.description`). */
+export const MAX_APPLICATION_DESCRIPTION_LENGTH = 400;
+/** An application's tags: at most 5, each at most 20 characters, no repeats. */
+export const MAX_APPLICATION_TAGS = 5;
+export const MAX_APPLICATION_TAG_LENGTH = 20;
+/** The scopes an install link may ask for (OAS `ApplicationOAuth2InstallParams.scopes`). */
+export const INSTALL_PARAMS_SCOPES = ['applications.commands', 'bot'] as const;
+/** The largest permission set an install link may ask for (OAS: 2^54 - 1). */
+export const MAX_INSTALL_PERMISSIONS = (1n << 54n) - 1n;
+
+/**
+ * The application flags a bot may change itself: GATEWAY_PRESENCE_LIMITED (1 << 13),
+ * GATEWAY_GUILD_MEMBERS_LIMITED (1 << 15) and GATEWAY_MESSAGE_CONTENT_LIMITED (1 << 19),
+ * the only ones Discord lets `PATCH /applications/@me` update.
+ */
+export const BOT_SETTABLE_FLAGS = (1 << 13) | (1 << 15) | (1 << 19);
+
 /** Event webhook status (OAS `ApplicationEventWebhooksStatus`). */
 export const EVENT_WEBHOOKS_DISABLED = 1;
 export const EVENT_WEBHOOKS_ENABLED = 2;

@@ -1,5 +1,6 @@
 import type { EventWebhookType } from './event-webhook-types';
 import type { IntegrationType } from './limits';
+import type { ApplicationProfile } from './validate-application-body';
 
 /** A user as the store hands it to the domain (ids as decimal strings). */
 export interface UserRecord {
@@ -13,7 +14,7 @@ export interface UserRecord {
 }
 
 /** An application with what its wire object shows: bot user, owner and install counts. */
-export interface ApplicationRecord {
+export interface ApplicationRecord extends ApplicationProfile {
   id: string;
   name: string;
   flags: number;

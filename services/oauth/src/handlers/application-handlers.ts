@@ -6,10 +6,14 @@ import { parseJsonBody } from '../domain/parse-json-body';
 import { parseSnowflakeParam } from '../domain/parse-snowflake-param';
 import { generateClientSecret } from '../domain/random-token';
 import { renderApplication } from '../domain/render-application';
-import { validateApplicationPatch, validateNewApplication } from '../domain/validate-application-body';
+import {
+  validateApplicationPatch,
+  validateCurrentApplicationPatch,
+  validateNewApplication,
+} from '../domain/validate-application-body';
 import type { HandlerDeps } from './handler-deps';
 
-/** Handlers of the application RPCs (the admin API's `/admin/applications…`). */
+/** Handlers of the application RPCs (the admin API's `/admin/applications…`, and a bot's `/applications/@me`). */
 export function createApplicationHandlers({ applications, snowflakes, now = () => new Date() }: HandlerDeps) {
   return {
     async CreateApplication(
@@ -33,6 +37,16 @@ export function createApplicationHandlers({ applications, snowflakes, now = () =
     ): Promise<oauth.UpdateApplicationResponse> {
       const id = parseSnowflakeParam('application_id', request.application_id);
       const patch = validateApplicationPatch(parseJsonBody(request.body_json));
+      const app = await applications.update(id, patch, now());
+      return { application_json: JSON.stringify(renderApplication(app)), flags: app.flags };
+    },
+
+    /** PATCH /applications/@me: the fields a bot may edit, read as the admin PATCH reads them. */
+    async UpdateCurrentApplication(
+      request: oauth.UpdateCurrentApplicationRequest__Output,
+    ): Promise<oauth.UpdateCurrentApplicationResponse> {
+      const id = parseSnowflakeParam('application_id', request.application_id);
+      const patch = validateCurrentApplicationPatch(parseJsonBody(request.body_json));
       const app = await applications.update(id, patch, now());
       return { application_json: JSON.stringify(renderApplication(app)), flags: app.flags };
     },

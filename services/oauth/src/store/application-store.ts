@@ -6,10 +6,15 @@ import type { StoredCredentials } from '../domain/issue-application-credentials'
 import { UnknownApplicationError } from '../domain/oauth-errors';
 import type { AuthorizingApplication } from '../domain/plan-authorization';
 import type { ApplicationRecord } from '../domain/records';
-import type { ApplicationFields, ApplicationPatch } from '../domain/validate-application-body';
+import type { InstallParams, IntegrationTypesConfig } from '../domain/read-install-params';
+import type {
+  ApplicationFields,
+  ApplicationPatch,
+  ApplicationProfile,
+} from '../domain/validate-application-body';
 import type { EventWebhookType } from '../domain/event-webhook-types';
 import type { IntegrationType } from '../domain/limits';
-import type { Prisma, PrismaClient } from '../generated/prisma/client';
+import { Prisma, type PrismaClient } from '../generated/prisma/client';
 import { announceCredentialsChange, type CredentialChange } from './announce-credentials-change';
 import { revokeClientCredentialsGrants } from './revoke-client-credentials-grants';
 import { toUserRecord } from './to-user-record';
@@ -30,7 +35,7 @@ export class ApplicationStore {
   /** Creates the bot user and the application (same id) in one transaction. */
   async create(
     id: string,
-    fields: ApplicationFields,
+    fields: ApplicationFields & Partial<ApplicationProfile>,
     credentials: StoredCredentials,
   ): Promise<ApplicationRecord> {
     const row = await this.prisma.$transaction(async (tx) => {
@@ -94,7 +99,8 @@ export class ApplicationStore {
    * Applies a PATCH; 404 / 10002 when unknown. A new owner revokes the client-credentials
    * tokens, which act as the old one, and so does becoming a public client, which may not
    * hold any; that and changed flags (which resolved tokens carry) are announced
-   * (`application.credentials_changed`) in the same transaction.
+   * (`application.credentials_changed`) in the same transaction. A patch with a
+   * `flagsMask` writes only those bits of the flags, under the row's lock.
    */
   async update(id: bigint, patch: ApplicationPatch, now: Date): Promise<ApplicationRecord> {
     const row = await this.prisma.$transaction(async (tx) => {
@@ -107,6 +113,10 @@ export class ApplicationStore {
       if (!current) throw new UnknownApplicationError();
       if (patch.ownerId) await assertOwnerExists(tx, patch.ownerId);
       const columns = toColumns(patch);
+      if (patch.flagsMask !== undefined && columns.flags !== undefined) {
+        const mask = BigInt(patch.flagsMask);
+        columns.flags = (current.flags & ~mask) | (columns.flags & mask);
+      }
       const updated = await tx.application.update({ where: { id }, data: columns, include: WITH_RELATIONS });
       const changed: CredentialChange[] = [];
       if (columns.flags !== undefined && columns.flags !== current.flags) changed.push('flags');
@@ -164,6 +174,15 @@ interface ApplicationColumns {
   eventWebhooksTypes?: string[];
   publicClient?: boolean;
   ownerId?: bigint | null;
+  eventWebhooksEnabled?: boolean;
+  description?: string;
+  iconHash?: string | null;
+  coverImageHash?: string | null;
+  roleConnectionsVerificationUrl?: string | null;
+  customInstallUrl?: string | null;
+  installParams?: Prisma.InputJsonObject | typeof Prisma.DbNull;
+  integrationInstallParams?: Prisma.InputJsonObject;
+  tags?: string[];
 }
 
 function toColumns(fields: ApplicationPatch): ApplicationColumns {
@@ -174,12 +193,27 @@ function toColumns(fields: ApplicationPatch): ApplicationColumns {
     redirectUris: fields.redirectUris,
     interactionsEndpointUrl: fields.interactionsEndpointUrl,
     eventWebhooksUrl: fields.eventWebhooksUrl,
-    // Saving the URL (verified by the dispatcher on the way) turns the webhooks back on.
-    eventWebhooksDisabledAt: fields.eventWebhooksUrl === undefined ? undefined : null,
+    // Saving the URL (verified by the dispatcher on the way), or turning the webhooks on,
+    // lifts a disabling by the dispatcher.
+    eventWebhooksDisabledAt:
+      fields.eventWebhooksUrl !== undefined || fields.eventWebhooksEnabled === true ? null : undefined,
+    eventWebhooksEnabled: fields.eventWebhooksEnabled,
     eventWebhooksTypes: fields.eventWebhooksTypes,
     publicClient: fields.publicClient,
     ownerId:
       fields.ownerId === undefined ? undefined : fields.ownerId === null ? null : BigInt(fields.ownerId),
+    description: fields.description,
+    iconHash: fields.iconHash,
+    coverImageHash: fields.coverImageHash,
+    roleConnectionsVerificationUrl: fields.roleConnectionsVerificationUrl,
+    customInstallUrl: fields.customInstallUrl,
+    installParams:
+      fields.installParams === null
+        ? Prisma.DbNull
+        : (fields.installParams as Prisma.InputJsonObject | undefined),
+    // Set together with the integration types (integration_types_config): replaces them all.
+    integrationInstallParams: fields.integrationInstallParams as Prisma.InputJsonObject | undefined,
+    tags: fields.tags,
   };
 }
 
@@ -198,6 +232,16 @@ function toApplicationRecord(row: ApplicationRow): ApplicationRecord {
     verifyKey: row.verifyKey,
     bot: toUserRecord(row.botUser),
     owner: row.owner ? toUserRecord(row.owner) : null,
+    description: row.description,
+    iconHash: row.iconHash,
+    coverImageHash: row.coverImageHash,
+    roleConnectionsVerificationUrl: row.roleConnectionsVerificationUrl,
+    customInstallUrl: row.customInstallUrl,
+    installParams: (row.installParams as InstallParams | null) ?? null,
+    integrationInstallParams:
+      (row.integrationInstallParams as IntegrationTypesConfig['installParams'] | null) ?? {},
+    tags: row.tags,
+    eventWebhooksEnabled: row.eventWebhooksEnabled,
     guildInstallCount: row._count.guildInstallations,
     userInstallCount: row._count.userInstallations,
   };

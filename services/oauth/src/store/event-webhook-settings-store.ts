@@ -17,7 +17,7 @@ export interface EventWebhookSettings {
 export class EventWebhookSettingsStore {
   constructor(private readonly prisma: PrismaClient) {}
 
-  /** The settings; 404 / 10002 when the application is unknown. */
+  /** The settings (no URL while the developer has the webhooks off); 404 / 10002 when the application is unknown. */
   async get(applicationId: bigint): Promise<EventWebhookSettings> {
     const row = await this.prisma.application.findUnique({
       where: { id: applicationId },
@@ -25,7 +25,7 @@ export class EventWebhookSettingsStore {
     });
     if (!row) throw new UnknownApplicationError();
     return {
-      url: row.eventWebhooksUrl,
+      url: row.eventWebhooksEnabled ? row.eventWebhooksUrl : null,
       types: row.eventWebhooksTypes,
       verifyKey: row.verifyKey,
       signingKeyPem: row.signingKey,
