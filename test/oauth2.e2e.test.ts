@@ -326,6 +326,19 @@ describe('authorization_code through the gateway', () => {
     );
   });
 
+  it('leaves a code to its client when another client presents it', async () => {
+    const code = await authorize('identify');
+    const stolen = await token({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT }, ownerless);
+    expect([stolen.status, stolen.body.error]).toEqual([400, 'invalid_grant']);
+    const mine = await token({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT });
+    expect(mine.status).toBe(200);
+    const replay = await token({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT }, ownerless);
+    expect(replay.status).toBe(400);
+    expect((await request('GET', '/users/@me', { headers: bearer(mine.body.access_token) })).status).toBe(
+      200,
+    );
+  });
+
   it.each([
     ['one character', `${REDIRECT.slice(0, -1)}X`],
     ['a trailing slash', `${REDIRECT}/`],
