@@ -73,7 +73,7 @@ afterAll(async () => {
   await receiver?.stop();
   await pool?.end();
   await stack?.stop();
-  await proxy?.cut();
+  await proxy?.close();
 });
 
 it('loses nothing when the dispatcher is killed with 1,000 events in flight', async () => {

@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as path from 'node:path';
-import { findFreePort } from '../infra/src/net';
 import { createApplication, createDemoWorld, createUser, startTestStack, type TestStack } from './support';
 
 /**
@@ -14,22 +13,20 @@ let secondUrl: string;
 
 beforeAll(async () => {
   stack = await startTestStack({ env: { TOKEN_CACHE_SECONDS: '300' } });
-  const port = await findFreePort();
-  secondUrl = `http://127.0.0.1:${port}`;
-  const grpc = (p: number) => `127.0.0.1:${p}`;
   second = spawn(
     process.execPath,
     [path.join(__dirname, '..', 'services', 'api-gateway', 'dist', 'main.js')],
     {
       env: {
         ...process.env,
-        PORT: String(port),
+        // Port 0: it binds a port of the OS's choosing and reports it (an IPC message).
+        PORT: '0',
         HOST: '127.0.0.1',
         ADMIN_TOKEN: stack.adminToken,
-        COMMAND_REGISTRY_GRPC_URL: grpc(stack.ports.registry),
-        PERMISSIONS_GRPC_URL: grpc(stack.ports.permissions),
-        OAUTH_GRPC_URL: grpc(stack.ports.oauth),
-        DISPATCHER_GRPC_URL: grpc(stack.ports.dispatcher),
+        COMMAND_REGISTRY_GRPC_URL: stack.grpcTargets.registry,
+        PERMISSIONS_GRPC_URL: stack.grpcTargets.permissions,
+        OAUTH_GRPC_URL: stack.grpcTargets.oauth,
+        DISPATCHER_GRPC_URL: stack.grpcTargets.dispatcher,
         NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
         EVENTS_SUBJECT_PREFIX: stack.events.subjectPrefix,
         TOKEN_CACHE_SECONDS: '300',
@@ -37,10 +34,12 @@ beforeAll(async () => {
         RATE_LIMIT_ROUTE_LIMIT: '0',
         LOG_LEVEL: 'warn',
       },
-      stdio: 'ignore',
+      stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
     },
   );
-  for (let i = 0; i < 100; i++) {
+  secondUrl = `http://127.0.0.1:${await reportedPort(second)}`;
+  // Listening; its backends already serve (the stack is ready): /readyz only waits for its channels.
+  for (const deadline = Date.now() + 60_000; Date.now() < deadline;) {
     const ready = await fetch(`${secondUrl}/readyz`).then(
       (r) => r.status === 200,
       () => false,
@@ -48,8 +47,18 @@ beforeAll(async () => {
     if (ready) return;
     await new Promise((r) => setTimeout(r, 100));
   }
-  throw new Error('the second gateway did not become ready');
-}, 120_000);
+  throw new Error('the second gateway listens but its /readyz did not answer 200 within 60 s');
+});
+
+/** The HTTP port a service reports once it listens (service-kit's reportListening); rejects if it exits first. */
+function reportedPort(child: ChildProcess): Promise<number> {
+  return new Promise((resolve, reject) => {
+    child.on('message', (message: { type?: string; listeners?: { http?: number } }) => {
+      if (message.type === 'acs.listening' && message.listeners?.http) resolve(message.listeners.http);
+    });
+    child.once('exit', (code, signal) => reject(new Error(`the second gateway exited (${code ?? signal})`)));
+  });
+}
 
 afterAll(async () => {
   second?.kill('SIGTERM');
