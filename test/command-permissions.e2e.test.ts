@@ -155,7 +155,7 @@ beforeAll(async () => {
   ]);
   for (const name of ['ban', 'rename-me', 'delete-me', 'lookup']) await createCommand({ name });
   await createCommand({ name: 'secret', default_member_permissions: '0' }, true);
-}, 180_000);
+});
 
 afterAll(async () => stack?.stop());
 

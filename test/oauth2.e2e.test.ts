@@ -54,7 +54,7 @@ beforeAll(async () => {
   expect((await stack.admin('PUT', `/admin/guilds/${world.guild.id}/members/${alice.id}`, {})).status).toBe(
     201,
   );
-}, 120_000);
+});
 
 afterAll(async () => stack?.stop());
 

@@ -65,18 +65,25 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-/** Polls `call` until it is refused (401), for at most 3 s: the last status and how long it took. */
+/**
+ * How soon the other replica must drop a cached credential: events take milliseconds, but
+ * a busy machine can delay them by a second or more; the caches would keep it 60 s (Bearer)
+ * or 300 s (bot), so this still tells the event from the expiry.
+ */
+const PROPAGATION_MS = 10_000;
+
+/** Polls `call` until it is refused (401), for at most PROPAGATION_MS: the last status and how long it took. */
 async function untilRefused(call: () => Promise<Response>): Promise<{ status: number; waited: number }> {
   const started = Date.now();
   let status = (await call()).status;
-  while (status === 200 && Date.now() - started < 3000) {
+  while (status === 200 && Date.now() - started < PROPAGATION_MS) {
     await new Promise((r) => setTimeout(r, 50));
     status = (await call()).status;
   }
   return { status, waited: Date.now() - started };
 }
 
-it('a bot token reset through one replica stops the old token on the other within a second', async () => {
+it('a bot token reset through one replica stops the old token on the other within seconds', async () => {
   const world = await createDemoWorld(stack.admin);
   const list = (base: string, token: string) =>
     fetch(`${base}/api/v10/applications/${world.application.id}/commands`, {
@@ -89,11 +96,11 @@ it('a bot token reset through one replica stops the old token on the other withi
 
   const { status, waited } = await untilRefused(() => list(secondUrl, world.application.botToken));
   expect(status).toBe(401);
-  expect(waited).toBeLessThan(1000);
+  expect(waited).toBeLessThan(PROPAGATION_MS);
   expect((await list(secondUrl, reset.body.token)).status).toBe(200);
 });
 
-it('client-credentials tokens revoked through one replica stop on the other within a second', async () => {
+it('client-credentials tokens revoked through one replica stop on the other within seconds', async () => {
   const first = await createUser(stack, { username: 'first-owner' });
   const next = await createUser(stack, { username: 'next-owner' });
   const app = await createApplication(stack, { name: 'Sold', owner_id: first.id });
@@ -119,7 +126,7 @@ it('client-credentials tokens revoked through one replica stop on the other with
   );
   const afterOwnerChange = await untilRefused(() => me(old));
   expect(afterOwnerChange.status).toBe(401);
-  expect(afterOwnerChange.waited).toBeLessThan(1000);
+  expect(afterOwnerChange.waited).toBeLessThan(PROPAGATION_MS);
 
   // RFC 7009 revocation of a client-credentials token (no user's deauthorization).
   const current = await issue();
@@ -132,5 +139,5 @@ it('client-credentials tokens revoked through one replica stop on the other with
   expect(revoked.status).toBe(200);
   const afterRevocation = await untilRefused(() => me(current));
   expect(afterRevocation.status).toBe(401);
-  expect(afterRevocation.waited).toBeLessThan(1000);
+  expect(afterRevocation.waited).toBeLessThan(PROPAGATION_MS);
 });

@@ -50,7 +50,7 @@ export class GatewayTestClient {
   }
 
   /** The first payload (from `from` on) matching, waiting up to `timeoutMs`. */
-  async next(match: (p: Received) => boolean, timeoutMs = 10_000, from = 0): Promise<Received> {
+  async next(match: (p: Received) => boolean, timeoutMs = 30_000, from = 0): Promise<Received> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const found = this.received.slice(from).find(match);
