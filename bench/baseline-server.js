@@ -23,5 +23,8 @@ app.get('/api/v10/applications/:id/commands', async (req, res, next) => {
     next(error);
   }
 });
-const server = app.listen(Number(process.env.PORT), '127.0.0.1', () => process.send?.('ready'));
+// PORT 0 (the default) binds a port of the OS's choosing, which the parent learns from the message.
+const server = app.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () =>
+  process.send?.({ port: server.address().port }),
+);
 process.on('SIGTERM', () => server.close(() => pool.end().then(() => process.exit(0))));

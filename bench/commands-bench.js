@@ -22,7 +22,6 @@ const autocannon = require('autocannon');
 const { startStack } = require('../infra/src/stack');
 const { createAdminClient } = require('../infra/src/admin-client');
 const { createDemoWorld } = require('../infra/src/demo-world');
-const { findFreePort } = require('../infra/src/net');
 const { realisticCommands } = require('./realistic-commands');
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -135,11 +134,10 @@ async function main() {
     const listBody = await (await fetch(commandsUrl, { headers: auth })).text();
     const perCommand = Math.round(listBody.length / 50);
 
-    const baselinePort = await findFreePort();
     baseline = fork(path.join(__dirname, 'baseline-server.js'), {
-      env: { ...process.env, DATABASE_URL: dbUrl.toString(), PORT: String(baselinePort) },
+      env: { ...process.env, DATABASE_URL: dbUrl.toString(), PORT: '0' },
     });
-    await new Promise((resolve) => baseline.once('message', resolve));
+    const { port: baselinePort } = await new Promise((resolve) => baseline.once('message', resolve));
     const baselineUrl = `http://127.0.0.1:${baselinePort}/api/v10/applications/${app.body.id}/commands`;
 
     console.log(`50 commands, ${perCommand} bytes each on the wire; ${SECONDS} s per run after 3 s warm-up`);

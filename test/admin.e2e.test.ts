@@ -11,7 +11,7 @@ let world: Awaited<ReturnType<typeof createDemoWorld>>;
 beforeAll(async () => {
   stack = await startTestStack();
   world = await createDemoWorld(stack.admin);
-}, 120_000);
+});
 
 afterAll(async () => stack?.stop());
 

@@ -2,7 +2,15 @@ import { connect } from 'nats';
 import { Client } from 'pg';
 import { findTestServers } from '@acs/testing';
 import { expectSchema } from './helpers/openapi-validator';
-import { createDemoWorld, createUser, startTestStack, type DemoWorld, type TestStack } from './support';
+import {
+  createDemoWorld,
+  createGuild,
+  createUser,
+  installApplication,
+  startTestStack,
+  type DemoWorld,
+  type TestStack,
+} from './support';
 
 // Application command permissions (permissions v2) through the running stack: the routes'
 // successes and errors, the editor's rules, delete and rename removing permissions with
@@ -147,7 +155,7 @@ beforeAll(async () => {
   ]);
   for (const name of ['ban', 'rename-me', 'delete-me', 'lookup']) await createCommand({ name });
   await createCommand({ name: 'secret', default_member_permissions: '0' }, true);
-}, 180_000);
+});
 
 afterAll(async () => stack?.stop());
 
@@ -286,6 +294,29 @@ describe('GET and PUT …/commands/{command}/permissions', () => {
       status: 405,
       body: { code: 0, message: '405: Method Not Allowed' },
     });
+  });
+});
+
+describe('an app not installed in the guild', () => {
+  it("refuses app-level and command permission writes with 403 50001, as the app's command routes, storing nothing", async () => {
+    const elsewhere = await createGuild(stack, { name: 'Elsewhere', owner_id: world.user.id });
+    const path = (id: string) => `/applications/${appId}/guilds/${elsewhere.id}/commands/${id}/permissions`;
+    const body = { permissions: [{ id: elsewhere.id, type: 1, permission: false }] };
+    const missingAccess = { status: 403, body: { code: 50001, message: 'Missing Access' } };
+    expect(await request('GET', `/applications/${appId}/guilds/${elsewhere.id}/commands`, bot())).toEqual(
+      missingAccess,
+    );
+    expect(await request('PUT', path(appId), bearer(tokens.owner), body)).toEqual(missingAccess);
+    expect(await request('PUT', path(commands.ban!), bearer(tokens.owner), body)).toEqual(missingAccess);
+
+    await installApplication(stack, { applicationId: appId, userId: world.user.id, guildId: elsewhere.id });
+    const listed = () =>
+      request('GET', `/applications/${appId}/guilds/${elsewhere.id}/commands/permissions`, bot());
+    expect(await listed()).toEqual({ status: 200, body: [] });
+    expect((await request('PUT', path(appId), bearer(tokens.owner), body)).status).toBe(200);
+    expect((await listed()).body).toEqual([
+      { id: appId, application_id: appId, guild_id: elsewhere.id, ...body },
+    ]);
   });
 });
 

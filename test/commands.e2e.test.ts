@@ -3,7 +3,11 @@ import { Routes, type APIApplicationCommand } from 'discord-api-types/v10';
 import { expectSchema } from './helpers/openapi-validator';
 import { createDemoWorld, startTestStack, type TestStack } from './support';
 
-/** The world every test here shares: the demo app installed in the demo guild, plus a foreign app. */
+/**
+ * The world the tests here share: the demo app installed in the demo guild, plus a
+ * foreign app. A test that lists an app's commands uses an app of its own (`newApp`), so
+ * that what it sees does not depend on which other tests ran before it.
+ */
 let stack: TestStack;
 let app: { id: string; botToken: string };
 let guildId: string;
@@ -18,7 +22,7 @@ beforeAll(async () => {
   const foreign = await stack.admin('POST', '/admin/applications', { name: 'Other App' });
   other = { id: foreign.body.id, botToken: foreign.body.bot_token };
   rest = new REST({ api: `${stack.apiUrl}/api`, version: '10', retries: 0 }).setToken(app.botToken);
-}, 120_000);
+});
 
 afterAll(async () => stack?.stop());
 
@@ -40,29 +44,42 @@ async function raw(
   };
 }
 
+/** An application of the test's own, with its bot token and a @discordjs/rest client of it. */
+async function newApp(name: string): Promise<{ id: string; botToken: string; rest: REST }> {
+  const created = await stack.admin('POST', '/admin/applications', { name });
+  expect(created.status).toBe(201);
+  const botToken = created.body.bot_token as string;
+  return {
+    id: created.body.id as string,
+    botToken,
+    rest: new REST({ api: `${stack.apiUrl}/api`, version: '10', retries: 0 }).setToken(botToken),
+  };
+}
+
 function expectCommand(value: unknown): asserts value is APIApplicationCommand {
   expectSchema('ApplicationCommandResponse', value);
 }
 
 describe('global commands through @discordjs/rest', () => {
-  let created: APIApplicationCommand;
+  /** POST /applications/{app}/commands with the raw body, as the app's bot. */
+  const post = (own: { id: string; botToken: string }, body: unknown) =>
+    raw('POST', `/applications/${own.id}/commands`, { token: own.botToken, body: JSON.stringify(body) });
 
   it('creates a command (201) whose body matches ApplicationCommandResponse', async () => {
-    const response = await raw('POST', `/applications/${app.id}/commands`, {
-      body: JSON.stringify({
-        name: 'ping',
-        description: 'Replies with pong',
-        id: '1',
-        version: '2',
-        application_id: '3',
-      }),
+    const own = await newApp('Creator');
+    const response = await post(own, {
+      name: 'ping',
+      description: 'Replies with pong',
+      id: '1',
+      version: '2',
+      application_id: '3',
     });
     expect(response.status).toBe(201);
     expect(response.contentType).toBe('application/json');
-    created = response.body;
+    const created = response.body;
     expectCommand(created);
     expect(created).toMatchObject({
-      application_id: app.id,
+      application_id: own.id,
       name: 'ping',
       type: 1,
       description: 'Replies with pong',
@@ -72,27 +89,33 @@ describe('global commands through @discordjs/rest', () => {
   });
 
   it('upserts by name: 200, same id, same version when nothing changed', async () => {
-    const again = await raw('POST', `/applications/${app.id}/commands`, {
-      body: JSON.stringify({ name: 'ping', description: 'Replies with pong' }),
-    });
+    const own = await newApp('Upserter');
+    const command = { name: 'ping', description: 'Replies with pong' };
+    const created = await post(own, command);
+    expect(created.status).toBe(201);
+    const again = await post(own, command);
     expect(again.status).toBe(200);
-    expect(again.body).toEqual(created);
+    expect(again.body).toEqual(created.body);
   });
 
   it('gets, edits (new version), lists and deletes', async () => {
-    const got = (await rest.get(Routes.applicationCommand(app.id, created.id))) as APIApplicationCommand;
+    const own = await newApp('Editor');
+    const created = (await own.rest.post(Routes.applicationCommands(own.id), {
+      body: { name: 'ping', description: 'Replies with pong' },
+    })) as APIApplicationCommand;
+    const got = (await own.rest.get(Routes.applicationCommand(own.id, created.id))) as APIApplicationCommand;
     expect(got).toEqual(created);
-    const edited = (await rest.patch(Routes.applicationCommand(app.id, created.id), {
+    const edited = (await own.rest.patch(Routes.applicationCommand(own.id, created.id), {
       body: { description: 'Replies with pong, quickly' },
     })) as APIApplicationCommand;
     expectCommand(edited);
     expect(edited.id).toBe(created.id);
     expect(edited.version).not.toBe(created.version);
-    const listed = (await rest.get(Routes.applicationCommands(app.id))) as APIApplicationCommand[];
+    const listed = (await own.rest.get(Routes.applicationCommands(own.id))) as APIApplicationCommand[];
     listed.forEach(expectCommand);
     expect(listed.map((c) => c.name)).toEqual(['ping']);
-    await rest.delete(Routes.applicationCommand(app.id, created.id));
-    await expect(rest.get(Routes.applicationCommand(app.id, created.id))).rejects.toMatchObject({
+    await own.rest.delete(Routes.applicationCommand(own.id, created.id));
+    await expect(own.rest.get(Routes.applicationCommand(own.id, created.id))).rejects.toMatchObject({
       status: 404,
       code: 10063,
     });
@@ -121,19 +144,22 @@ describe('global commands through @discordjs/rest', () => {
   });
 
   it('localizes lists for the requester and returns dictionaries with with_localizations', async () => {
-    await rest.post(Routes.applicationCommands(app.id), {
+    const own = await newApp('Localizer');
+    await own.rest.post(Routes.applicationCommands(own.id), {
       body: { name: 'hello', description: 'Says hello', name_localizations: { fr: 'bonjour' } },
     });
-    const fr = await raw('GET', `/applications/${app.id}/commands`, {
+    const fr = await raw('GET', `/applications/${own.id}/commands`, {
+      token: own.botToken,
       headers: { 'X-Discord-Locale': 'fr' },
     });
     expect(fr.body[0]).toMatchObject({ name: 'hello', name_localized: 'bonjour' });
     expect(fr.body[0]).not.toHaveProperty('name_localizations');
-    const accept = await raw('GET', `/applications/${app.id}/commands`, {
+    const accept = await raw('GET', `/applications/${own.id}/commands`, {
+      token: own.botToken,
       headers: { 'Accept-Language': 'de, fr;q=0.5' },
     });
     expect(accept.body[0]).not.toHaveProperty('name_localized');
-    const all = (await rest.get(Routes.applicationCommands(app.id), {
+    const all = (await own.rest.get(Routes.applicationCommands(own.id), {
       query: new URLSearchParams({ with_localizations: 'true' }),
     })) as APIApplicationCommand[];
     expect(all[0]!.name_localizations).toEqual({ fr: 'bonjour' });

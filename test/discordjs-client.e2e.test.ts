@@ -12,7 +12,7 @@ let client: Client | undefined;
 
 beforeAll(async () => {
   stack = await startTestStack();
-}, 120_000);
+});
 
 afterAll(async () => {
   await client?.destroy();
@@ -81,4 +81,4 @@ it('logs in, becomes ready with its guild, and manages its commands', async () =
   expect([...guildCommands.values()].map((c) => c.name)).toEqual(['local']);
   const fetched = await readyClient.application.commands.fetch();
   expect([...fetched.values()].map((c) => c.name)).toContain('hello');
-}, 60_000);
+});

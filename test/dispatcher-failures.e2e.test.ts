@@ -73,7 +73,7 @@ afterAll(async () => {
   await receiver?.stop();
   await pool?.end();
   await stack?.stop();
-  await proxy?.cut();
+  await proxy?.close();
 });
 
 it('loses nothing when the dispatcher is killed with 1,000 events in flight', async () => {
@@ -99,7 +99,7 @@ it('loses nothing when the dispatcher is killed with 1,000 events in flight', as
   expect(deliveredBeforeKill).toBeLessThan(1000);
   await stack.restart('dispatcher');
 
-  const counts = await waitForAll(ids, 60_000);
+  const counts = await waitForAll(ids, 120_000);
   expect(counts.size).toBeGreaterThanOrEqual(1000);
   expectDuplicatesIdentical();
 });
@@ -107,20 +107,20 @@ it('loses nothing when the dispatcher is killed with 1,000 events in flight', as
 it('loses nothing when NATS is unreachable for 15 s under writes', async () => {
   const ids: string[] = [];
   let writing = true;
+  let isCut = false;
+  let writtenWhileCut = 0;
   let writeFailures = 0;
   const writer = (async () => {
     while (writing) {
       try {
-        ids.push(
-          ...(
-            await writeOutboxEvents(
-              pool,
-              'oauth',
-              'application.authorized',
-              Array.from({ length: 5 }, authorized),
-            )
-          ).ids,
+        const written = await writeOutboxEvents(
+          pool,
+          'oauth',
+          'application.authorized',
+          Array.from({ length: 5 }, authorized),
         );
+        ids.push(...written.ids);
+        if (isCut) writtenWhileCut += written.ids.length;
       } catch {
         writeFailures += 1;
       }
@@ -129,15 +129,18 @@ it('loses nothing when NATS is unreachable for 15 s under writes', async () => {
   })();
   await new Promise((r) => setTimeout(r, 2000));
   await proxy.cut();
+  isCut = true;
   await new Promise((r) => setTimeout(r, 15_000));
+  isCut = false;
   await proxy.open();
   await new Promise((r) => setTimeout(r, 2000));
   writing = false;
   await writer;
 
   expect(writeFailures).toBe(0);
-  expect(ids.length).toBeGreaterThan(500);
-  await waitForAll(ids, 60_000);
+  // Writes went on through the outage (however slowly a busy machine made them).
+  expect(writtenWhileCut).toBeGreaterThanOrEqual(25);
+  await waitForAll(ids, 120_000);
   expectDuplicatesIdentical();
 });
 

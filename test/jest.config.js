@@ -13,5 +13,5 @@ module.exports = {
   testMatch: ['<rootDir>/**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/', '<rootDir>/support/'],
   setupFilesAfterEnv: ['<rootDir>/support/jest-timeout.ts'],
-  testTimeout: 180_000,
+  testTimeout: 300_000,
 };

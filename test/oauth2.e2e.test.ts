@@ -54,7 +54,7 @@ beforeAll(async () => {
   expect((await stack.admin('PUT', `/admin/guilds/${world.guild.id}/members/${alice.id}`, {})).status).toBe(
     201,
   );
-}, 120_000);
+});
 
 afterAll(async () => stack?.stop());
 
@@ -323,6 +323,19 @@ describe('authorization_code through the gateway', () => {
     expect(again.body).toEqual({ error: 'invalid_grant', error_description: 'Invalid "code" in request.' });
     expect((await request('GET', '/users/@me', { headers: bearer(first.body.access_token) })).status).toBe(
       401,
+    );
+  });
+
+  it('leaves a code to its client when another client presents it', async () => {
+    const code = await authorize('identify');
+    const stolen = await token({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT }, ownerless);
+    expect([stolen.status, stolen.body.error]).toEqual([400, 'invalid_grant']);
+    const mine = await token({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT });
+    expect(mine.status).toBe(200);
+    const replay = await token({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT }, ownerless);
+    expect(replay.status).toBe(400);
+    expect((await request('GET', '/users/@me', { headers: bearer(mine.body.access_token) })).status).toBe(
+      200,
     );
   });
 

@@ -16,7 +16,7 @@ beforeAll(async () => {
     },
   });
   world = await createDemoWorld(stack.admin);
-}, 120_000);
+});
 
 afterAll(async () => stack?.stop());
 
@@ -144,7 +144,7 @@ describe('invalid-request limit', () => {
       env: { INVALID_REQUEST_LIMIT: '5', INVALID_REQUEST_WINDOW_SECONDS: '3', TRUST_PROXY: 'loopback' },
     });
     ({ id: applicationId, botToken } = (await createDemoWorld(limited.admin)).application);
-  }, 120_000);
+  });
 
   afterAll(async () => limited?.stop());
 

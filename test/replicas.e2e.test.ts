@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as path from 'node:path';
-import { findFreePort } from '../infra/src/net';
 import { createApplication, createDemoWorld, createUser, startTestStack, type TestStack } from './support';
 
 /**
@@ -14,22 +13,20 @@ let secondUrl: string;
 
 beforeAll(async () => {
   stack = await startTestStack({ env: { TOKEN_CACHE_SECONDS: '300' } });
-  const port = await findFreePort();
-  secondUrl = `http://127.0.0.1:${port}`;
-  const grpc = (p: number) => `127.0.0.1:${p}`;
   second = spawn(
     process.execPath,
     [path.join(__dirname, '..', 'services', 'api-gateway', 'dist', 'main.js')],
     {
       env: {
         ...process.env,
-        PORT: String(port),
+        // Port 0: it binds a port of the OS's choosing and reports it (an IPC message).
+        PORT: '0',
         HOST: '127.0.0.1',
         ADMIN_TOKEN: stack.adminToken,
-        COMMAND_REGISTRY_GRPC_URL: grpc(stack.ports.registry),
-        PERMISSIONS_GRPC_URL: grpc(stack.ports.permissions),
-        OAUTH_GRPC_URL: grpc(stack.ports.oauth),
-        DISPATCHER_GRPC_URL: grpc(stack.ports.dispatcher),
+        COMMAND_REGISTRY_GRPC_URL: stack.grpcTargets.registry,
+        PERMISSIONS_GRPC_URL: stack.grpcTargets.permissions,
+        OAUTH_GRPC_URL: stack.grpcTargets.oauth,
+        DISPATCHER_GRPC_URL: stack.grpcTargets.dispatcher,
         NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
         EVENTS_SUBJECT_PREFIX: stack.events.subjectPrefix,
         TOKEN_CACHE_SECONDS: '300',
@@ -37,10 +34,12 @@ beforeAll(async () => {
         RATE_LIMIT_ROUTE_LIMIT: '0',
         LOG_LEVEL: 'warn',
       },
-      stdio: 'ignore',
+      stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
     },
   );
-  for (let i = 0; i < 100; i++) {
+  secondUrl = `http://127.0.0.1:${await reportedPort(second)}`;
+  // Listening; its backends already serve (the stack is ready): /readyz only waits for its channels.
+  for (const deadline = Date.now() + 60_000; Date.now() < deadline;) {
     const ready = await fetch(`${secondUrl}/readyz`).then(
       (r) => r.status === 200,
       () => false,
@@ -48,26 +47,43 @@ beforeAll(async () => {
     if (ready) return;
     await new Promise((r) => setTimeout(r, 100));
   }
-  throw new Error('the second gateway did not become ready');
-}, 120_000);
+  throw new Error('the second gateway listens but its /readyz did not answer 200 within 60 s');
+});
+
+/** The HTTP port a service reports once it listens (service-kit's reportListening); rejects if it exits first. */
+function reportedPort(child: ChildProcess): Promise<number> {
+  return new Promise((resolve, reject) => {
+    child.on('message', (message: { type?: string; listeners?: { http?: number } }) => {
+      if (message.type === 'acs.listening' && message.listeners?.http) resolve(message.listeners.http);
+    });
+    child.once('exit', (code, signal) => reject(new Error(`the second gateway exited (${code ?? signal})`)));
+  });
+}
 
 afterAll(async () => {
   second?.kill('SIGTERM');
   await stack?.stop();
 });
 
-/** Polls `call` until it is refused (401), for at most 3 s: the last status and how long it took. */
+/**
+ * How soon the other replica must drop a cached credential: events take milliseconds, but
+ * a busy machine can delay them by a second or more; the caches would keep it 60 s (Bearer)
+ * or 300 s (bot), so this still tells the event from the expiry.
+ */
+const PROPAGATION_MS = 10_000;
+
+/** Polls `call` until it is refused (401), for at most PROPAGATION_MS: the last status and how long it took. */
 async function untilRefused(call: () => Promise<Response>): Promise<{ status: number; waited: number }> {
   const started = Date.now();
   let status = (await call()).status;
-  while (status === 200 && Date.now() - started < 3000) {
+  while (status === 200 && Date.now() - started < PROPAGATION_MS) {
     await new Promise((r) => setTimeout(r, 50));
     status = (await call()).status;
   }
   return { status, waited: Date.now() - started };
 }
 
-it('a bot token reset through one replica stops the old token on the other within a second', async () => {
+it('a bot token reset through one replica stops the old token on the other within seconds', async () => {
   const world = await createDemoWorld(stack.admin);
   const list = (base: string, token: string) =>
     fetch(`${base}/api/v10/applications/${world.application.id}/commands`, {
@@ -80,11 +96,11 @@ it('a bot token reset through one replica stops the old token on the other withi
 
   const { status, waited } = await untilRefused(() => list(secondUrl, world.application.botToken));
   expect(status).toBe(401);
-  expect(waited).toBeLessThan(1000);
+  expect(waited).toBeLessThan(PROPAGATION_MS);
   expect((await list(secondUrl, reset.body.token)).status).toBe(200);
 });
 
-it('client-credentials tokens revoked through one replica stop on the other within a second', async () => {
+it('client-credentials tokens revoked through one replica stop on the other within seconds', async () => {
   const first = await createUser(stack, { username: 'first-owner' });
   const next = await createUser(stack, { username: 'next-owner' });
   const app = await createApplication(stack, { name: 'Sold', owner_id: first.id });
@@ -110,7 +126,7 @@ it('client-credentials tokens revoked through one replica stop on the other with
   );
   const afterOwnerChange = await untilRefused(() => me(old));
   expect(afterOwnerChange.status).toBe(401);
-  expect(afterOwnerChange.waited).toBeLessThan(1000);
+  expect(afterOwnerChange.waited).toBeLessThan(PROPAGATION_MS);
 
   // RFC 7009 revocation of a client-credentials token (no user's deauthorization).
   const current = await issue();
@@ -123,5 +139,5 @@ it('client-credentials tokens revoked through one replica stop on the other with
   expect(revoked.status).toBe(200);
   const afterRevocation = await untilRefused(() => me(current));
   expect(afterRevocation.status).toBe(401);
-  expect(afterRevocation.waited).toBeLessThan(1000);
+  expect(afterRevocation.waited).toBeLessThan(PROPAGATION_MS);
 });

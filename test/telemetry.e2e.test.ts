@@ -53,7 +53,7 @@ describe('tracing across HTTP → gRPC → PostgreSQL', () => {
     stack = await startTestStack({
       env: { OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}`, OTEL_BSP_SCHEDULE_DELAY: '200' },
     });
-  }, 120_000);
+  });
 
   afterAll(async () => {
     await stack?.stop();

@@ -1,6 +1,6 @@
 // Types of net.js.
 
-/** A port the OS considers free on 127.0.0.1 right now. */
+/** A port the OS considers free on 127.0.0.1 right now; racy, only for the embedded PostgreSQL's fallback. */
 export function findFreePort(): Promise<number>;
 
 /** Whether something accepts TCP connections at host:port. */

@@ -1,7 +1,11 @@
 'use strict';
 const net = require('node:net');
 
-/** A port the OS considers free on 127.0.0.1 right now. */
+/**
+ * A port the OS considers free on 127.0.0.1 right now. Racy (another process may take it
+ * before it is used): only for a server that cannot bind port 0 and report, the embedded
+ * PostgreSQL's fallback. Services bind port 0 themselves (stack.js).
+ */
 function findFreePort() {
   return new Promise((resolve, reject) => {
     const server = net.createServer();

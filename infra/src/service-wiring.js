@@ -1,118 +1,126 @@
 'use strict';
 /**
  * The one table of how the services are wired to each other when they run on one
- * machine: each service's port, snowflake worker id and the environment that points it
- * at its peers. Which services exist, and which need migrating, is found on disk
+ * machine: where each service listens, its snowflake worker id and the environment that
+ * points it at its peers. Which services exist, and which need migrating, is found on disk
  * (services/*); a service folder with no row here is reported and not started.
  *
- * Each row's `env` receives the resolved ports (by port name) and returns the variables
- * that service reads beyond the ones every service shares (DATABASE_URL, NATS_URL,
- * LOG_LEVEL, SNOWFLAKE_*, OTEL_*).
+ * Internal gRPC servers listen on Unix domain sockets in the stack's own directory
+ * (`unix:<dir>/<service>.sock`): their addresses are known before anything starts, so the
+ * services (which call each other) can be given their peers' addresses at spawn time,
+ * and no TCP port is chosen in advance. Only the edges listen on TCP (`tcp`: api-gateway's
+ * HTTP, the dispatcher's WebSocket gateway), on a fixed port or on port 0; each service
+ * reports the ports it is bound to (service-kit's `reportListening`).
+ *
+ * Each row's `env` receives the gRPC targets (by gRPC name), the TCP ports to bind (by
+ * port name; 0 lets the OS choose) and the options, and returns the variables that service
+ * reads beyond the ones every service shares (DATABASE_URL, NATS_URL, LOG_LEVEL,
+ * SNOWFLAKE_*, OTEL_*).
  */
 
-/** @typedef {'http' | 'registry' | 'permissions' | 'oauth' | 'lobby' | 'dispatcher' | 'gateway'} PortName */
+/** @typedef {'registry' | 'permissions' | 'oauth' | 'lobby' | 'dispatcher'} GrpcName */
+/** @typedef {'http' | 'gateway'} PortName */
+
+/**
+ * @typedef {object} WiringContext
+ * @property {Record<GrpcName, string>} grpc  gRPC targets, e.g. `unix:/tmp/acs-x/oauth.sock`
+ * @property {Record<PortName, number>} ports  TCP ports to bind; 0 = any
+ * @property {string} host     interface the edges listen on
+ * @property {string} adminToken
+ */
 
 /**
  * @typedef {object} ServiceWiring
  * @property {string} name        folder under services/, image, logger and OTEL name
- * @property {PortName} port      which entry of the ports map it listens on
- * @property {number} defaultPort
- * @property {Partial<Record<PortName, number>>} [extraPorts]  further ports it listens on, with their defaults
+ * @property {GrpcName} [grpc]    the name of its gRPC server among the targets
+ * @property {Partial<Record<PortName, number>>} [tcp]  its TCP listeners with their default
+ *   ports; each is reported under the same name
  * @property {'grpc' | 'http'} kind   grpc services answer grpc.health.v1; http ones /readyz
  * @property {boolean} edge       takes outside traffic: stopped first, so that it drains into live backends
  * @property {number} workerId    SNOWFLAKE_WORKER_ID, distinct per service
- * @property {(ports: Record<PortName, number>, options: { host: string, adminToken: string }) => Record<string, string>} env
+ * @property {(context: WiringContext) => Record<string, string>} env
  */
-
-const grpcUrl = (port) => `127.0.0.1:${port}`;
 
 /** @type {ServiceWiring[]} */
 const SERVICE_WIRING = [
   {
     name: 'oauth',
-    port: 'oauth',
-    defaultPort: 50053,
+    grpc: 'oauth',
     kind: 'grpc',
     edge: false,
     workerId: 3,
-    env: (ports) => ({
-      GRPC_ADDRESS: grpcUrl(ports.oauth),
-      PERMISSIONS_GRPC_URL: grpcUrl(ports.permissions),
+    env: ({ grpc }) => ({
+      GRPC_ADDRESS: grpc.oauth,
+      PERMISSIONS_GRPC_URL: grpc.permissions,
     }),
   },
   {
     name: 'permissions',
-    port: 'permissions',
-    defaultPort: 50052,
+    grpc: 'permissions',
     kind: 'grpc',
     edge: false,
     workerId: 2,
-    env: (ports) => ({
-      GRPC_ADDRESS: grpcUrl(ports.permissions),
-      COMMAND_REGISTRY_GRPC_URL: grpcUrl(ports.registry),
+    env: ({ grpc }) => ({
+      GRPC_ADDRESS: grpc.permissions,
+      COMMAND_REGISTRY_GRPC_URL: grpc.registry,
     }),
   },
   {
     name: 'command-registry',
-    port: 'registry',
-    defaultPort: 50051,
+    grpc: 'registry',
     kind: 'grpc',
     edge: false,
     workerId: 1,
-    env: (ports) => ({
-      GRPC_ADDRESS: grpcUrl(ports.registry),
-      OAUTH_GRPC_URL: grpcUrl(ports.oauth),
+    env: ({ grpc }) => ({
+      GRPC_ADDRESS: grpc.registry,
+      OAUTH_GRPC_URL: grpc.oauth,
     }),
   },
   {
     // Provisional until the lobby issue defines its configuration.
     name: 'lobby',
-    port: 'lobby',
-    defaultPort: 50054,
+    grpc: 'lobby',
     kind: 'grpc',
     edge: false,
     workerId: 4,
-    env: (ports) => ({
-      GRPC_ADDRESS: grpcUrl(ports.lobby),
-      OAUTH_GRPC_URL: grpcUrl(ports.oauth),
+    env: ({ grpc }) => ({
+      GRPC_ADDRESS: grpc.lobby,
+      OAUTH_GRPC_URL: grpc.oauth,
     }),
   },
   {
     name: 'dispatcher',
-    port: 'dispatcher',
-    defaultPort: 50055,
-    // The WebSocket gateway bots connect to.
-    extraPorts: { gateway: 8081 },
+    grpc: 'dispatcher',
+    // The WebSocket gateway bots connect to; it advertises the port it is bound to.
+    tcp: { gateway: 8081 },
     kind: 'grpc',
     edge: true,
     workerId: 5,
-    env: (ports, { host }) => ({
-      GRPC_ADDRESS: grpcUrl(ports.dispatcher),
+    env: ({ grpc, ports, host }) => ({
+      GRPC_ADDRESS: grpc.dispatcher,
       GATEWAY_HOST: host,
       GATEWAY_PORT: String(ports.gateway),
-      GATEWAY_PUBLIC_URL: `ws://127.0.0.1:${ports.gateway}`,
-      OAUTH_GRPC_URL: grpcUrl(ports.oauth),
-      PERMISSIONS_GRPC_URL: grpcUrl(ports.permissions),
+      OAUTH_GRPC_URL: grpc.oauth,
+      PERMISSIONS_GRPC_URL: grpc.permissions,
       // Local development posts webhook events to receivers on this machine.
       WEBHOOK_ALLOWED_ADDRESSES: 'loopback',
     }),
   },
   {
     name: 'api-gateway',
-    port: 'http',
-    defaultPort: 8080,
+    tcp: { http: 8080 },
     kind: 'http',
     edge: true,
     workerId: 0,
-    env: (ports, { host, adminToken }) => ({
+    env: ({ grpc, ports, host, adminToken }) => ({
       PORT: String(ports.http),
       HOST: host,
       ADMIN_TOKEN: adminToken,
-      COMMAND_REGISTRY_GRPC_URL: grpcUrl(ports.registry),
-      PERMISSIONS_GRPC_URL: grpcUrl(ports.permissions),
-      OAUTH_GRPC_URL: grpcUrl(ports.oauth),
-      LOBBY_GRPC_URL: grpcUrl(ports.lobby),
-      DISPATCHER_GRPC_URL: grpcUrl(ports.dispatcher),
+      COMMAND_REGISTRY_GRPC_URL: grpc.registry,
+      PERMISSIONS_GRPC_URL: grpc.permissions,
+      OAUTH_GRPC_URL: grpc.oauth,
+      LOBBY_GRPC_URL: grpc.lobby,
+      DISPATCHER_GRPC_URL: grpc.dispatcher,
     }),
   },
 ];

@@ -5,6 +5,9 @@ const readline = require('node:readline');
 /** Lines of output kept per process, for error messages. */
 const KEPT_LINES = 200;
 
+/** The `type` of the message a service sends once it listens (service-kit's `reportListening`). */
+const LISTENING_MESSAGE = 'acs.listening';
+
 /**
  * @typedef {object} ExitInfo
  * @property {string} name
@@ -20,12 +23,17 @@ const KEPT_LINES = 200;
  * @property {import('node:child_process').ChildProcess} child
  * @property {Promise<ExitInfo>} exited   settles when the process has exited
  * @property {ExitInfo | undefined} exitInfo  set once it has exited
+ * @property {Promise<Record<string, number> | undefined>} listening  settles with the TCP ports it
+ *   reports once every listener is bound (by listener name: grpc, http, gateway), or with
+ *   undefined when it exits before reporting
+ * @property {Record<string, number> | undefined} listeningPorts  what it reported, once it has
  * @property {(count?: number) => string[]} lastLines  its latest output lines (stdout and stderr)
  * @property {(graceMs?: number) => Promise<ExitInfo>} stop  SIGTERM, then SIGKILL after graceMs
  */
 
 /**
- * Starts `node <main>` as its own process, reading its output line by line.
+ * Starts `node <main>` as its own process, reading its output line by line, with an IPC
+ * channel on which it reports where it listens.
  *
  * @param {object} options
  * @param {string} options.name
@@ -36,7 +44,7 @@ const KEPT_LINES = 200;
  * @returns {ServiceProcess}
  */
 function spawnService({ name, main, cwd, env, onLine }) {
-  const child = spawn(process.execPath, [main], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [main], { cwd, env, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
   /** @type {string[]} */
   const kept = [];
   const keep = (stream) => (line) => {
@@ -54,6 +62,7 @@ function spawnService({ name, main, cwd, env, onLine }) {
     pid: child.pid,
     child,
     exitInfo: undefined,
+    listeningPorts: undefined,
     exited: new Promise((resolve) => {
       // 'close' (not 'exit') so that the last lines have been read when it settles.
       child.once('close', (code, signal) => {
@@ -65,6 +74,15 @@ function spawnService({ name, main, cwd, env, onLine }) {
         service.exitInfo = { name, code: null, signal: null, expected: stopping };
         resolve(service.exitInfo);
       });
+    }),
+    listening: new Promise((resolve) => {
+      child.on('message', (message) => {
+        if (!message || message.type !== LISTENING_MESSAGE) return;
+        service.listeningPorts = message.listeners;
+        resolve(message.listeners);
+      });
+      child.once('exit', () => resolve(undefined));
+      child.once('error', () => resolve(undefined));
     }),
     lastLines: (count = 30) => kept.slice(-count),
     async stop(graceMs = 10_000) {

@@ -1,7 +1,10 @@
 // Types of stack.js for the TypeScript that uses it (test/support, bench).
 import type { ChildProcess } from 'node:child_process';
 
-export type PortName = 'http' | 'registry' | 'permissions' | 'oauth' | 'lobby' | 'dispatcher' | 'gateway';
+/** The TCP listeners of the edges: api-gateway's HTTP, the dispatcher's WebSocket gateway. */
+export type PortName = 'http' | 'gateway';
+/** The gRPC servers, which listen on Unix domain sockets. */
+export type GrpcName = 'registry' | 'permissions' | 'oauth' | 'lobby' | 'dispatcher';
 
 export interface ExitInfo {
   name: string;
@@ -17,6 +20,10 @@ export interface ServiceProcess {
   child: ChildProcess;
   exited: Promise<ExitInfo>;
   exitInfo: ExitInfo | undefined;
+  /** Settles with the TCP ports it reports once it listens (by listener name), or undefined if it exits first. */
+  listening: Promise<Record<string, number> | undefined>;
+  /** What it reported, once it has. */
+  listeningPorts: Record<string, number> | undefined;
   /** Its latest raw output lines (stdout and stderr). */
   lastLines(count?: number): string[];
   /** SIGTERM, then SIGKILL after graceMs (default 10 s). */
@@ -29,7 +36,7 @@ export interface StackOptions {
   natsUrl: string;
   /** ADMIN_TOKEN of api-gateway. */
   adminToken: string;
-  /** Defaults from infra/src/service-wiring.js; 'free' picks unused ports. */
+  /** TCP ports of the edges: defaults from infra/src/service-wiring.js; 'free' binds port 0 and reads the ports the services report. */
   ports?: Partial<Record<PortName, number>> | 'free';
   /** Base environment of every service (default process.env); the wiring overrides it. */
   env?: NodeJS.ProcessEnv;
@@ -39,9 +46,9 @@ export interface StackOptions {
   logFile?: string;
   /** Apply each service's migrations first (default true). */
   migrate?: boolean;
-  /** Interface api-gateway listens on (default 127.0.0.1). */
+  /** Interface the edges listen on (default 127.0.0.1). */
   host?: string;
-  /** Default 60 000. */
+  /** How long the services may take from spawn to ready, also for a restart (default 240 000). */
   readyTimeoutMs?: number;
   /** Called when a service dies while the stack runs; lastLines are formatted. */
   onUnexpectedExit?: (exit: ExitInfo, lastLines: string[]) => void;
@@ -52,16 +59,23 @@ export interface StackOptions {
 }
 
 export interface Stack {
-  /** api-gateway's origin, e.g. http://127.0.0.1:8080: public API under /api/v10, admin API under /admin. */
-  apiUrl: string;
+  /** api-gateway's origin, e.g. http://127.0.0.1:8080: public API under /api/v10, admin API under /admin (a restart may change it). */
+  readonly apiUrl: string;
   adminToken: string;
+  /** The TCP ports the edges are bound to, as they reported them (updated by restart). */
   ports: Record<PortName, number>;
+  /** The gRPC target of each service: `unix:<the stack's directory>/<service>.sock`. */
+  grpcTargets: Record<GrpcName, string>;
   processes: ServiceProcess[];
   /** The last lines of every service, formatted, for failure messages. */
   recentLogs(count?: number): string;
   /** SIGTERM to every service (edge services first), SIGKILL after 10 s. */
   stop(): Promise<void>;
-  /** Starts a service again with the same environment (stopping it first if it runs). */
+  /**
+   * Starts a service again with the same environment and socket (stopping it first if it
+   * runs); resolves once it reports listening and the stack is ready again. An edge started
+   * on port 0 may get another port: read `ports` / `apiUrl` again.
+   */
   restart(name: string): Promise<ServiceProcess>;
 }
 
@@ -73,7 +87,7 @@ export interface ServiceFolder {
   hasPrisma: boolean;
 }
 
-/** Migrates, starts every service wired together and waits until api-gateway's /readyz is 200. */
+/** Migrates, starts every service wired together, waits until each reports listening and api-gateway's /readyz is 200. */
 export function startStack(options: StackOptions): Promise<Stack>;
 /** The service folders under `<root>/services` (those with a package.json). */
 export function findServices(root: string): ServiceFolder[];

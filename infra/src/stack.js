@@ -1,12 +1,19 @@
 'use strict';
 /**
  * Runs the whole ACS stack on one machine: migrates every service that owns a schema,
- * starts each service as its own process wired to the others (service-wiring.js), and
- * waits until api-gateway's /readyz says every backend is serving. Used by `npm start`
- * (infra/bin/start.js), the end-to-end tests (test/support) and the benchmark.
- * PostgreSQL and NATS are the caller's business: pass their URLs.
+ * starts each service as its own process wired to the others (service-wiring.js), waits
+ * until each reports where it listens and then until api-gateway's /readyz says every
+ * backend is serving. Used by `npm start` (infra/bin/start.js), the end-to-end tests
+ * (test/support) and the benchmark. PostgreSQL and NATS are the caller's business: pass
+ * their URLs.
+ *
+ * No port is picked in advance (a port found free and released can be taken by another
+ * process before the service binds it): internal gRPC goes over Unix domain sockets in a
+ * directory of the stack's own, and the edges bind their fixed port, or port 0 with
+ * `ports: 'free'`, and report the port they got.
  */
 const fs = require('node:fs');
+const os = require('node:os');
 const path = require('node:path');
 const { findServices } = require('./find-services');
 const { SERVICE_WIRING, wiringOf } = require('./service-wiring');
@@ -14,14 +21,18 @@ const { migrateServices } = require('./migrate-services');
 const { spawnService, describeExit } = require('./spawn-service');
 const { createLogFormatter, shouldUseColor } = require('./format-log-line');
 const { checkGrpcHealth } = require('./grpc-health');
-const { findFreePort, isPortAnswering, waitFor, sleep } = require('./net');
+const { isPortAnswering, sleep } = require('./net');
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 /** Name the launcher's own lines carry in pretty logs. */
 const LAUNCHER_NAME = 'acs';
 
+/** How long a stack may take to start (or a service to restart) by default: generous, for busy machines. */
+const DEFAULT_READY_TIMEOUT_MS = 240_000;
+
 /**
  * @typedef {import('./service-wiring').PortName} PortName
+ * @typedef {import('./service-wiring').GrpcName} GrpcName
  * @typedef {import('./spawn-service').ServiceProcess} ServiceProcess
  * @typedef {import('./spawn-service').ExitInfo} ExitInfo
  */
@@ -31,14 +42,15 @@ const LAUNCHER_NAME = 'acs';
  * @property {string} databaseUrl  base URL of the one database (services add their search_path)
  * @property {string} natsUrl
  * @property {string} adminToken   the admin API's token (ADMIN_TOKEN of api-gateway)
- * @property {Partial<Record<PortName, number>> | 'free'} [ports]  defaults from service-wiring.js; 'free' picks unused ports
+ * @property {Partial<Record<PortName, number>> | 'free'} [ports]  TCP ports of the edges (http, gateway):
+ *   defaults from service-wiring.js; 'free' binds port 0 and reads the port each service reports
  * @property {NodeJS.ProcessEnv} [env]   base environment of every service (default process.env); wiring overrides it
  * @property {'pretty' | 'quiet' | 'inherit'} [logMode]  pretty: one coloured line per log entry; quiet: nothing
  *   (the last lines are kept for error messages); inherit: the raw JSON lines. Default pretty.
  * @property {string} [logFile]    also append every service's raw lines to this file
  * @property {boolean} [migrate]   apply migrations first (default true)
- * @property {string} [host]       interface api-gateway listens on (default 127.0.0.1)
- * @property {number} [readyTimeoutMs]  default 60 000
+ * @property {string} [host]       interface the edges listen on (default 127.0.0.1)
+ * @property {number} [readyTimeoutMs]  how long the services may take, from spawn to ready (default 240 000)
  * @property {(exit: ExitInfo, lastLines: string[]) => void} [onUnexpectedExit]
  *   called when a service dies while the stack runs (after its banner is printed)
  * @property {string} [root]       repository root (default: this checkout)
@@ -49,12 +61,15 @@ const LAUNCHER_NAME = 'acs';
 
 /**
  * @typedef {object} Stack
- * @property {string} apiUrl  api-gateway's origin, e.g. http://127.0.0.1:8080 (public API under /api/v10, admin API under /admin)
+ * @property {string} apiUrl  api-gateway's origin, e.g. http://127.0.0.1:8080 (public API under /api/v10,
+ *   admin API under /admin); a getter: a restarted api-gateway may have another port
  * @property {string} adminToken
- * @property {Record<PortName, number>} ports
+ * @property {Record<PortName, number>} ports  the TCP ports the edges are bound to (updated by restart)
+ * @property {Record<GrpcName, string>} grpcTargets  gRPC target of each service, `unix:<dir>/<service>.sock`
  * @property {ServiceProcess[]} processes
  * @property {(count?: number) => string} recentLogs  the last lines of every service, for failure messages
- * @property {(name: string) => Promise<ServiceProcess>} restart  starts a service again (stopping it first if it runs)
+ * @property {(name: string) => Promise<ServiceProcess>} restart  starts a service again (stopping it first
+ *   if it runs), on the same socket; resolves once it listens again and the stack is ready
  * @property {() => Promise<void>} stop  SIGTERM to every service (edge first), SIGKILL after 10 s
  */
 
@@ -97,8 +112,10 @@ async function startStack(options) {
     );
   }
 
-  const ports = await resolvePorts(options.ports ?? {});
-  await assertPortsFree(services, ports);
+  const requestedPorts = resolvePorts(options.ports ?? {});
+  if (options.ports !== 'free') await assertPortsFree(services, requestedPorts);
+  /** The ports the edges are bound to, as they report them. */
+  const ports = { ...requestedPorts };
 
   if (options.migrate !== false) {
     await migrateServices(
@@ -108,11 +125,23 @@ async function startStack(options) {
     );
   }
 
+  // Short (a socket path has a limit of about 100 bytes) and this stack's alone.
+  const socketDir = fs.mkdtempSync(path.join(os.tmpdir(), 'acs-'));
+  const grpcTargets = /** @type {Record<GrpcName, string>} */ (
+    Object.fromEntries(
+      SERVICE_WIRING.flatMap((w) =>
+        w.grpc ? [[w.grpc, `unix:${path.join(socketDir, `${w.name}.sock`)}`]] : [],
+      ),
+    )
+  );
+  const readyTimeoutMs = options.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS;
   const baseEnv = options.env ?? process.env;
   let isStopping = false;
-  /** @type {ServiceProcess[]} */
-  const spawnOne = ({ wiring, folder }) =>
-    spawnService({
+  let isReady = false;
+  const spawnOne = ({ wiring, folder }) => {
+    // A process that was killed leaves its socket file behind, which a new bind refuses.
+    if (wiring.grpc) fs.rmSync(grpcTargets[wiring.grpc].slice('unix:'.length), { force: true });
+    const child = spawnService({
       name: wiring.name,
       main: folder.main,
       cwd: folder.dir,
@@ -126,12 +155,24 @@ async function startStack(options) {
         ...(options.events
           ? { EVENTS_STREAM: options.events.stream, EVENTS_SUBJECT_PREFIX: options.events.subjectPrefix }
           : {}),
-        ...wiring.env(ports, { host, adminToken: options.adminToken }),
+        ...wiring.env({ grpc: grpcTargets, ports: requestedPorts, host, adminToken: options.adminToken }),
       },
       onLine: output.line,
     });
+    // A death while the stack runs is announced loudly and reported to onUnexpectedExit
+    // (during a start or restart, the waiting fails with the same lines instead).
+    void child.exited.then((exit) => {
+      if (exit.expected || isStopping || !isReady) return;
+      output.banner(`${child.name} ${describeExit(exit)}`, tail(child, 20));
+      options.onUnexpectedExit?.(exit, tail(child, 50));
+    });
+    return child;
+  };
+  /** @type {ServiceProcess[]} */
   const processes = services.map(spawnOne);
-  say(`started ${processes.map((p) => `${p.name} (pid ${p.pid})`).join(', ')}`);
+  say(
+    `started ${processes.map((p) => `${p.name} (pid ${p.pid})`).join(', ')}; internal gRPC on unix sockets in ${socketDir}`,
+  );
 
   // If this process dies without stop(), its children must not linger.
   const killOnExit = () => processes.forEach((p) => p.exitInfo || p.child.kill('SIGTERM'));
@@ -151,61 +192,85 @@ async function startStack(options) {
       );
     }
     process.removeListener('exit', killOnExit);
+    fs.rmSync(socketDir, { recursive: true, force: true });
     await output.close();
   };
 
-  // A death during startup fails the start (the error carries its last lines);
-  // afterwards it is announced loudly and reported to onUnexpectedExit.
-  let isReady = false;
-  let startupDeath;
-  for (const p of processes) {
-    void p.exited.then((exit) => {
-      if (exit.expected || isStopping) return;
-      if (!isReady) {
-        startupDeath ??= exit;
-        return;
+  const apiUrl = () => `http://127.0.0.1:${ports.http}`;
+  /**
+   * Waits until each of `started` reports where it listens (recording its ports), then
+   * until /readyz answers 200. Rejects at once when a service dies meanwhile, with its last
+   * lines; at the deadline, naming those that did not report or are not serving, with theirs.
+   */
+  const waitUntilReady = (started) =>
+    waitWithDeadline(readyTimeoutMs, async (isLate) => {
+      const died = firstDeath([...processes]);
+      const reported = Promise.all(
+        started.map(async (p) => {
+          const listeners = await p.listening;
+          for (const name of Object.keys(wiringOf(p.name)?.tcp ?? {})) {
+            if (typeof listeners?.[name] === 'number') ports[name] = listeners[name];
+          }
+        }),
+      );
+      await Promise.race([reported, died]);
+      while (!isLate()) {
+        const ready = await Promise.race([readyz(apiUrl()), died]);
+        if (ready.status === 200) return;
+        await Promise.race([sleep(250), died]);
       }
-      output.banner(`${p.name} ${describeExit(exit)}`, tail(p, 20));
-      options.onUnexpectedExit?.(exit, tail(p, 50));
-    });
-  }
-
-  const apiUrl = `http://127.0.0.1:${ports.http}`;
-  try {
-    await waitFor(
-      async () => {
-        if (startupDeath) {
-          const dead = processes.find((p) => p.name === startupDeath.name);
-          throw new Error(
-            `${startupDeath.name} ${describeExit(startupDeath)} while the stack was starting. ` +
-              `Its last lines:\n${indent(tail(dead, 30))}`,
-          );
-        }
-        return (await readyz(apiUrl)).status === 200;
-      },
-      {
-        timeoutMs: options.readyTimeoutMs ?? 60_000,
-        intervalMs: 250,
-        describe: () =>
-          notReadyReport(apiUrl, services, ports, options.readyTimeoutMs ?? 60_000, (name) =>
-            tail(
-              processes.find((p) => p.name === name),
-              20,
+    }).catch(async (error) => {
+      if (error !== TIMED_OUT) throw error;
+      const silent = started.filter((p) => !p.exitInfo && !p.listeningPorts);
+      throw new Error(
+        silent.length > 0
+          ? `${silent.map((p) => p.name).join(', ')} did not report listening within ${readyTimeoutMs / 1000} s ` +
+              `(still starting, or stuck).\n` +
+              silent.map((p) => `last lines of ${p.name}:\n${indent(tail(p, 20))}`).join('\n')
+          : await notReadyReport(apiUrl(), services, grpcTargets, readyTimeoutMs, (name) =>
+              tail(
+                processes.find((p) => p.name === name),
+                20,
+              ),
             ),
-          ),
-      },
-    );
+      );
+    });
+
+  /** Rejects when one of `watched` exits unasked (at once for one that already has), naming it with its last lines. */
+  const firstDeath = (watched) => {
+    const died = new Promise((_resolve, reject) => {
+      for (const p of watched) {
+        void p.exited.then((exit) => {
+          if (exit.expected || isStopping) return;
+          reject(
+            new Error(
+              `${p.name} ${describeExit(exit)} while the stack was starting. Its last lines:\n${indent(tail(p, 30))}`,
+            ),
+          );
+        });
+      }
+    });
+    // Whoever races it may have settled already: a later death is not an unhandled rejection.
+    died.catch(() => undefined);
+    return died;
+  };
+
+  try {
+    await waitUntilReady(processes);
   } catch (error) {
     await stop();
     throw error;
   }
   isReady = true;
-  say(`ready at ${apiUrl}`);
+  say(`ready at ${apiUrl()}`);
 
   return {
-    apiUrl,
+    get apiUrl() {
+      return apiUrl();
+    },
     adminToken: options.adminToken,
     ports,
+    grpcTargets,
     processes,
     async restart(name) {
       const index = processes.findIndex((p) => p.name === name);
@@ -213,8 +278,10 @@ async function startStack(options) {
       if (index < 0 || !service) throw new Error(`no service ${name} in this stack`);
       const current = /** @type {ServiceProcess} */ (processes[index]);
       if (!current.exitInfo) await current.stop();
-      processes[index] = spawnOne(service);
-      return processes[index];
+      const next = spawnOne(service);
+      processes[index] = next;
+      await waitUntilReady([next]);
+      return next;
     },
     recentLogs: (count = 30) =>
       processes.map((p) => `--- ${p.name}\n${tail(p, count).join('\n')}`).join('\n'),
@@ -222,26 +289,47 @@ async function startStack(options) {
   };
 }
 
-/** Ports by name: given ones, defaults for the rest, or all free ones. */
-async function resolvePorts(requested) {
+/** What `waitWithDeadline` rejects with when time is up. */
+const TIMED_OUT = Symbol('timed out');
+
+/**
+ * Runs `work` and rejects with TIMED_OUT if it has not settled after `timeoutMs`; `work`
+ * gets `isLate()` to end its polling once the deadline has passed.
+ */
+function waitWithDeadline(timeoutMs, work) {
+  let late = false;
+  let timer;
+  const deadline = new Promise((_resolve, reject) => {
+    timer = setTimeout(() => {
+      late = true;
+      reject(TIMED_OUT);
+    }, timeoutMs);
+  });
+  return Promise.race([work(() => late), deadline]).finally(() => clearTimeout(timer));
+}
+
+/** TCP ports to bind, by name: given ones and defaults for the rest, or 0 (the OS chooses) for all. */
+function resolvePorts(requested) {
   const ports = /** @type {Record<PortName, number>} */ ({});
   for (const wiring of SERVICE_WIRING) {
-    const wanted = { [wiring.port]: wiring.defaultPort, ...wiring.extraPorts };
-    for (const [name, defaultPort] of Object.entries(wanted)) {
-      ports[name] = requested === 'free' ? await findFreePort() : (requested[name] ?? defaultPort);
+    for (const [name, defaultPort] of Object.entries(wiring.tcp ?? {})) {
+      ports[name] = requested === 'free' ? 0 : (requested[name] ?? defaultPort);
     }
   }
   return ports;
 }
 
+/** Fixed ports taken by something else (another ACS still running?) fail the start with a clear message. */
 async function assertPortsFree(services, ports) {
   for (const { wiring } of services) {
-    const port = ports[wiring.port];
-    if (await isPortAnswering('127.0.0.1', port)) {
-      throw new Error(
-        `port ${port}, which ${wiring.name} should listen on, is already in use ` +
-          '(another ACS still running? or choose other ports).',
-      );
+    for (const name of Object.keys(wiring.tcp ?? {})) {
+      const port = ports[name];
+      if (port !== 0 && (await isPortAnswering('127.0.0.1', port))) {
+        throw new Error(
+          `port ${port}, which ${wiring.name} should listen on, is already in use ` +
+            '(another ACS still running? or choose other ports).',
+        );
+      }
     }
   }
 }
@@ -256,7 +344,7 @@ async function readyz(apiUrl) {
 }
 
 /** Why the stack is not ready: what /readyz says, each backend's health, the culprits' last lines. */
-async function notReadyReport(apiUrl, services, ports, timeoutMs, tailOf) {
+async function notReadyReport(apiUrl, services, grpcTargets, timeoutMs, tailOf) {
   const ready = await readyz(apiUrl);
   const lines = [
     `the stack did not become ready within ${timeoutMs / 1000} s: api-gateway /readyz ` +
@@ -265,9 +353,10 @@ async function notReadyReport(apiUrl, services, ports, timeoutMs, tailOf) {
         : `did not answer (${ready.body})`),
   ];
   const culprits = ready.status ? [] : ['api-gateway'];
-  for (const { wiring } of services.filter((s) => s.wiring.kind === 'grpc')) {
-    const health = await checkGrpcHealth(`127.0.0.1:${ports[wiring.port]}`);
-    lines.push(`  ${wiring.name} (grpc 127.0.0.1:${ports[wiring.port]}): ${health}`);
+  for (const { wiring } of services.filter((s) => s.wiring.grpc)) {
+    const target = grpcTargets[/** @type {GrpcName} */ (wiring.grpc)];
+    const health = await checkGrpcHealth(target);
+    lines.push(`  ${wiring.name} (grpc ${target}): ${health}`);
     if (health !== 'SERVING') culprits.push(wiring.name);
   }
   if (culprits.length === 0) culprits.push('api-gateway');

@@ -4,22 +4,27 @@ import { createTestDatabase } from '@acs/testing';
 import { startStack, type Stack } from '../../infra/src/stack';
 import { createAdminClient, type AdminRequest } from '../../infra/src/admin-client';
 
-/** A whole ACS for one test file: its own database, every service, free ports. */
+/** A whole ACS for one test file: its own database, stream, socket directory and ports. */
 export interface TestStack {
-  /** api-gateway's origin: the public API is under `${apiUrl}/api/v10`, the admin API under `${apiUrl}/admin`. */
-  apiUrl: string;
+  /**
+   * api-gateway's origin: the public API is under `${apiUrl}/api/v10`, the admin API under
+   * `${apiUrl}/admin`. Restarting api-gateway may change it.
+   */
+  readonly apiUrl: string;
   adminToken: string;
   /** Calls the admin API with the admin token; resolves whatever the status. */
   admin: AdminRequest;
   /** The running services (pids, exit state, last lines). */
   processes: Stack['processes'];
-  /** The ports the services listen on (e.g. `gateway`, the dispatcher's WebSocket). */
+  /** The TCP ports the edges are bound to (`http`; `gateway`, the dispatcher's WebSocket), updated by `restart`. */
   ports: Stack['ports'];
+  /** Each service's gRPC target (`unix:/tmp/acs-…/oauth.sock`), e.g. for another replica. */
+  grpcTargets: Stack['grpcTargets'];
   /** Base URL of the stack's database (services add their search_path). */
   databaseUrl: string;
   /** The stack's own JetStream stream and subject prefix. */
   events: { stream: string; subjectPrefix: string };
-  /** Starts a service again (stopping it first if it runs). */
+  /** Starts a service again on the same socket (stopping it first if it runs); resolves once the stack is ready again. */
   restart: Stack['restart'];
   /** The last lines of every service, for a failure message. */
   recentLogs(count?: number): string;
@@ -28,9 +33,10 @@ export interface TestStack {
 }
 
 /**
- * Starts the stack the way `npm start` does, but on a fresh database, free ports, a
- * random admin token and no log output; a service that fails to start makes this
- * reject with its last lines.
+ * Starts the stack the way `npm start` does, but on a fresh database, its own stream, gRPC
+ * over Unix sockets in its own directory, edges on ports the OS chooses (port 0, reported
+ * back by each service), a random admin token and no log output; a service that dies or
+ * does not get ready in time makes this reject with its name and last lines.
  *
  * The database comes empty from createTestDatabase and startStack migrates it: both run
  * `infra/bin/prisma.js migrate deploy`, but startStack ends each run when Prisma reports
@@ -41,6 +47,8 @@ export async function startTestStack(
     env?: Record<string, string>;
     /** The NATS the services use (default the test NATS), e.g. a proxy in front of it. */
     natsUrl?: string;
+    /** How long the services may take to get ready (default: the launcher's, minutes). */
+    readyTimeoutMs?: number;
   } = {},
 ): Promise<TestStack> {
   const database = await createTestDatabase([]);
@@ -57,6 +65,7 @@ export async function startTestStack(
       events,
       ports: 'free',
       logMode: 'quiet',
+      readyTimeoutMs: options.readyTimeoutMs,
       env: {
         ...process.env,
         LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
@@ -73,11 +82,14 @@ export async function startTestStack(
     throw error;
   }
   return {
-    apiUrl: stack.apiUrl,
+    get apiUrl() {
+      return stack.apiUrl;
+    },
     adminToken,
-    admin: createAdminClient(stack.apiUrl, adminToken),
+    admin: (method, path, body) => createAdminClient(stack.apiUrl, adminToken)(method, path, body),
     processes: stack.processes,
     ports: stack.ports,
+    grpcTargets: stack.grpcTargets,
     databaseUrl: database.url,
     events,
     restart: (name) => stack.restart(name),

@@ -33,3 +33,9 @@ export {
   CLIENT_CHANNEL_OPTIONS,
   type GrpcClientConstructor,
 } from './call-unary';
+export {
+  reportListening,
+  LISTENING_MESSAGE,
+  type ListeningMessage,
+  type ListeningPorts,
+} from './report-listening';

@@ -10,12 +10,17 @@ export interface Received {
   t: string | null;
 }
 
-/** A minimal gateway client for tests: records every payload and the close code. */
+/**
+ * A minimal gateway client for tests: records every payload and the close code, and once
+ * identified heartbeats at the interval Hello gave, as real clients do (else a test slowed
+ * down by a busy machine would be closed 4009 while it works).
+ */
 export class GatewayTestClient {
   readonly received: Received[] = [];
   readonly closed: Promise<{ code: number; reason: string }>;
   private readonly socket: WebSocket;
   private waiters: Array<() => void> = [];
+  private heartbeats: NodeJS.Timeout | undefined;
 
   private constructor(socket: WebSocket) {
     this.socket = socket;
@@ -25,6 +30,7 @@ export class GatewayTestClient {
     });
     this.closed = new Promise((resolve) =>
       socket.on('close', (code, reason) => {
+        clearInterval(this.heartbeats);
         resolve({ code, reason: reason.toString() });
         this.waiters.splice(0).forEach((w) => w());
       }),
@@ -48,11 +54,12 @@ export class GatewayTestClient {
   }
 
   close(code = 4000): void {
+    clearInterval(this.heartbeats);
     this.socket.close(code);
   }
 
   /** The first payload (from `from` on) matching, waiting up to `timeoutMs`. */
-  async next(match: (p: Received) => boolean, timeoutMs = 10_000, from = 0): Promise<Received> {
+  async next(match: (p: Received) => boolean, timeoutMs = 30_000, from = 0): Promise<Received> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const found = this.received.slice(from).find(match);
@@ -81,13 +88,28 @@ export class GatewayTestClient {
     return this.next((p) => p.op === 0 && p.t === t, timeoutMs);
   }
 
-  /** Identifies with a bot token and waits for READY. */
-  async identify(token: string, extra: Record<string, unknown> = {}): Promise<Received> {
-    await this.next((p) => p.op === 10);
+  /**
+   * Identifies with a bot token and waits for READY; then heartbeats (with the last
+   * sequence number) unless `heartbeat` is false.
+   */
+  async identify(
+    token: string,
+    extra: Record<string, unknown> = {},
+    { heartbeat = true }: { heartbeat?: boolean } = {},
+  ): Promise<Received> {
+    const hello = await this.next((p) => p.op === 10);
     this.send({
       op: 2,
       d: { token, intents: 513, properties: { os: 'linux', browser: 'test', device: 'test' }, ...extra },
     });
-    return this.dispatch('READY');
+    const ready = await this.dispatch('READY');
+    if (heartbeat && this.socket.readyState === WebSocket.OPEN) {
+      this.heartbeats = setInterval(() => {
+        const seq = Math.max(0, ...this.received.map((p) => p.s ?? 0));
+        if (this.socket.readyState === WebSocket.OPEN) this.send({ op: 1, d: seq });
+      }, hello.d.heartbeat_interval as number);
+      this.heartbeats.unref();
+    }
+    return ready;
   }
 }

@@ -1,5 +1,6 @@
 import type { Server } from 'node:http';
-import { createLogger, installGracefulShutdown, type Telemetry } from '@acs/service-kit';
+import type { AddressInfo } from 'node:net';
+import { createLogger, installGracefulShutdown, reportListening, type Telemetry } from '@acs/service-kit';
 import { createAuthenticator } from './auth/create-authenticator';
 import { followCredentialChanges } from './auth/follow-credential-changes';
 import { closeBackendClients, createBackendClients } from './backends';
@@ -56,7 +57,10 @@ export async function startService(
     keepAliveTimeoutMs: config.HTTP_KEEP_ALIVE_TIMEOUT_MS,
   });
   await new Promise<void>((resolve) => server.listen(config.PORT, config.HOST, resolve));
-  logger.info({ host: config.HOST, port: config.PORT }, 'api-gateway listening');
+  // The bound port: PORT 0 lets the OS choose one.
+  const { port } = server.address() as AddressInfo;
+  logger.info({ host: config.HOST, port }, 'api-gateway listening');
+  reportListening({ http: port });
 
   installGracefulShutdown(
     logger,

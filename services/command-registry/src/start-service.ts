@@ -5,6 +5,7 @@ import {
   createGrpcServer,
   createLogger,
   installGracefulShutdown,
+  reportListening,
   createDatabasePool,
   holdSnowflakeProcessId,
   type Telemetry,
@@ -60,6 +61,7 @@ export async function startService(
   });
   const port = await server.listen(config.GRPC_ADDRESS);
   logger.info({ address: config.GRPC_ADDRESS, port }, 'command-registry listening');
+  reportListening({ grpc: port });
 
   installGracefulShutdown(
     logger,

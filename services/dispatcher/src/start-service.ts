@@ -7,6 +7,7 @@ import {
   createGrpcServer,
   createLogger,
   installGracefulShutdown,
+  reportListening,
   type Telemetry,
 } from '@acs/service-kit';
 import { Directory } from './clients/directory';
@@ -93,24 +94,25 @@ export async function startService(
     onDeliveriesRecorded: () => worker.wake(),
   });
 
-  const gateway = await startGatewayServer(
-    {
-      registry,
-      directory,
-      identifies,
-      logger,
-      heartbeatIntervalMs: config.HEARTBEAT_INTERVAL_MS,
-      identifyTimeoutMs: config.IDENTIFY_TIMEOUT_MS,
-      publicUrl: config.GATEWAY_PUBLIC_URL ?? `ws://127.0.0.1:${config.GATEWAY_PORT}`,
-    },
-    {
-      host: config.GATEWAY_HOST,
-      port: config.GATEWAY_PORT,
-      maxConnectionsPerAddress: config.GATEWAY_MAX_CONNECTIONS_PER_ADDRESS,
-      trustProxy: config.TRUST_PROXY,
-    },
-  );
+  const gatewayContext = {
+    registry,
+    directory,
+    identifies,
+    logger,
+    heartbeatIntervalMs: config.HEARTBEAT_INTERVAL_MS,
+    identifyTimeoutMs: config.IDENTIFY_TIMEOUT_MS,
+    publicUrl: config.GATEWAY_PUBLIC_URL ?? '',
+  };
+  const gateway = await startGatewayServer(gatewayContext, {
+    host: config.GATEWAY_HOST,
+    port: config.GATEWAY_PORT,
+    maxConnectionsPerAddress: config.GATEWAY_MAX_CONNECTIONS_PER_ADDRESS,
+    trustProxy: config.TRUST_PROXY,
+  });
+  // By default the port it is bound to (GATEWAY_PORT 0 lets the OS choose), known only now,
+  // before the first connection's READY carries it.
   const publicUrl = config.GATEWAY_PUBLIC_URL ?? `ws://127.0.0.1:${gateway.port}`;
+  gatewayContext.publicUrl = publicUrl;
   worker.start();
   await consumer.start();
   const pruning = schedulePruning({
@@ -135,6 +137,7 @@ export async function startService(
   });
   const port = await server.listen(config.GRPC_ADDRESS);
   logger.info({ address: config.GRPC_ADDRESS, port, gateway: publicUrl }, 'dispatcher listening');
+  reportListening({ grpc: port, gateway: gateway.port });
 
   installGracefulShutdown(
     logger,

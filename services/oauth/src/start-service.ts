@@ -5,6 +5,7 @@ import {
   createGrpcClient,
   createLogger,
   installGracefulShutdown,
+  reportListening,
   createDatabasePool,
   holdSnowflakeProcessId,
   type Telemetry,
@@ -73,6 +74,7 @@ export async function startService(
   });
   const port = await server.listen(config.GRPC_ADDRESS);
   logger.info({ address: config.GRPC_ADDRESS, port }, 'oauth listening');
+  reportListening({ grpc: port });
 
   installGracefulShutdown(
     logger,

@@ -179,15 +179,20 @@ describe('authorization_code', () => {
     });
   });
 
-  it('binds the code to its client', async () => {
+  it("binds the code to its client: another client's attempt neither spends it nor revokes its grant", async () => {
+    const params = () => ({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT });
     const code = await authorize();
-    expect(
-      (
-        await oauthErrorOf(
-          exchange({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT }, publicApp),
-        )
-      ).error,
-    ).toBe('invalid_grant');
+    const stranger = { ...publicApp, secret: '' };
+    expect(await oauthErrorOf(exchange(params(), stranger))).toEqual({
+      status: 400,
+      error: 'invalid_grant',
+      description: 'Invalid "code" in request.',
+    });
+    const mine = await exchange(params());
+    expect(mine.token_type).toBe('Bearer');
+    // Once spent, another client's replay is not a reuse of the owner's code.
+    expect((await oauthErrorOf(exchange(params(), stranger))).error).toBe('invalid_grant');
+    expect(await resolves(mine.access_token!)).toBe(true);
   });
 
   it('enforces PKCE S256 and refuses downgrades both ways', async () => {

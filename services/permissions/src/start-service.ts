@@ -7,6 +7,7 @@ import {
   createGrpcServer,
   createLogger,
   installGracefulShutdown,
+  reportListening,
   createDatabasePool,
   holdSnowflakeProcessId,
   type GrpcServer,
@@ -117,6 +118,7 @@ export async function startService(
   commandEvents.start();
   const port = await server.listen(config.GRPC_ADDRESS);
   logger.info({ address: config.GRPC_ADDRESS, port }, 'permissions listening');
+  reportListening({ grpc: port });
 
   installGracefulShutdown(
     logger,

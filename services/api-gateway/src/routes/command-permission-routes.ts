@@ -6,6 +6,7 @@ import { call, type BackendClients } from '../backends';
 import type { Route } from '../http/route-table';
 import { sendJson } from '../http/send-json';
 import { snowflakeParam } from './path-params';
+import { requireInstallation } from './require-installation';
 
 /** The scope a Bearer token needs to read and edit command permissions. */
 const PERMISSIONS_UPDATE_SCOPE = 'applications.commands.permissions.update';
@@ -27,7 +28,8 @@ function assertMayRead(principal: Principal, applicationId: string): void {
 /**
  * Editing takes a Bearer token of the app with the permissions scope: a bot token is
  * 403 / 20001 (facts §3.2, observed on the real API); the user's guild permissions are
- * checked by permissions (50013 naming the missing ones).
+ * checked by permissions (50013 naming the missing ones). The app must be installed in
+ * the guild (`requireInstallation`, 50001), for app-level and command entries alike.
  */
 function assertMayEdit(principal: Principal, applicationId: string): void {
   if (principal.kind === 'bot') throw new DiscordError(403, 20001, 'Bots cannot use this endpoint');
@@ -40,7 +42,7 @@ export function commandPermissionRoutes(
   auth: Authenticator,
   readBody: RequestHandler[],
 ): Route[] {
-  const { permissions } = backends;
+  const { permissions, oauth } = backends;
 
   function pathIds(req: Request) {
     return {
@@ -71,6 +73,7 @@ export function commandPermissionRoutes(
     const ids = pathIds(req);
     assertMayEdit(principal, ids.application_id);
     const command_id = snowflakeParam(req, 'command_id');
+    await requireInstallation(oauth, ids);
     const answer = await call(permissions, permissions.UpdateCommandPermissions, {
       ...ids,
       command_id,

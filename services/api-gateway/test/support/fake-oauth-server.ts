@@ -1,14 +1,22 @@
 import * as grpc from '@grpc/grpc-js';
 import { loadOAuthProto, type oauth } from '@acs/protos';
-import { CLIENT_CHANNEL_OPTIONS, createGrpcServer, createLogger, UnauthorizedError } from '@acs/service-kit';
+import {
+  CLIENT_CHANNEL_OPTIONS,
+  createGrpcServer,
+  createLogger,
+  MissingAccessError,
+  UnauthorizedError,
+} from '@acs/service-kit';
 
-/** An OAuthService stand-in at the network edge: ResolveToken answered from a map. */
+/** An OAuthService stand-in at the network edge: ResolveToken and GetInstallation answered from memory. */
 export interface FakeOAuth {
   /** A client of it whose channel reconnects within a fraction of a second after an outage. */
   client: oauth.OAuthServiceClient;
   port: number;
   /** Token → the principal ResolveToken answers; any other token is answered 401, as oauth does. */
   tokens: Map<string, oauth.ResolveTokenResponse>;
+  /** `${application_id}:${guild_id}` of the guild installations; any other is answered 403 / 50001, as oauth does. */
+  installations: Set<string>;
   /** While true, ResolveToken fails as a broken oauth does (INTERNAL, no error detail). */
   failing: boolean;
   /** Every ResolveToken request received. */
@@ -24,6 +32,7 @@ export interface FakeOAuth {
 export async function startFakeOAuth(): Promise<FakeOAuth> {
   const proto = loadOAuthProto().acs.oauth.v1;
   const tokens = new Map<string, oauth.ResolveTokenResponse>();
+  const installations = new Set<string>();
   const calls: oauth.ResolveTokenRequest__Output[] = [];
   const fake = { failing: false };
   const startServer = () =>
@@ -43,6 +52,13 @@ export async function startFakeOAuth(): Promise<FakeOAuth> {
               if (!principal || principal.kind !== request.kind) throw new UnauthorizedError();
               return principal;
             },
+            async GetInstallation(
+              request: oauth.GetInstallationRequest__Output,
+            ): Promise<oauth.GetInstallationResponse> {
+              if (!installations.has(`${request.application_id}:${request.guild_id}`))
+                throw new MissingAccessError();
+              return { scopes: ['bot', 'applications.commands'] };
+            },
           },
         },
       ],
@@ -59,6 +75,7 @@ export async function startFakeOAuth(): Promise<FakeOAuth> {
     client,
     port,
     tokens,
+    installations,
     calls,
     async stop() {
       server.server.forceShutdown();

@@ -21,7 +21,7 @@ export type GrantOutcome =
   | { kind: 'invalid' }
   /** A code or refresh token used a second time: its whole grant was revoked. */
   | { kind: 'reused' }
-  /** The code was consumed but failed a check (client, redirect URI, PKCE, expiry). */
+  /** The client's own code was consumed but failed a check (redirect URI, PKCE, expiry). */
   | { kind: 'rejected'; error: OAuth2Error };
 
 interface CodeRow {
@@ -53,7 +53,9 @@ export class GrantStore {
   /**
    * Exchanges a code, in one transaction: marks it used, runs `check` on it, and on success
    * creates the grant `grantId` with its tokens. A code already used revokes the grant its
-   * first exchange created (RFC 6749 §4.1.2). A failed check still spends the code.
+   * first exchange created (RFC 6749 §4.1.2). Only the code's own client can spend it: another
+   * client's attempt changes nothing (else any client could burn codes it was never issued).
+   * The own client's failed check (redirect URI, PKCE, expiry) still spends the code.
    */
   async redeemCode(input: {
     codeHash: Digest;
@@ -64,16 +66,17 @@ export class GrantStore {
     check: (code: RedeemableCode) => OAuth2Error | null;
   }): Promise<GrantOutcome> {
     const { now } = input;
+    const clientId = BigInt(input.clientId);
     return retryOnWriteConflict(() =>
       this.prisma.$transaction(async (tx) => {
         const [code] = await tx.$queryRaw<CodeRow[]>`
         UPDATE "oauth"."authorization_code" SET used_at = ${now}
-         WHERE code_hash = ${bytes(input.codeHash)} AND used_at IS NULL
+         WHERE code_hash = ${bytes(input.codeHash)} AND application_id = ${clientId} AND used_at IS NULL
          RETURNING application_id, user_id, scopes, redirect_uri, code_challenge, expires_at`;
         if (!code) {
           const [spent] = await tx.$queryRaw<SpentRow[]>`
           SELECT application_id, grant_id FROM "oauth"."authorization_code" WHERE code_hash = ${bytes(input.codeHash)}`;
-          if (!spent || spent.application_id.toString() !== input.clientId) return { kind: 'invalid' };
+          if (!spent || spent.application_id !== clientId) return { kind: 'invalid' };
           if (spent.grant_id !== null) await revokeGrant(tx, spent.grant_id, now);
           return { kind: 'reused' };
         }
