@@ -1,7 +1,7 @@
 import * as grpc from '@grpc/grpc-js';
 import { HealthImplementation } from 'grpc-health-check';
 import type { Logger } from 'pino';
-import { DiscordError } from './discord-error';
+import { DiscordError } from '@acs/discord-errors';
 import { toGrpcError } from './grpc-errors';
 
 /** An async handler per RPC: return the response or throw (a DiscordError reaches the client). */

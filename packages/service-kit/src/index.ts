@@ -1,5 +1,3 @@
-export * from './discord-error';
-export * from './oauth2-error';
 export { toGrpcError, fromGrpcError, isServiceError } from './grpc-errors';
 export {
   parseConfig,

@@ -6,11 +6,10 @@ import {
   CLIENT_CHANNEL_OPTIONS,
   createGrpcServer,
   createLogger,
-  DiscordError,
   fromGrpcError,
-  InvalidFormBodyError,
   type GrpcServer,
 } from '../src';
+import { DiscordError, InvalidFormBodyError } from '@acs/discord-errors';
 
 const proto = loadCommandRegistryProto().acs.command_registry.v1;
 const logger = createLogger('test', 'silent');

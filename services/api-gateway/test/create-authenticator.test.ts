@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import { DiscordError } from '@acs/service-kit';
+import { DiscordError } from '@acs/discord-errors';
 import { createAuthenticator, type Authenticator } from '../src/auth/create-authenticator';
 import { startFakeOAuth, type FakeOAuth } from './support/fake-oauth-server';
 

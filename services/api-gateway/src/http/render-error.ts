@@ -1,6 +1,7 @@
 import { status as grpcStatus } from '@grpc/grpc-js';
 import type { NextFunction, Request, Response } from 'express';
-import { DiscordError, fromGrpcError, isServiceError, OAuth2Error, type Logger } from '@acs/service-kit';
+import { fromGrpcError, isServiceError, type Logger } from '@acs/service-kit';
+import { DiscordError, OAuth2Error } from '@acs/discord-errors';
 import { sendJson } from './send-json';
 
 /** Turns anything thrown into the error a client sees. */
