@@ -59,7 +59,7 @@ describe('unknown tokens', () => {
     expect(await statusOf('Bot never.issued.token')).toBe(401);
     expect(oauth.calls).toHaveLength(1);
 
-    clock += 1;
+    clock += 2;
     expect(await statusOf('Bot never.issued.token')).toBe(401);
     expect(oauth.calls).toHaveLength(2);
   });
