@@ -32,7 +32,9 @@ describe('parseJsonObject', () => {
     expect((caught as DiscordError).toBody()).toEqual({
       code: 50035,
       message: 'Invalid Form Body',
-      errors: { _errors: [{ code: 'MODEL_TYPE_CONVERT', message: 'Only dictionaries may be used in a ModelType' }] },
+      errors: {
+        _errors: [{ code: 'MODEL_TYPE_CONVERT', message: 'Only dictionaries may be used in a ModelType' }],
+      },
     });
   });
 });
@@ -52,7 +54,8 @@ describe('readPathSnowflake', () => {
     }
     const body = (caught as DiscordError).toBody();
     expect(body.code).toBe(50035);
-    const leaf = (body.errors?.application_id as { _errors: Array<{ code: string; message: string }> })._errors[0];
+    const leaf = (body.errors?.application_id as { _errors: Array<{ code: string; message: string }> })
+      ._errors[0];
     expect(leaf?.code).toBe('NUMBER_TYPE_COERCE');
     expect(leaf?.message).toBe(`Value "${'x'.repeat(97)}..." is not snowflake.`);
   });
