@@ -30,7 +30,7 @@ function workspaceFolders() {
  */
 function project(folder) {
   const rootDir = path.join(__dirname, folder);
-  // eslint-disable-next-line no-unused-vars
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars
   const { testTimeout, ...config } = require(path.join(rootDir, 'jest.config.js'));
   return { displayName: folder, ...config, rootDir };
 }

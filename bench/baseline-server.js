@@ -27,4 +27,4 @@ app.get('/api/v10/applications/:id/commands', async (req, res, next) => {
 const server = app.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () =>
   process.send?.({ port: server.address().port }),
 );
-process.on('SIGTERM', () => server.close(() => pool.end().then(() => process.exit(0))));
+process.on('SIGTERM', () => server.close(() => void pool.end().then(() => process.exit(0))));

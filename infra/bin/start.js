@@ -9,7 +9,7 @@
  * Flags: --skip-build (use what is built; or ACS_SKIP_BUILD=1), --json-logs (the
  * services' raw JSON lines instead of the readable ones).
  */
-const crypto = require('node:crypto');
+const { randomBytes } = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
 const { startStack, REPO_ROOT } = require('../src/stack');
@@ -170,7 +170,7 @@ async function stopLeftoverServices() {
 function loadAdminToken() {
   if (process.env.ADMIN_TOKEN) return process.env.ADMIN_TOKEN;
   if (fs.existsSync(FILES.adminToken)) return fs.readFileSync(FILES.adminToken, 'utf8').trim();
-  const token = crypto.randomBytes(24).toString('base64url');
+  const token = randomBytes(24).toString('base64url');
   fs.writeFileSync(FILES.adminToken, `${token}\n`, { mode: 0o600 });
   return token;
 }

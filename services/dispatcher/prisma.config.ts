@@ -1,12 +1,6 @@
-import { defineConfig } from 'prisma/config';
-import { PrismaPg } from '@prisma/adapter-pg';
+// The shared offline configuration (infra/src/prisma-config.js): WebAssembly engines, the
+// pg driver adapter, DATABASE_URL with this service's search_path.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { servicePrismaConfig } = require('../../infra/src/prisma-config');
 
-// The offline configuration of ../../shared/notes/prisma-offline.md: the WebAssembly
-// engines and the pg driver adapter. DATABASE_URL carries search_path=registry.
-export default defineConfig({
-  experimental: { adapter: true },
-  engine: 'js',
-  adapter: async () => new PrismaPg({ connectionString: process.env.DATABASE_URL! }),
-  schema: 'prisma/schema.prisma',
-  migrations: { path: 'prisma/migrations' },
-});
+export default servicePrismaConfig();

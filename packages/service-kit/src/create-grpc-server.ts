@@ -1,8 +1,8 @@
 import * as grpc from '@grpc/grpc-js';
 import { HealthImplementation } from 'grpc-health-check';
 import type { Logger } from 'pino';
+import { DiscordError } from '@acs/discord-errors';
 import { runWithDeadline } from './deadline-context';
-import { DiscordError } from './discord-error';
 import { toGrpcError } from './grpc-errors';
 import { RepeatedErrorLog } from './repeated-error-log';
 

@@ -1,7 +1,6 @@
 import { Metadata, status, type ServiceError } from '@grpc/grpc-js';
 import { commonTypes } from '@acs/protos';
-import { DiscordError, type DiscordErrorBody } from './discord-error';
-import { OAuth2Error, type OAuth2ErrorBody } from './oauth2-error';
+import { DiscordError, OAuth2Error, type DiscordErrorBody, type OAuth2ErrorBody } from '@acs/discord-errors';
 
 const DETAILS_KEY = 'grpc-status-details-bin';
 const DETAIL_TYPE_URL = 'type.googleapis.com/acs.common.v1.ErrorDetail';

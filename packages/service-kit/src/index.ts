@@ -1,5 +1,3 @@
-export * from './discord-error';
-export * from './oauth2-error';
 export { toGrpcError, fromGrpcError, isServiceError, carriesErrorDetail } from './grpc-errors';
 export { PeerUnavailableError, PeerTimeoutError, fromTransportFailure } from './peer-errors';
 export { runWithDeadline, currentDeadline } from './deadline-context';

@@ -1,5 +1,5 @@
 import { status, type ServiceError } from '@grpc/grpc-js';
-import { DiscordError } from './discord-error';
+import { DiscordError } from '@acs/discord-errors';
 
 /**
  * 503: a service this request needed could not serve it (down, refusing, or failing

@@ -7,7 +7,6 @@ import {
   createGrpcServer,
   createLogger,
   currentDeadline,
-  DiscordError,
   fromGrpcError,
   PeerTimeoutError,
   PeerUnavailableError,
@@ -15,6 +14,7 @@ import {
   type GrpcServer,
   type UnaryHandlers,
 } from '../src';
+import { DiscordError } from '@acs/discord-errors';
 
 /**
  * Transport failures keep their class across hops (503 peer down, 504 deadline), and a

@@ -6,12 +6,11 @@ import {
   CLIENT_CHANNEL_OPTIONS,
   createGrpcServer,
   createLogger,
-  DiscordError,
   fromGrpcError,
-  InvalidFormBodyError,
   PeerUnavailableError,
   type GrpcServer,
 } from '../src';
+import { DiscordError, InvalidFormBodyError } from '@acs/discord-errors';
 
 const proto = loadCommandRegistryProto().acs.command_registry.v1;
 const logger = createLogger('test', 'silent');

@@ -1,4 +1,4 @@
-import { InvalidFormBodyError, type ErrorLeaf, type ErrorTree } from '@acs/service-kit';
+import { InvalidFormBodyError, type ErrorLeaf, type ErrorTree } from '@acs/discord-errors';
 
 /** A path into the request body: field names and array indices. */
 export type ErrorPath = readonly (string | number)[];

@@ -2,16 +2,10 @@
 // `path`, and returns the typed value or undefined. Messages are the real API's
 // (facts §3.3; the wording of Discord's schematics-based validators).
 import { isSnowflake } from '@acs/snowflake';
-import { BaseErrorCode as ErrorCode } from './base-error-codes';
+import { BaseErrorCode as ErrorCode, isJsonObject, type JsonObject } from '@acs/discord-errors';
 import type { ErrorPath, FormErrors } from './form-errors';
 
-/** A parsed JSON object. */
-export type JsonObject = Record<string, unknown>;
-
-/** Whether a value is a JSON object (not null, not an array). */
-export function isJsonObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+export { isJsonObject, type JsonObject };
 
 /** An own field of a JSON object; inherited names such as `constructor` never count. */
 export function getField(object: JsonObject, key: string): unknown {

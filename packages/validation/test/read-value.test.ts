@@ -1,4 +1,4 @@
-import { FormErrors, parseJsonBody, readBoolean, readInteger, readModel, readString, getField } from '../src';
+import { FormErrors, readBoolean, readInteger, readModel, readString, getField } from '../src';
 
 describe('JSON type readers', () => {
   it('record the real API’s codes and messages for wrong types', () => {
@@ -22,13 +22,5 @@ describe('JSON type readers', () => {
   it('never reads inherited fields', () => {
     expect(getField({}, 'constructor')).toBeUndefined();
     expect(getField(JSON.parse('{"__proto__": 1}') as Record<string, unknown>, '__proto__')).toBe(1);
-  });
-});
-
-describe('parseJsonBody', () => {
-  it('parses JSON, treats an empty body as no value, and answers 50109 otherwise', () => {
-    expect(parseJsonBody('{"a":1}')).toEqual({ a: 1 });
-    expect(parseJsonBody('  ')).toBeUndefined();
-    expect(() => parseJsonBody('{"a":')).toThrow(expect.objectContaining({ httpStatus: 400, code: 50109 }));
   });
 });

@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import { DiscordError } from '@acs/service-kit';
+import { DiscordError } from '@acs/discord-errors';
 import { createAuthenticator, type Authenticator } from '../src/auth/create-authenticator';
 import { startFakeOAuth, type FakeOAuth } from './support/fake-oauth-server';
 
@@ -59,7 +59,7 @@ describe('unknown tokens', () => {
     expect(await statusOf('Bot never.issued.token')).toBe(401);
     expect(oauth.calls).toHaveLength(1);
 
-    clock += 1;
+    clock += 2;
     expect(await statusOf('Bot never.issued.token')).toBe(401);
     expect(oauth.calls).toHaveLength(2);
   });

@@ -1,7 +1,8 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import express from 'express';
-import { createLogger, MissingAccessError, UnauthorizedError } from '@acs/service-kit';
+import { createLogger } from '@acs/service-kit';
+import { MissingAccessError, UnauthorizedError } from '@acs/discord-errors';
 import { clientOf } from '../src/http/client-of';
 import { InvalidRequestLimiter } from '../src/http/invalid-request-limiter';
 import { markRateLimited } from '../src/http/rate-limiter';

@@ -1,6 +1,6 @@
 import type { commandRegistry, oauth as oauthTypes } from '@acs/protos';
 import { callUnary, fromGrpcError } from '@acs/service-kit';
-import { parseJsonBody } from '@acs/validation';
+import { parseJsonBody } from '@acs/discord-errors';
 import {
   mergeCommandPatch,
   MissingAccessError,

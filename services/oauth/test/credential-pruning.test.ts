@@ -1,4 +1,4 @@
-import { OAuth2Error } from '@acs/service-kit';
+import { OAuth2Error } from '@acs/discord-errors';
 import { hashSecret } from '../src/domain/hash-secret';
 import { pruneDeadCredentials } from '../src/store/prune-dead-credentials';
 import { createOAuthTestEnv, createUser, type OAuthTestEnv } from './support/oauth-test-env';

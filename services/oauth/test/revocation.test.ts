@@ -1,6 +1,6 @@
 import type { PoolClient } from 'pg';
 import type { oauth } from '@acs/protos';
-import { OAuth2Error } from '@acs/service-kit';
+import { OAuth2Error } from '@acs/discord-errors';
 import { hashSecret } from '../src/domain/hash-secret';
 import { createOAuthTestEnv, createUser, discordErrorOf, type OAuthTestEnv } from './support/oauth-test-env';
 import { clientFlows, type TestClient } from './support/client-flows';

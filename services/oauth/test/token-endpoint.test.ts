@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { OAuth2Error } from '@acs/service-kit';
+import { OAuth2Error } from '@acs/discord-errors';
 import type { oauth } from '@acs/protos';
 import {
   createApp,

@@ -1,5 +1,5 @@
 import type { permissions } from '@acs/protos';
-import { MissingPermissionsError } from '@acs/service-kit';
+import { MissingPermissionsError, parseJsonBody, readPathSnowflake } from '@acs/discord-errors';
 import type { CommandDirectory, ResolvedCommand } from './clients/command-directory';
 import { checkPermissions, type PermissionContext } from './domain/check-permissions';
 import { checkPermissionEditor } from './domain/command-permissions/check-permission-editor';
@@ -22,8 +22,6 @@ import {
 } from './domain/command-permissions/member-for-decision';
 import { validateCommandPermissions } from './domain/command-permissions/validate-command-permissions';
 import { namePermissions, PERMISSION_FLAGS } from './domain/permission-flags';
-import { parseJsonBody } from './domain/validation/parse-json-body';
-import { readPathSnowflake } from './domain/validation/read-path-snowflake';
 import type { CommandPermissionsStore, StoredCommandPermissions } from './store/command-permissions-store';
 import type { PermissionContextStore } from './store/permission-context-store';
 

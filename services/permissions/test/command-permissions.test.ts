@@ -1,6 +1,7 @@
 import * as grpc from '@grpc/grpc-js';
 import { loadPermissionsProto, type permissions } from '@acs/protos';
-import { callUnary, createLogger, fromGrpcError, type DiscordError, type GrpcServer } from '@acs/service-kit';
+import { callUnary, createLogger, fromGrpcError, type GrpcServer } from '@acs/service-kit';
+import { type DiscordError } from '@acs/discord-errors';
 import { loadConfig } from '../src/config';
 import { PERMISSION_FLAGS as P } from '../src/domain/permission-flags';
 import { createPermissionsServer } from '../src/start-service';

@@ -1,6 +1,7 @@
 import type { Request } from 'express';
 import type { oauth } from '@acs/protos';
-import { fromGrpcError, UnauthorizedError } from '@acs/service-kit';
+import { fromGrpcError } from '@acs/service-kit';
+import { UnauthorizedError } from '@acs/discord-errors';
 import { call } from '../backends';
 import type { Principal } from './principal';
 import { readCredential } from './read-credential';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
-import { DiscordError, type DiscordErrorBody } from '@acs/service-kit';
+import { DiscordError, type DiscordErrorBody } from '@acs/discord-errors';
 import { clientOf } from './client-of';
 
 /** Limits of the public API (D: topics/rate-limits). */

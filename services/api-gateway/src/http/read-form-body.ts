@@ -1,5 +1,5 @@
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
-import { oauth2BadRequest } from '@acs/service-kit';
+import { oauth2BadRequest } from '@acs/discord-errors';
 import { RequestTooLargeError } from './read-json-body';
 import { readMultipartFields } from './read-multipart-fields';
 

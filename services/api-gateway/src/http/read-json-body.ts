@@ -1,5 +1,5 @@
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
-import { DiscordError, InvalidFormBodyError, MalformedJsonError } from '@acs/service-kit';
+import { DiscordError, InvalidFormBodyError, MalformedJsonError } from '@acs/discord-errors';
 
 declare module 'express-serve-static-core' {
   interface Request {

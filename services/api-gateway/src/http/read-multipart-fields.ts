@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import busboy from 'busboy';
-import { oauth2BadRequest } from '@acs/service-kit';
+import { oauth2BadRequest } from '@acs/discord-errors';
 
 /** Most parts a form may have: the token endpoint takes a handful of fields. */
 const MAX_PARTS = 50;

@@ -1,13 +1,12 @@
 import type { NextFunction, Request, Response } from 'express';
 import {
-  DiscordError,
   fromGrpcError,
   fromTransportFailure,
   isServiceError,
-  OAuth2Error,
   RepeatedErrorLog,
   type Logger,
 } from '@acs/service-kit';
+import { DiscordError, OAuth2Error } from '@acs/discord-errors';
 import { sendJson } from './send-json';
 
 /**

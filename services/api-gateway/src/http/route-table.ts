@@ -1,6 +1,6 @@
 import type { Express, NextFunction, Request, RequestHandler, Response } from 'express';
 import { match } from 'path-to-regexp';
-import { DiscordError } from '@acs/service-kit';
+import { DiscordError } from '@acs/discord-errors';
 import type { RateLimiter, RouteCredential } from './rate-limiter';
 import { sendJson } from './send-json';
 

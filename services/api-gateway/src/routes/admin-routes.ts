@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
-import { fieldError, fromGrpcError, UnauthorizedError } from '@acs/service-kit';
+import { fromGrpcError } from '@acs/service-kit';
+import { fieldError, UnauthorizedError } from '@acs/discord-errors';
 import { isSnowflake } from '@acs/snowflake';
 import type { Authenticator } from '../auth/create-authenticator';
 import { call, type BackendClients } from '../backends';

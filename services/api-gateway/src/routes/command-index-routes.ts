@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { DiscordError, fieldError } from '@acs/service-kit';
+import { DiscordError, fieldError } from '@acs/discord-errors';
 import { isSnowflake } from '@acs/snowflake';
 import type { Authenticator } from '../auth/create-authenticator';
 import { call, type BackendClients } from '../backends';

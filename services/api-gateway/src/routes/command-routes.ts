@@ -1,5 +1,5 @@
 import type { Request, RequestHandler, Response } from 'express';
-import { DiscordError } from '@acs/service-kit';
+import { DiscordError } from '@acs/discord-errors';
 import type { Authenticator } from '../auth/create-authenticator';
 import { hasScope, type Principal } from '../auth/principal';
 import { call, type BackendClients } from '../backends';

@@ -1,12 +1,7 @@
 import type { Request, RequestHandler } from 'express';
 import type { oauth } from '@acs/protos';
-import {
-  fromGrpcError,
-  invalidClientError,
-  OAuth2Error,
-  oauth2BadRequest,
-  UnauthorizedError,
-} from '@acs/service-kit';
+import { fromGrpcError } from '@acs/service-kit';
+import { invalidClientError, OAuth2Error, oauth2BadRequest, UnauthorizedError } from '@acs/discord-errors';
 import type { Authenticator } from '../auth/create-authenticator';
 import { call, type BackendClients } from '../backends';
 import { readFormBody } from '../http/read-form-body';

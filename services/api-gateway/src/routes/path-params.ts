@@ -1,14 +1,9 @@
 import type { Request } from 'express';
-import { fieldError } from '@acs/service-kit';
-import { isSnowflake } from '@acs/snowflake';
+import { fieldError, readPathSnowflake } from '@acs/discord-errors';
 
 /** A path parameter that must be a snowflake; the real API answers 50035 NUMBER_TYPE_COERCE otherwise. */
 export function snowflakeParam(req: Request, name: string): string {
-  const value = String(req.params[name] ?? '');
-  if (!isSnowflake(value)) {
-    throw fieldError(name, 'NUMBER_TYPE_COERCE', `Value "${value}" is not snowflake.`);
-  }
-  return value;
+  return readPathSnowflake(name, String(req.params[name] ?? ''));
 }
 
 /** Discord's boolean query strings: True/true/1 and False/false/0. */

@@ -1,4 +1,4 @@
-import { DiscordError } from '@acs/service-kit';
+import { DiscordError } from '@acs/discord-errors';
 import { hasScope, type Principal } from '../auth/principal';
 
 /**

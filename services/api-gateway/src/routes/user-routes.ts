@@ -1,5 +1,5 @@
 import type { Request, RequestHandler } from 'express';
-import { fieldError } from '@acs/service-kit';
+import { fieldError } from '@acs/discord-errors';
 import { isSnowflake } from '@acs/snowflake';
 import type { Authenticator } from '../auth/create-authenticator';
 import { call, type BackendClients } from '../backends';

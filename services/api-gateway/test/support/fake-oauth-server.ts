@@ -1,12 +1,7 @@
 import * as grpc from '@grpc/grpc-js';
 import { loadOAuthProto, type oauth } from '@acs/protos';
-import {
-  CLIENT_CHANNEL_OPTIONS,
-  createGrpcServer,
-  createLogger,
-  MissingAccessError,
-  UnauthorizedError,
-} from '@acs/service-kit';
+import { CLIENT_CHANNEL_OPTIONS, createGrpcServer, createLogger } from '@acs/service-kit';
+import { MissingAccessError, UnauthorizedError } from '@acs/discord-errors';
 
 /** An OAuthService stand-in at the network edge: ResolveToken and GetInstallation answered from memory. */
 export interface FakeOAuth {

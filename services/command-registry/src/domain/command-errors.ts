@@ -1,4 +1,4 @@
-import { DiscordError, type ErrorTree } from './discord-error';
+import { DiscordError, type ErrorTree } from '@acs/discord-errors';
 import { FormErrors } from '@acs/validation';
 import { MAX_DAILY_CREATES } from './limits';
 
@@ -44,4 +44,4 @@ export class EntryPointBulkRemovalError extends DiscordError {
   }
 }
 
-export { MalformedJsonError, MissingAccessError } from '@acs/service-kit';
+export { MalformedJsonError, MissingAccessError } from '@acs/discord-errors';

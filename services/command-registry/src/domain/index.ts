@@ -3,7 +3,6 @@ export * from './command-enums';
 export * from './command-errors';
 export * from './commands-equal';
 export * from './compute-command-size';
-export * from './discord-error';
 export * from './error-codes';
 export * from './limits';
 export * from './localize-command';

@@ -1,12 +1,16 @@
+import { LRUCache } from 'lru-cache';
+
 /**
  * Rendered command lists by scope and view, each tagged with the scope's revision. A
  * reader asks the database only for the revision (one indexed row) and re-renders only
  * when it moved, so every replica stays exact without any invalidation messages.
  */
 export class ListCache {
-  private readonly entries = new Map<string, { revision: string; json: string }>();
+  private readonly entries: LRUCache<string, { revision: string; json: string }>;
 
-  constructor(private readonly maxEntries = 5000) {}
+  constructor(maxEntries = 5000) {
+    this.entries = new LRUCache({ max: maxEntries });
+  }
 
   get(key: string, revision: string): string | undefined {
     const entry = this.entries.get(key);
@@ -14,11 +18,6 @@ export class ListCache {
   }
 
   set(key: string, revision: string, json: string): void {
-    this.entries.delete(key);
-    if (this.entries.size >= this.maxEntries) {
-      const oldest = this.entries.keys().next();
-      if (!oldest.done) this.entries.delete(oldest.value);
-    }
     this.entries.set(key, { revision, json });
   }
 }

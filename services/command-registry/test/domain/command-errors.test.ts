@@ -7,7 +7,7 @@ import {
   MissingAccessError,
   UnknownCommandError,
 } from '../../src/domain/command-errors';
-import { DiscordError } from '../../src/domain/discord-error';
+import { DiscordError } from '@acs/discord-errors';
 import { FormErrors } from '@acs/validation';
 
 describe('command errors', () => {

@@ -1,5 +1,5 @@
 import { InvalidFormBodyError } from '../../src/domain/command-errors';
-import type { ErrorLeaf, ErrorTree } from '../../src/domain/discord-error';
+import type { ErrorLeaf, ErrorTree } from '@acs/discord-errors';
 import type { CommandContext } from '../../src/domain/normalized-command';
 import { validateCommand } from '../../src/domain/validate-command';
 import { EMBEDDED_FLAG } from '../../src/domain/limits';

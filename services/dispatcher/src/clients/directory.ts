@@ -1,4 +1,5 @@
 import * as grpc from '@grpc/grpc-js';
+import { LRUCache } from 'lru-cache';
 import type { oauth, permissions } from '@acs/protos';
 import { callUnary, isServiceError } from '@acs/service-kit';
 
@@ -19,8 +20,15 @@ export interface GuildSnapshot {
   channels: Record<string, unknown>[];
 }
 
-/** How long an application's settings are reused before asking oauth again. */
+/** How long an application's settings (and a user) are reused before asking oauth again. */
 const SETTINGS_CACHE_MS = 5_000;
+/** How many applications (and users) the caches hold at most; the least recently used go first. */
+const CACHE_ENTRIES = 10_000;
+
+/** A cache of in-flight or settled answers: concurrent askers share one call. */
+function answerCache<T extends object>(): LRUCache<string, Promise<T>> {
+  return new LRUCache({ max: CACHE_ENTRIES, ttl: SETTINGS_CACHE_MS });
+}
 
 /**
  * What the dispatcher asks of other services: applications and bot tokens (oauth),
@@ -28,8 +36,8 @@ const SETTINGS_CACHE_MS = 5_000;
  * webhook attempt needs the signing key.
  */
 export class Directory {
-  private readonly settingsCache = new Map<string, { at: number; value: Promise<ApplicationSettings> }>();
-  private readonly userCache = new Map<string, { at: number; value: Promise<Record<string, unknown>> }>();
+  private readonly settingsCache = answerCache<ApplicationSettings>();
+  private readonly userCache = answerCache<Record<string, unknown>>();
 
   constructor(
     private readonly oauthClient: oauth.OAuthServiceClient,
@@ -39,7 +47,7 @@ export class Directory {
   /** The application's settings (cached for a few seconds). */
   settings(applicationId: string): Promise<ApplicationSettings> {
     const cached = this.settingsCache.get(applicationId);
-    if (cached && Date.now() - cached.at < SETTINGS_CACHE_MS) return cached.value;
+    if (cached) return cached;
     const value = callUnary(this.oauthClient, this.oauthClient.GetEventWebhookSettings, {
       application_id: applicationId,
     }).then((r) => ({
@@ -52,8 +60,7 @@ export class Directory {
       botUser: JSON.parse(r.bot_user_json) as Record<string, unknown>,
     }));
     value.catch(() => this.settingsCache.delete(applicationId));
-    this.settingsCache.set(applicationId, { at: Date.now(), value });
-    if (this.settingsCache.size > 50_000) this.settingsCache.clear();
+    this.settingsCache.set(applicationId, value);
     return value;
   }
 
@@ -79,11 +86,10 @@ export class Directory {
   /** A user as others see it (cached for a few seconds: a burst of events names the same users). */
   user(userId: string): Promise<Record<string, unknown>> {
     const cached = this.userCache.get(userId);
-    if (cached && Date.now() - cached.at < SETTINGS_CACHE_MS) return cached.value;
+    if (cached) return cached;
     const value = this.fetchUser(userId);
     value.catch(() => this.userCache.delete(userId));
-    if (this.userCache.size > 50_000) this.userCache.clear();
-    this.userCache.set(userId, { at: Date.now(), value });
+    this.userCache.set(userId, value);
     return value;
   }
 

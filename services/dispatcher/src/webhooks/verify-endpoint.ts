@@ -1,4 +1,4 @@
-import { fieldError } from '@acs/service-kit';
+import { fieldError } from '@acs/discord-errors';
 import type { Directory } from '../clients/directory';
 import { isPong, pingInteractionBody } from '../domain/interaction-body';
 import { signatureTimestamp, signWebhook } from '../domain/sign-webhook';

@@ -1,5 +1,6 @@
 import type { permissions } from '@acs/protos';
-import { callUnary, fromGrpcError, MissingPermissionsError } from '@acs/service-kit';
+import { callUnary, fromGrpcError } from '@acs/service-kit';
+import { MissingPermissionsError } from '@acs/discord-errors';
 import { MANAGE_GUILD } from '../domain/limits';
 
 /** The permissions service client this service uses. */

@@ -1,4 +1,4 @@
-import { invalidClientError } from '@acs/service-kit';
+import { invalidClientError } from '@acs/discord-errors';
 import { secretMatches } from './hash-secret';
 
 /** The grant types of the token endpoint (facts §11). */

@@ -1,4 +1,4 @@
-import type { OAuth2Error } from '@acs/service-kit';
+import type { OAuth2Error } from '@acs/discord-errors';
 import { invalidGrant } from './oauth2-errors';
 import { pkceMatches } from './verify-pkce';
 

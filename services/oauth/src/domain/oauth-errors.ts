@@ -1,4 +1,4 @@
-import { UnknownResourceError } from '@acs/service-kit';
+import { UnknownResourceError } from '@acs/discord-errors';
 
 /** 404 / 10002 (facts §3.2). */
 export class UnknownApplicationError extends UnknownResourceError {

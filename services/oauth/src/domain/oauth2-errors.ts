@@ -1,4 +1,4 @@
-import { oauth2BadRequest, type OAuth2Error } from '@acs/service-kit';
+import { oauth2BadRequest, type OAuth2Error } from '@acs/discord-errors';
 
 // The errors of the token endpoint (RFC 6749 §5.2). Descriptions follow the real
 // service's where known (facts §11: `Invalid "code" in request.`).

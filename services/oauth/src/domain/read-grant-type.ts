@@ -1,4 +1,4 @@
-import { oauth2BadRequest } from '@acs/service-kit';
+import { oauth2BadRequest } from '@acs/discord-errors';
 import { GRANT_TYPES, type GrantType } from './authenticate-client';
 import { invalidRequest } from './oauth2-errors';
 

@@ -2,7 +2,7 @@ import type { oauth } from '@acs/protos';
 import { hashSecret } from '../domain/hash-secret';
 import { generateBotToken } from '../domain/bot-token';
 import { issueApplicationCredentials } from '../domain/issue-application-credentials';
-import { parseJsonBody } from '../domain/parse-json-body';
+import { parseJsonObject } from '@acs/discord-errors';
 import { parseSnowflakeParam } from '../domain/parse-snowflake-param';
 import { generateClientSecret } from '../domain/random-token';
 import { renderApplication } from '../domain/render-application';
@@ -19,7 +19,7 @@ export function createApplicationHandlers({ applications, snowflakes, now = () =
     async CreateApplication(
       request: oauth.CreateApplicationRequest__Output,
     ): Promise<oauth.CreateApplicationResponse> {
-      const fields = validateNewApplication(parseJsonBody(request.body_json));
+      const fields = validateNewApplication(parseJsonObject(request.body_json));
       const id = snowflakes.next();
       const credentials = issueApplicationCredentials(id, now());
       const app = await applications.create(id, fields, credentials.stored);
@@ -36,7 +36,7 @@ export function createApplicationHandlers({ applications, snowflakes, now = () =
       request: oauth.UpdateApplicationRequest__Output,
     ): Promise<oauth.UpdateApplicationResponse> {
       const id = parseSnowflakeParam('application_id', request.application_id);
-      const patch = validateApplicationPatch(parseJsonBody(request.body_json));
+      const patch = validateApplicationPatch(parseJsonObject(request.body_json));
       const app = await applications.update(id, patch, now());
       return { application_json: JSON.stringify(renderApplication(app)), flags: app.flags };
     },
@@ -46,7 +46,7 @@ export function createApplicationHandlers({ applications, snowflakes, now = () =
       request: oauth.UpdateCurrentApplicationRequest__Output,
     ): Promise<oauth.UpdateCurrentApplicationResponse> {
       const id = parseSnowflakeParam('application_id', request.application_id);
-      const patch = validateCurrentApplicationPatch(parseJsonBody(request.body_json));
+      const patch = validateCurrentApplicationPatch(parseJsonObject(request.body_json));
       const app = await applications.update(id, patch, now());
       return { application_json: JSON.stringify(renderApplication(app)), flags: app.flags };
     },

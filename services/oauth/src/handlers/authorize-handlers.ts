@@ -1,10 +1,9 @@
 import type { oauth } from '@acs/protos';
-import { MissingAccessError } from '@acs/service-kit';
+import { MissingAccessError, parseJsonObject } from '@acs/discord-errors';
 import { putBotMember } from '../clients/bot-membership';
 import { requireManageGuild } from '../clients/require-manage-guild';
 import { buildLocation } from '../domain/build-location';
 import { issueAuthorizationCode } from '../domain/issue-authorization-code';
-import { parseJsonBody } from '../domain/parse-json-body';
 import { parseSnowflakeParam } from '../domain/parse-snowflake-param';
 import { planAuthorization } from '../domain/plan-authorization';
 import { validateAuthorizeBody } from '../domain/validate-authorize-body';
@@ -16,7 +15,7 @@ export function createAuthorizeHandlers(deps: HandlerDeps) {
   const { installations, permissions, lifetimes, now = () => new Date() } = deps;
   return {
     async Authorize(request: oauth.AuthorizeRequest__Output): Promise<oauth.AuthorizeResponse> {
-      const input = validateAuthorizeBody(parseJsonBody(request.body_json));
+      const input = validateAuthorizeBody(parseJsonObject(request.body_json));
       const { application } = await findConsentParties(deps, input);
       const plan = planAuthorization(input, application);
       if (plan.install?.type === 0) await requireManageGuild(permissions, plan.install.guildId, input.userId);

@@ -1,7 +1,6 @@
 import type { oauth } from '@acs/protos';
-import { UnauthorizedError } from '@acs/service-kit';
+import { UnauthorizedError, parseJsonObject } from '@acs/discord-errors';
 import { hashSecret } from '../domain/hash-secret';
-import { parseJsonBody } from '../domain/parse-json-body';
 import { parseSnowflakeParam } from '../domain/parse-snowflake-param';
 import { renderAuthorization } from '../domain/render-authorization';
 import { renderCurrentUser } from '../domain/render-user';
@@ -56,7 +55,7 @@ export function createCurrentUserHandlers({
       const userId = parseSnowflakeParam('user_id', request.user_id);
       const connection = await connections.upsert(
         userId,
-        validateConnectionBody(parseJsonBody(request.body_json)),
+        validateConnectionBody(parseJsonObject(request.body_json)),
       );
       return { connection_json: JSON.stringify(renderConnection(connection)) };
     },

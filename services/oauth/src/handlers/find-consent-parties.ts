@@ -1,4 +1,4 @@
-import { InvalidFormBodyError } from '@acs/service-kit';
+import { InvalidFormBodyError } from '@acs/discord-errors';
 import { ErrorCode } from '../domain/error-codes';
 import { FormErrors } from '@acs/validation';
 import type { AuthorizingApplication } from '../domain/plan-authorization';

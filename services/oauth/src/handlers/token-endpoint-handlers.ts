@@ -1,5 +1,5 @@
 import type { oauth } from '@acs/protos';
-import { invalidClientError } from '@acs/service-kit';
+import { invalidClientError } from '@acs/discord-errors';
 import { isSnowflake } from '@acs/snowflake';
 import { authenticateClient, type AuthenticatedClient, type GrantType } from '../domain/authenticate-client';
 import { checkCodeRedemption } from '../domain/check-code-redemption';

@@ -1,5 +1,5 @@
 import type { oauth } from '@acs/protos';
-import { UnauthorizedError } from '@acs/service-kit';
+import { UnauthorizedError } from '@acs/discord-errors';
 import { hasBotTokenShape } from '../domain/bot-token';
 import { hashSecret } from '../domain/hash-secret';
 import { MAX_TOKEN_CACHE_SECONDS } from '../domain/limits';

@@ -1,6 +1,6 @@
 import type { oauth } from '@acs/protos';
 import { hashSecret } from '../domain/hash-secret';
-import { parseJsonBody } from '../domain/parse-json-body';
+import { parseJsonObject } from '@acs/discord-errors';
 import { parseSnowflakeParam } from '../domain/parse-snowflake-param';
 import { generateSessionToken } from '../domain/random-token';
 import { renderUser } from '../domain/render-user';
@@ -11,7 +11,7 @@ import type { HandlerDeps } from './handler-deps';
 export function createUserHandlers({ users, tokens, snowflakes }: HandlerDeps) {
   return {
     async CreateUser(request: oauth.CreateUserRequest__Output): Promise<oauth.CreateUserResponse> {
-      const user = await users.create(snowflakes.next(), validateNewUser(parseJsonBody(request.body_json)));
+      const user = await users.create(snowflakes.next(), validateNewUser(parseJsonObject(request.body_json)));
       return { user_json: JSON.stringify(renderUser(user)) };
     },
 

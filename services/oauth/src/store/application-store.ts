@@ -1,4 +1,4 @@
-import { fieldError } from '@acs/service-kit';
+import { fieldError } from '@acs/discord-errors';
 import type { ClientRecord } from '../domain/authenticate-client';
 import { ErrorCode } from '../domain/error-codes';
 import type { Digest } from '../domain/hash-secret';

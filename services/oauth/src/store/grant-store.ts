@@ -1,4 +1,4 @@
-import type { OAuth2Error } from '@acs/service-kit';
+import type { OAuth2Error } from '@acs/discord-errors';
 import type { RedeemableCode } from '../domain/check-code-redemption';
 import type { Digest } from '../domain/hash-secret';
 import type { IssuedTokens } from '../domain/issue-oauth2-tokens';

@@ -1,5 +1,4 @@
-import { MalformedJsonError } from '@acs/service-kit';
-import { parseJsonBody } from '../../src/domain/parse-json-body';
+import { MalformedJsonError, parseJsonObject } from '@acs/discord-errors';
 import { validateApplicationPatch, validateNewApplication } from '../../src/domain/validate-application-body';
 import { formErrorsOf, oneError } from '../support/form-errors-of';
 
@@ -9,9 +8,9 @@ const patch = (body: unknown) =>
 
 describe('parseJsonBody', () => {
   it('answers 50109 for a body that is not JSON', () => {
-    expect(() => parseJsonBody('{"name": ')).toThrow(MalformedJsonError);
+    expect(() => parseJsonObject('{"name": ')).toThrow(MalformedJsonError);
     try {
-      parseJsonBody('nope');
+      parseJsonObject('nope');
     } catch (error) {
       expect((error as MalformedJsonError).toBody()).toEqual({
         code: 50109,
@@ -22,14 +21,14 @@ describe('parseJsonBody', () => {
   });
 
   it.each(['[]', '"text"', '12', 'null', 'true'])('answers a request-level 50035 for %s', (text) => {
-    expect(formErrorsOf(() => parseJsonBody(text))).toEqual({
+    expect(formErrorsOf(() => parseJsonObject(text))).toEqual({
       _errors: [{ code: 'MODEL_TYPE_CONVERT', message: 'Only dictionaries may be used in a ModelType' }],
     });
   });
 
   it('reads an empty body as an empty object', () => {
-    expect(parseJsonBody('')).toEqual({});
-    expect(parseJsonBody('{"a":1}')).toEqual({ a: 1 });
+    expect(parseJsonObject('')).toEqual({});
+    expect(parseJsonObject('{"a":1}')).toEqual({ a: 1 });
   });
 });
 

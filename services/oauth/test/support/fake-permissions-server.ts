@@ -1,12 +1,7 @@
 import * as grpc from '@grpc/grpc-js';
 import { loadPermissionsProto, type permissions } from '@acs/protos';
-import {
-  CLIENT_CHANNEL_OPTIONS,
-  createGrpcServer,
-  createLogger,
-  DiscordError,
-  UnknownResourceError,
-} from '@acs/service-kit';
+import { CLIENT_CHANNEL_OPTIONS, createGrpcServer, createLogger } from '@acs/service-kit';
+import { DiscordError, UnknownResourceError } from '@acs/discord-errors';
 import type { PermissionsClient } from '../../src/clients/require-manage-guild';
 
 /** A bot member as the fake keeps it: its managed role's name and permissions ("0": none). */

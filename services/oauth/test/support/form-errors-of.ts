@@ -1,4 +1,4 @@
-import { InvalidFormBodyError, type ErrorTree } from '@acs/service-kit';
+import { InvalidFormBodyError, type ErrorTree } from '@acs/discord-errors';
 
 /** The error tree of the 400 / 50035 that `run` throws; fails when it throws nothing or something else. */
 export function formErrorsOf(run: () => unknown): ErrorTree {

@@ -5,9 +5,9 @@ import {
   CLIENT_CHANNEL_OPTIONS,
   createLogger,
   fromGrpcError,
-  type DiscordError,
   type GrpcServer,
 } from '@acs/service-kit';
+import { type DiscordError } from '@acs/discord-errors';
 import { createOAuthServer } from '../../src/create-oauth-server';
 import type { OAuthTestEnv } from './oauth-test-env';
 

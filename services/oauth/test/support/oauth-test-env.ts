@@ -1,6 +1,7 @@
 import { PrismaPg } from '@prisma/adapter-pg';
 import { Pool } from 'pg';
-import { DiscordError, serviceDatabaseUrl } from '@acs/service-kit';
+import { serviceDatabaseUrl } from '@acs/service-kit';
+import { DiscordError } from '@acs/discord-errors';
 import { createSnowflakeGenerator } from '@acs/snowflake';
 import { createTestDatabase, type TestDatabase } from '@acs/testing';
 import { PrismaClient } from '../../src/generated/prisma/client';

@@ -1,4 +1,4 @@
-import { DiscordError, UnknownResourceError } from '@acs/service-kit';
+import { DiscordError, UnknownResourceError } from '@acs/discord-errors';
 import { MAX_CHANNELS_PER_GUILD, MAX_ROLES_PER_GUILD } from './limits';
 
 // Codes and messages: facts §3.2 and D:topics/opcodes-and-status-codes.mdx §JSON Error Codes.

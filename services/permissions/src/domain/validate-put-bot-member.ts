@@ -1,8 +1,7 @@
-import { fieldError } from '@acs/service-kit';
+import { fieldError, readPathSnowflake } from '@acs/discord-errors';
 import { MAX_ROLE_NAME_LENGTH } from './limits';
 import { ALL_PERMISSIONS } from './permission-flags';
 import { ErrorCode } from './validation/error-codes';
-import { readPathSnowflake } from './validation/read-path-snowflake';
 import { readPermissionsField } from './validation/read-permission-bits';
 
 /** What PutBotMember puts in a guild: the bot user (id = application id) and its grant. */

@@ -1,6 +1,6 @@
 import type { permissions } from '@acs/protos';
 import { computeBasePermissions } from '../domain/compute-base-permissions';
-import { readPathSnowflake } from '../domain/validation/read-path-snowflake';
+import { readPathSnowflake } from '@acs/discord-errors';
 import { readPermissionsField } from '../domain/validation/read-permission-bits';
 import type { ListMemberGuildsStore, MemberGuildRow } from '../store/list-member-guilds-store';
 

@@ -1,9 +1,7 @@
-import { MalformedJsonError } from '@acs/service-kit';
+import { MalformedJsonError, parseJsonBody, readPathSnowflake } from '@acs/discord-errors';
 import { PERMISSION_FLAGS as P } from '../../src/domain/permission-flags';
 import { validateCreateGuild } from '../../src/domain/validate-create-guild';
 import { validateCreateRole, validateUpdateRole } from '../../src/domain/validate-role-body';
-import { parseJsonBody } from '../../src/domain/validation/parse-json-body';
-import { readPathSnowflake } from '../../src/domain/validation/read-path-snowflake';
 import { readPermissionsField } from '../../src/domain/validation/read-permission-bits';
 import { discordErrorOf, formErrorsOf, oneError } from '../support/errors';
 

@@ -1,4 +1,4 @@
-import { DiscordError, type ErrorTree } from '@acs/service-kit';
+import { DiscordError, type ErrorTree } from '@acs/discord-errors';
 
 /** The DiscordError `run` throws (sync or async); fails when it throws nothing or something else. */
 export async function discordErrorOf(run: () => unknown): Promise<DiscordError> {

@@ -1,4 +1,4 @@
-import { DiscordError, UnknownResourceError } from '@acs/service-kit';
+import { DiscordError, UnknownResourceError } from '@acs/discord-errors';
 
 /** 404 / 10066: the command (or app) has no permissions in that guild. */
 export class UnknownCommandPermissionsError extends UnknownResourceError {

@@ -1,4 +1,4 @@
-import { BaseErrorCode } from '@acs/validation';
+import { BaseErrorCode } from '@acs/discord-errors';
 
 // Inner `_errors[].code` strings of 50035 answers. The first group is the real API's
 // (facts §3.3); the second names rules whose real code is not public, in the same style,

@@ -1,4 +1,4 @@
-import { fieldError } from '@acs/service-kit';
+import { fieldError } from '@acs/discord-errors';
 import { ErrorCode } from './error-codes';
 import type { ErrorPath, FormErrors } from '@acs/validation';
 import { describeValue } from './read-value';

@@ -1,7 +1,6 @@
 // The JSON readers of @acs/validation, and the field readers the admin bodies here use.
 import {
   addRequired,
-  BaseErrorCode,
   checkRange,
   codePointLength,
   getField,
@@ -12,6 +11,7 @@ import {
   type FormErrors,
   type JsonObject,
 } from '@acs/validation';
+import { BaseErrorCode } from '@acs/discord-errors';
 
 export {
   addChoicesError,
