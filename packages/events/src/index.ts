@@ -1,4 +1,15 @@
-export { createOutboxRow, type EventEnvelope, type OutboxRow } from './event-envelope';
+export {
+  EVENT_CATALOG,
+  isEventName,
+  serviceOf,
+  typeOf,
+  type EventName,
+  type EventNameOf,
+  type EventPayload,
+  type EventPayloads,
+} from './event-catalog';
+export { createEvent } from './create-event';
+export type { EventEnvelope, OutboxRow } from './event-envelope';
 export { outboxNotifySql, outboxChannel } from './outbox-sql';
 export { OutboxRelay, type OutboxRelayOptions, type RelayLogger } from './outbox-relay';
 export { startOutboxRelay, type RunningRelay } from './start-outbox-relay';
@@ -13,5 +24,6 @@ export {
   type EventStreamConfig,
 } from './event-stream';
 export { ensureEventStream } from './ensure-event-stream';
+export { captureTraceContext, type TraceCarrier } from './trace-context';
 export { WakeSignal } from './wake-signal';
 export { schedulePruning, type PruningLogger, type ScheduledPruning } from './schedule-pruning';
