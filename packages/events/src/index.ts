@@ -24,6 +24,16 @@ export {
   type EventStreamConfig,
 } from './event-stream';
 export { ensureEventStream } from './ensure-event-stream';
+export { connectNats, type ConnectLogger, type NatsTarget } from './connect-nats';
 export { captureTraceContext, type TraceCarrier } from './trace-context';
+export {
+  retry,
+  sleep,
+  backoffDelay,
+  DEFAULT_BACKOFF,
+  type BackoffPolicy,
+  type RetryAttempt,
+  type RetryOptions,
+} from './retry';
 export { WakeSignal } from './wake-signal';
 export { schedulePruning, type PruningLogger, type ScheduledPruning } from './schedule-pruning';

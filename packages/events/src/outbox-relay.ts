@@ -3,6 +3,7 @@ import type { Pool, PoolClient } from 'pg';
 import { ensureEventStream } from './ensure-event-stream';
 import { DEFAULT_EVENT_STREAM, publishedSubject, type EventStreamConfig } from './event-stream';
 import { outboxChannel } from './outbox-sql';
+import { retry } from './retry';
 import { schedulePruning, type ScheduledPruning } from './schedule-pruning';
 import { WakeSignal } from './wake-signal';
 
@@ -24,8 +25,6 @@ export interface OutboxRelayOptions {
   batchSize?: number;
   /** Fallback poll interval when no NOTIFY arrives. */
   pollIntervalMs?: number;
-  /** Upper bound of the retry backoff while NATS is unreachable. */
-  maxBackoffMs?: number;
   /** Stream and subject prefix (default `ACS_EVENTS`, `acs`). */
   events?: EventStreamConfig;
   /** Published rows older than this are deleted; unset: they are kept forever. */
@@ -40,7 +39,7 @@ export interface OutboxRelayOptions {
  * Publishes a service's outbox rows to JetStream, in order of creation, and marks them
  * published. Row id = `Nats-Msg-Id`: a crash between publish and mark republishes the
  * row, and the stream's duplicate window drops the repeat. While NATS is down the rows
- * wait (writes keep succeeding) and the relay retries with exponential backoff.
+ * wait (writes keep succeeding) and the relay retries with the one backoff policy.
  * Several replicas may run: `FOR UPDATE SKIP LOCKED` gives each row to one of them.
  * With `retentionMs`, published rows are deleted once older than that.
  */
@@ -51,8 +50,8 @@ export class OutboxRelay {
   private running = false;
   /** Rung by NOTIFY: rows may be waiting. */
   private readonly wakeUp = new WakeSignal();
-  /** Rung by stop() only: ends a backoff, which new rows must not cut short. */
-  private readonly stopping = new WakeSignal();
+  /** Aborted by stop() only: ends a backoff, which new rows must not cut short. */
+  private stopping = new AbortController();
   private listener: PoolClient | undefined;
   private loop: Promise<void> | undefined;
   private pruning: ScheduledPruning | undefined;
@@ -74,6 +73,7 @@ export class OutboxRelay {
   /** Starts relaying in the background. */
   async start(): Promise<void> {
     this.running = true;
+    this.stopping = new AbortController();
     await this.listen();
     this.loop = this.run();
     if (this.options.retentionMs !== undefined) {
@@ -90,7 +90,7 @@ export class OutboxRelay {
   async stop(): Promise<void> {
     this.running = false;
     this.wakeUp.wake();
-    this.stopping.wake();
+    this.stopping.abort();
     await Promise.all([this.loop, this.pruning?.stop()]);
     this.pruning = undefined;
     if (this.listener) {
@@ -175,24 +175,23 @@ export class OutboxRelay {
   }
 
   private async run(): Promise<void> {
-    const maxBackoff = this.options.maxBackoffMs ?? 5000;
     const poll = this.options.pollIntervalMs ?? 1000;
-    let backoff = 100;
     while (this.running) {
-      try {
-        // Until the listener is back, the poll interval bounds the delay.
-        if (!this.listener) await this.listen();
-        // A NOTIFY that arrives while the batch runs may be for a row it did not see.
-        this.wakeUp.clear();
-        const published = await this.relayBatch();
-        backoff = 100;
-        if (published > 0) continue;
-        await this.wakeUp.wait(poll);
-      } catch (error) {
-        this.options.logger.warn({ err: error, retryInMs: backoff }, 'outbox relay failed; retrying');
-        await this.stopping.wait(backoff + Math.random() * backoff * 0.2);
-        backoff = Math.min(backoff * 2, maxBackoff);
-      }
+      const published = await retry(() => this.relayNext(), {
+        signal: this.stopping.signal,
+        onRetry: (error, { delayMs }) =>
+          this.options.logger.warn({ err: error, retryInMs: delayMs }, 'outbox relay failed; retrying'),
+      }).catch(() => 0); // stopped during a backoff
+      if (published === 0 && this.running) await this.wakeUp.wait(poll);
     }
+  }
+
+  /** Publishes the next batch, listening again first if the listener was lost. */
+  private async relayNext(): Promise<number> {
+    // Until the listener is back, the poll interval bounds the delay.
+    if (!this.listener) await this.listen();
+    // A NOTIFY that arrives while the batch runs may be for a row it did not see.
+    this.wakeUp.clear();
+    return this.relayBatch();
   }
 }
