@@ -24,7 +24,20 @@ export {
   type EventStreamConfig,
 } from './event-stream';
 export { ensureEventStream } from './ensure-event-stream';
+export { ensureConsumer, filterSubjectOf, type ConsumerSpec } from './ensure-consumer';
 export { connectNats, type ConnectLogger, type NatsTarget } from './connect-nats';
+export {
+  startEventConsumer,
+  oneByOne,
+  type BatchOutcome,
+  type ConsumerLogger,
+  type EventBatchHandler,
+  type EventConsumerOptions,
+  type ReceivedEvent,
+  type RunningConsumer,
+} from './start-event-consumer';
+export { readEvent, type CheckedEvent, type ReadResult } from './read-event';
+export { withEventSpan } from './event-span';
 export { captureTraceContext, type TraceCarrier } from './trace-context';
 export {
   retry,
