@@ -1,10 +1,13 @@
-import type { JetStreamClient, NatsConnection } from 'nats';
+import { SpanKind, trace } from '@opentelemetry/api';
+import { headers, type JetStreamClient, type NatsConnection } from 'nats';
 import type { Pool, PoolClient } from 'pg';
 import { ensureEventStream } from './ensure-event-stream';
+import { eventTracer } from './event-span';
 import { DEFAULT_EVENT_STREAM, publishedSubject, type EventStreamConfig } from './event-stream';
 import { outboxChannel } from './outbox-sql';
 import { retry } from './retry';
 import { schedulePruning, type ScheduledPruning } from './schedule-pruning';
+import { captureTraceContext, contextOfCarrier, readTraceCarrier, TRACE_HEADERS } from './trace-context';
 import { WakeSignal } from './wake-signal';
 
 /** What the relay logs through; pino's logger fits. */
@@ -40,6 +43,8 @@ export interface OutboxRelayOptions {
  * published. Row id = `Nats-Msg-Id`: a crash between publish and mark republishes the
  * row, and the stream's duplicate window drops the repeat. While NATS is down the rows
  * wait (writes keep succeeding) and the relay retries with the one backoff policy.
+ * Each row's trace context (its `trace_context` column) becomes the parent of a publish
+ * span, whose context travels in the message's `traceparent`/`tracestate` headers.
  * Several replicas may run: `FOR UPDATE SKIP LOCKED` gives each row to one of them.
  * With `retentionMs`, published rows are deleted once older than that.
  */
@@ -104,21 +109,20 @@ export class OutboxRelay {
     const client = await this.options.pool.connect();
     try {
       await client.query('BEGIN');
-      const { rows } = await client.query<{ id: string; subject: string; payload: string }>(
-        `SELECT id, subject, payload::text AS payload FROM ${this.table}
+      const { rows } = await client.query<{
+        id: string;
+        subject: string;
+        payload: string;
+        trace_context: unknown;
+      }>(
+        `SELECT id, subject, payload::text AS payload, trace_context FROM ${this.table}
           WHERE published_at IS NULL ORDER BY seq
           LIMIT $1 FOR UPDATE SKIP LOCKED`,
         [this.options.batchSize ?? 100],
       );
       // Sent back to back on one connection, so the stream stores them in this order;
       // msgID becomes the Nats-Msg-Id header, the stream's deduplication key.
-      await Promise.all(
-        rows.map((row) =>
-          this.js.publish(publishedSubject(row.subject, this.prefix), Buffer.from(row.payload), {
-            msgID: row.id,
-          }),
-        ),
-      );
+      await Promise.all(rows.map((row) => this.publish(publishedSubject(row.subject, this.prefix), row)));
       if (rows.length > 0) {
         await client.query(`UPDATE ${this.table} SET published_at = now() WHERE id = ANY($1::text[])`, [
           rows.map((r) => r.id),
@@ -159,6 +163,41 @@ export class OutboxRelay {
       if ((rowCount ?? 0) < batchSize) break;
     }
     return deleted;
+  }
+
+  /**
+   * Publishes one row in a span that continues the trace of the change that wrote it; the
+   * span's context (or, with no tracing installed here, the stored one) goes in the headers.
+   */
+  private async publish(
+    subject: string,
+    row: { id: string; payload: string; trace_context: unknown },
+  ): Promise<void> {
+    const stored = readTraceCarrier(row.trace_context);
+    const span = eventTracer.startSpan(
+      `send ${subject}`,
+      {
+        kind: SpanKind.PRODUCER,
+        attributes: {
+          'messaging.system': 'nats',
+          'messaging.operation.type': 'send',
+          'messaging.destination.name': subject,
+          'messaging.message.id': row.id,
+        },
+      },
+      contextOfCarrier(stored),
+    );
+    const carrier = captureTraceContext(trace.setSpan(contextOfCarrier(stored), span)) ?? stored;
+    const messageHeaders = headers();
+    for (const header of TRACE_HEADERS) {
+      const value = carrier?.[header];
+      if (value) messageHeaders.set(header, value);
+    }
+    try {
+      await this.js.publish(subject, Buffer.from(row.payload), { msgID: row.id, headers: messageHeaders });
+    } finally {
+      span.end();
+    }
   }
 
   /** Holds a connection that LISTENs for the services' NOTIFY; re-established when lost. */
