@@ -210,11 +210,14 @@ async function main() {
       socket.on('error', reject);
     });
     const heartbeat = setInterval(() => socket.send(JSON.stringify({ op: 1, d: null })), 10_000);
-    // Markers double as event ids: commit() assigns ids, so the marker is set after.
+    // Markers double as event ids: commit() assigns ids, so the marker is set after. The
+    // marker is the entry's `id`, which the event catalog wants a snowflake.
     const gateway = await measure(
       'gateway',
       async (n) => {
-        const markers = Array.from({ length: n }, () => randomUUID());
+        const markers = Array.from({ length: n }, () =>
+          BigInt(`0x${randomBytes(7).toString('hex')}`).toString(),
+        );
         const { at } = await commit(
           pool,
           'permissions',

@@ -1,8 +1,7 @@
 import { Pool } from 'pg';
-import { findTestServers } from '@acs/testing';
+import { findTestServers, TcpProxy } from '@acs/testing';
 import { createDemoWorld, startTestStack, type DemoWorld, type TestStack } from './support';
 import { GatewayTestClient } from './helpers/gateway-client';
-import { TcpProxy } from './helpers/tcp-proxy';
 import { WebhookReceiver } from './helpers/webhook-receiver';
 import { writeOutboxEvents } from './helpers/write-outbox-event';
 
@@ -14,7 +13,7 @@ let receiver: WebhookReceiver;
 
 const authorized = () => ({
   application_id: world.application.id,
-  integration_type: 1,
+  integration_type: 1 as const,
   user_id: world.user.id,
   scopes: ['applications.commands'],
 });
@@ -81,12 +80,7 @@ it('loses nothing when the dispatcher is killed with 1,000 events in flight', as
   for (let i = 0; i < 10; i++)
     ids.push(
       ...(
-        await writeOutboxEvents(
-          pool,
-          'oauth',
-          'application.authorized',
-          Array.from({ length: 100 }, authorized),
-        )
+        await writeOutboxEvents(pool, 'oauth.application.authorized', Array.from({ length: 100 }, authorized))
       ).ids,
     );
   // Kill it mid-stream: some delivered, most not.
@@ -115,8 +109,7 @@ it('loses nothing when NATS is unreachable for 15 s under writes', async () => {
       try {
         const written = await writeOutboxEvents(
           pool,
-          'oauth',
-          'application.authorized',
+          'oauth.application.authorized',
           Array.from({ length: 5 }, authorized),
         );
         ids.push(...written.ids);

@@ -320,7 +320,7 @@ describe('webhook event delivery', () => {
     broken.respond = () => 503;
     const event = {
       application_id: app.id,
-      integration_type: 1,
+      integration_type: 1 as const,
       user_id: world.user.id,
       scopes: ['applications.commands'],
     };
@@ -343,14 +343,14 @@ describe('webhook event delivery', () => {
         await new Promise((r) => setTimeout(r, 100));
       }
     };
-    await writeOutboxEvents(pool, 'oauth', 'application.authorized', [event, event, event, event]);
+    await writeOutboxEvents(pool, 'oauth.application.authorized', [event, event, event, event]);
     const first = await settled(4);
     expect(first.disabled).toBe(true);
     expect(first.failed).toBeGreaterThanOrEqual(3);
     expect(broken.events().length).toBeGreaterThan(3 * 3); // each retried several times
 
     const attempts = broken.events().length;
-    await writeOutboxEvents(pool, 'oauth', 'application.authorized', [event]);
+    await writeOutboxEvents(pool, 'oauth.application.authorized', [event]);
     const after = await settled(5);
     expect(after.skipped).toBe(first.skipped + 1);
     expect(broken.events()).toHaveLength(attempts);
@@ -389,22 +389,20 @@ describe('webhook event delivery', () => {
     slow.respond = () => 'stall'; // holds every request for good (the dispatcher gives up after 3 s)
     const authorized = (applicationId: string) => ({
       application_id: applicationId,
-      integration_type: 1,
+      integration_type: 1 as const,
       user_id: world.user.id,
       scopes: ['applications.commands'],
     });
     await writeOutboxEvents(
       pool,
-      'oauth',
-      'application.authorized',
+      'oauth.application.authorized',
       Array.from({ length: 50 }, () => authorized(slowApp.id)),
     );
     const latencies: number[] = [];
     for (let round = 0; round < 10; round++) {
       const { ids, committedAt } = await writeOutboxEvents(
         pool,
-        'oauth',
-        'application.authorized',
+        'oauth.application.authorized',
         Array.from({ length: 10 }, () => authorized(fastApp.id)),
       );
       const arrivals = await waitFor('the fast app', () => {

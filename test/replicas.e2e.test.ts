@@ -28,6 +28,7 @@ beforeAll(async () => {
         OAUTH_GRPC_URL: stack.grpcTargets.oauth,
         DISPATCHER_GRPC_URL: stack.grpcTargets.dispatcher,
         NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
+        EVENTS_STREAM: stack.events.stream,
         EVENTS_SUBJECT_PREFIX: stack.events.subjectPrefix,
         TOKEN_CACHE_SECONDS: '300',
         RATE_LIMIT_GLOBAL_PER_SECOND: '0',

@@ -20,9 +20,10 @@ interface OtlpExport {
 /**
  * With OTEL_EXPORTER_OTLP_ENDPOINT set, one request is one trace across processes:
  * api-gateway's HTTP server span, its gRPC client span, command-registry's gRPC server
- * span and its PostgreSQL spans share a trace id.
+ * span and its PostgreSQL spans share a trace id; and when the request makes an event, the
+ * trace goes on through the outbox and NATS to the dispatcher that delivers it.
  */
-describe('tracing across HTTP → gRPC → PostgreSQL', () => {
+describe('tracing across HTTP → gRPC → PostgreSQL → outbox → NATS → dispatcher', () => {
   let collector: http.Server;
   const spans: ReceivedSpan[] = [];
   let stack: TestStack;
@@ -88,5 +89,47 @@ describe('tracing across HTTP → gRPC → PostgreSQL', () => {
     expect(shared).toBeDefined();
     const services = new Set(spans.filter((s) => s.traceId === shared).map((s) => s.service));
     expect([...services].sort()).toEqual(expect.arrayContaining(['api-gateway', 'command-registry']));
+  });
+
+  it('continues the trace of a request through its event, to the dispatcher delivering it', async () => {
+    const world = await createDemoWorld(stack.admin);
+    const reset = await stack.admin('POST', `/admin/applications/${world.application.id}/bot/reset-token`);
+    expect(reset.status).toBe(200);
+
+    // oauth writes application.bot_token_reset with the trace of the request; its relay
+    // publishes it with traceparent; the dispatcher ends the bot's sessions in a span of it
+    // (within its processing span, which ends last).
+    const deadline = Date.now() + 15_000;
+    let traceId: string | undefined;
+    while (!traceId && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 250));
+      const requestTraces = new Set(
+        spans
+          .filter((s) => s.service === 'api-gateway' && s.name.includes('ResetBotToken'))
+          .map((s) => s.traceId),
+      );
+      traceId = spans.find(
+        (s) =>
+          s.service === 'dispatcher' &&
+          s.name === 'process oauth.application.bot_token_reset' &&
+          requestTraces.has(s.traceId),
+      )?.traceId;
+    }
+    expect(traceId).toBeDefined();
+    const trace = spans.filter((s) => s.traceId === traceId);
+    const names = (service: string) => trace.filter((s) => s.service === service).map((s) => s.name);
+    expect(names('api-gateway')).toEqual(expect.arrayContaining([expect.stringContaining('ResetBotToken')]));
+    expect(names('oauth')).toEqual(
+      expect.arrayContaining([
+        expect.stringContaining('ResetBotToken'),
+        expect.stringMatching(/^send .*\.oauth\.application\.bot_token_reset$/),
+      ]),
+    );
+    expect(names('dispatcher')).toEqual(
+      expect.arrayContaining([
+        'process oauth.application.bot_token_reset',
+        'deliver oauth.application.bot_token_reset',
+      ]),
+    );
   });
 });

@@ -1,34 +1,29 @@
-import { randomUUID } from 'node:crypto';
 import type { Pool } from 'pg';
+import { createEvent, serviceOf, type EventName, type EventPayload } from '@acs/events';
 
 /**
- * Writes events to a service's outbox the way that service does (subject
- * `acs.<schema>.<type>`, NOTIFY at commit), in one transaction; the relay publishes them
- * with the stack's subject prefix. Returns the event ids and the commit time.
+ * Writes events of the catalog to their service's outbox the way that service does
+ * (`createEvent`, NOTIFY at commit), in one transaction; the relay publishes them with the
+ * stack's subject prefix. Returns the event ids and the commit time.
  */
-export async function writeOutboxEvents(
+export async function writeOutboxEvents<N extends EventName>(
   pool: Pool,
-  schema: string,
-  type: string,
-  data: unknown[],
+  name: N,
+  data: EventPayload<N>[],
 ): Promise<{ ids: string[]; committedAt: number }> {
+  const schema = serviceOf(name);
+  const rows = data.map((d) => createEvent(name, d));
   const client = await pool.connect();
   try {
-    const ids = data.map(() => randomUUID());
-    const now = new Date().toISOString();
     await client.query('BEGIN');
     await client.query(
       `INSERT INTO "${schema}"."outbox" (id, subject, payload)
        SELECT * FROM unnest($1::text[], $2::text[], $3::jsonb[])`,
-      [
-        ids,
-        ids.map(() => `acs.${schema}.${type}`),
-        ids.map((id, i) => JSON.stringify({ id, type, occurred_at: now, data: data[i] })),
-      ],
+      [rows.map((r) => r.id), rows.map((r) => r.subject), rows.map((r) => JSON.stringify(r.payload))],
     );
     await client.query(`SELECT pg_notify('${schema}_outbox', '')`);
     await client.query('COMMIT');
-    return { ids, committedAt: Date.now() };
+    return { ids: rows.map((r) => r.id), committedAt: Date.now() };
   } catch (error) {
     await client.query('ROLLBACK');
     throw error;

@@ -1,4 +1,15 @@
-export { createOutboxRow, type EventEnvelope, type OutboxRow } from './event-envelope';
+export {
+  EVENT_CATALOG,
+  isEventName,
+  serviceOf,
+  typeOf,
+  type EventName,
+  type EventNameOf,
+  type EventPayload,
+  type EventPayloads,
+} from './event-catalog';
+export { createEvent } from './create-event';
+export type { EventEnvelope, OutboxRow } from './event-envelope';
 export { outboxNotifySql, outboxChannel } from './outbox-sql';
 export { OutboxRelay, type OutboxRelayOptions, type RelayLogger } from './outbox-relay';
 export { startOutboxRelay, type RunningRelay } from './start-outbox-relay';
@@ -13,5 +24,29 @@ export {
   type EventStreamConfig,
 } from './event-stream';
 export { ensureEventStream } from './ensure-event-stream';
+export { ensureConsumer, filterSubjectOf, type ConsumerSpec } from './ensure-consumer';
+export { connectNats, type ConnectLogger, type NatsTarget } from './connect-nats';
+export {
+  startEventConsumer,
+  oneByOne,
+  type BatchOutcome,
+  type ConsumerLogger,
+  type EventBatchHandler,
+  type EventConsumerOptions,
+  type ReceivedEvent,
+  type RunningConsumer,
+} from './start-event-consumer';
+export { readEvent, type CheckedEvent, type ReadResult } from './read-event';
+export { withEventSpan } from './event-span';
+export { captureTraceContext, type TraceCarrier } from './trace-context';
+export {
+  retry,
+  sleep,
+  backoffDelay,
+  DEFAULT_BACKOFF,
+  type BackoffPolicy,
+  type RetryAttempt,
+  type RetryOptions,
+} from './retry';
 export { WakeSignal } from './wake-signal';
 export { schedulePruning, type PruningLogger, type ScheduledPruning } from './schedule-pruning';

@@ -1,9 +1,13 @@
-import type { JetStreamClient, NatsConnection } from 'nats';
+import { SpanKind, trace } from '@opentelemetry/api';
+import { headers, type JetStreamClient, type NatsConnection } from 'nats';
 import type { Pool, PoolClient } from 'pg';
 import { ensureEventStream } from './ensure-event-stream';
+import { eventTracer } from './event-span';
 import { DEFAULT_EVENT_STREAM, publishedSubject, type EventStreamConfig } from './event-stream';
 import { outboxChannel } from './outbox-sql';
+import { retry } from './retry';
 import { schedulePruning, type ScheduledPruning } from './schedule-pruning';
+import { captureTraceContext, contextOfCarrier, readTraceCarrier, TRACE_HEADERS } from './trace-context';
 import { WakeSignal } from './wake-signal';
 
 /** What the relay logs through; pino's logger fits. */
@@ -24,8 +28,6 @@ export interface OutboxRelayOptions {
   batchSize?: number;
   /** Fallback poll interval when no NOTIFY arrives. */
   pollIntervalMs?: number;
-  /** Upper bound of the retry backoff while NATS is unreachable. */
-  maxBackoffMs?: number;
   /** Stream and subject prefix (default `ACS_EVENTS`, `acs`). */
   events?: EventStreamConfig;
   /** Published rows older than this are deleted; unset: they are kept forever. */
@@ -40,7 +42,9 @@ export interface OutboxRelayOptions {
  * Publishes a service's outbox rows to JetStream, in order of creation, and marks them
  * published. Row id = `Nats-Msg-Id`: a crash between publish and mark republishes the
  * row, and the stream's duplicate window drops the repeat. While NATS is down the rows
- * wait (writes keep succeeding) and the relay retries with exponential backoff.
+ * wait (writes keep succeeding) and the relay retries with the one backoff policy.
+ * Each row's trace context (its `trace_context` column) becomes the parent of a publish
+ * span, whose context travels in the message's `traceparent`/`tracestate` headers.
  * Several replicas may run: `FOR UPDATE SKIP LOCKED` gives each row to one of them.
  * With `retentionMs`, published rows are deleted once older than that.
  */
@@ -51,8 +55,8 @@ export class OutboxRelay {
   private running = false;
   /** Rung by NOTIFY: rows may be waiting. */
   private readonly wakeUp = new WakeSignal();
-  /** Rung by stop() only: ends a backoff, which new rows must not cut short. */
-  private readonly stopping = new WakeSignal();
+  /** Aborted by stop() only: ends a backoff, which new rows must not cut short. */
+  private stopping = new AbortController();
   private listener: PoolClient | undefined;
   private loop: Promise<void> | undefined;
   private pruning: ScheduledPruning | undefined;
@@ -74,6 +78,7 @@ export class OutboxRelay {
   /** Starts relaying in the background. */
   async start(): Promise<void> {
     this.running = true;
+    this.stopping = new AbortController();
     await this.listen();
     this.loop = this.run();
     if (this.options.retentionMs !== undefined) {
@@ -90,7 +95,7 @@ export class OutboxRelay {
   async stop(): Promise<void> {
     this.running = false;
     this.wakeUp.wake();
-    this.stopping.wake();
+    this.stopping.abort();
     await Promise.all([this.loop, this.pruning?.stop()]);
     this.pruning = undefined;
     if (this.listener) {
@@ -104,21 +109,20 @@ export class OutboxRelay {
     const client = await this.options.pool.connect();
     try {
       await client.query('BEGIN');
-      const { rows } = await client.query<{ id: string; subject: string; payload: string }>(
-        `SELECT id, subject, payload::text AS payload FROM ${this.table}
+      const { rows } = await client.query<{
+        id: string;
+        subject: string;
+        payload: string;
+        trace_context: unknown;
+      }>(
+        `SELECT id, subject, payload::text AS payload, trace_context FROM ${this.table}
           WHERE published_at IS NULL ORDER BY seq
           LIMIT $1 FOR UPDATE SKIP LOCKED`,
         [this.options.batchSize ?? 100],
       );
       // Sent back to back on one connection, so the stream stores them in this order;
       // msgID becomes the Nats-Msg-Id header, the stream's deduplication key.
-      await Promise.all(
-        rows.map((row) =>
-          this.js.publish(publishedSubject(row.subject, this.prefix), Buffer.from(row.payload), {
-            msgID: row.id,
-          }),
-        ),
-      );
+      await Promise.all(rows.map((row) => this.publish(publishedSubject(row.subject, this.prefix), row)));
       if (rows.length > 0) {
         await client.query(`UPDATE ${this.table} SET published_at = now() WHERE id = ANY($1::text[])`, [
           rows.map((r) => r.id),
@@ -161,6 +165,41 @@ export class OutboxRelay {
     return deleted;
   }
 
+  /**
+   * Publishes one row in a span that continues the trace of the change that wrote it; the
+   * span's context (or, with no tracing installed here, the stored one) goes in the headers.
+   */
+  private async publish(
+    subject: string,
+    row: { id: string; payload: string; trace_context: unknown },
+  ): Promise<void> {
+    const stored = readTraceCarrier(row.trace_context);
+    const span = eventTracer.startSpan(
+      `send ${subject}`,
+      {
+        kind: SpanKind.PRODUCER,
+        attributes: {
+          'messaging.system': 'nats',
+          'messaging.operation.type': 'send',
+          'messaging.destination.name': subject,
+          'messaging.message.id': row.id,
+        },
+      },
+      contextOfCarrier(stored),
+    );
+    const carrier = captureTraceContext(trace.setSpan(contextOfCarrier(stored), span)) ?? stored;
+    const messageHeaders = headers();
+    for (const header of TRACE_HEADERS) {
+      const value = carrier?.[header];
+      if (value) messageHeaders.set(header, value);
+    }
+    try {
+      await this.js.publish(subject, Buffer.from(row.payload), { msgID: row.id, headers: messageHeaders });
+    } finally {
+      span.end();
+    }
+  }
+
   /** Holds a connection that LISTENs for the services' NOTIFY; re-established when lost. */
   private async listen(): Promise<void> {
     const listener = await this.options.pool.connect();
@@ -175,24 +214,23 @@ export class OutboxRelay {
   }
 
   private async run(): Promise<void> {
-    const maxBackoff = this.options.maxBackoffMs ?? 5000;
     const poll = this.options.pollIntervalMs ?? 1000;
-    let backoff = 100;
     while (this.running) {
-      try {
-        // Until the listener is back, the poll interval bounds the delay.
-        if (!this.listener) await this.listen();
-        // A NOTIFY that arrives while the batch runs may be for a row it did not see.
-        this.wakeUp.clear();
-        const published = await this.relayBatch();
-        backoff = 100;
-        if (published > 0) continue;
-        await this.wakeUp.wait(poll);
-      } catch (error) {
-        this.options.logger.warn({ err: error, retryInMs: backoff }, 'outbox relay failed; retrying');
-        await this.stopping.wait(backoff + Math.random() * backoff * 0.2);
-        backoff = Math.min(backoff * 2, maxBackoff);
-      }
+      const published = await retry(() => this.relayNext(), {
+        signal: this.stopping.signal,
+        onRetry: (error, { delayMs }) =>
+          this.options.logger.warn({ err: error, retryInMs: delayMs }, 'outbox relay failed; retrying'),
+      }).catch(() => 0); // stopped during a backoff
+      if (published === 0 && this.running) await this.wakeUp.wait(poll);
     }
+  }
+
+  /** Publishes the next batch, listening again first if the listener was lost. */
+  private async relayNext(): Promise<number> {
+    // Until the listener is back, the poll interval bounds the delay.
+    if (!this.listener) await this.listen();
+    // A NOTIFY that arrives while the batch runs may be for a row it did not see.
+    this.wakeUp.clear();
+    return this.relayBatch();
   }
 }

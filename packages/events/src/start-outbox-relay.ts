@@ -1,7 +1,10 @@
-import { connect, type NatsConnection } from 'nats';
+import type { NatsConnection } from 'nats';
 import type { Pool } from 'pg';
+import { connectNats } from './connect-nats';
+import { ensureEventStream } from './ensure-event-stream';
 import type { EventStreamConfig } from './event-stream';
 import { OutboxRelay, type RelayLogger } from './outbox-relay';
+import { retry } from './retry';
 
 /** A running relay with its own NATS connection. */
 export interface RunningRelay {
@@ -24,64 +27,42 @@ export function startOutboxRelay(options: {
   /** Stream, subject prefix and retention (default `ACS_EVENTS`, `acs`, forever). */
   events?: EventStreamConfig;
 }): RunningRelay {
+  const stopping = new AbortController();
   let nats: NatsConnection | undefined;
   let relay: OutboxRelay | undefined;
-  let stopped = false;
-  let interrupt: (() => void) | undefined;
-  // A wait that stop() can cut short.
-  const pause = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      interrupt = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
   const ready = (async () => {
-    // Our own retry loop rather than the client's waitOnFirstConnect, so that stop()
-    // can end a relay that never reached NATS.
-    for (let delay = 250; !stopped; delay = Math.min(delay * 2, 5000)) {
-      try {
-        nats = await connect({
-          servers: options.natsUrl,
-          name: options.name,
-          maxReconnectAttempts: -1,
-          reconnectTimeWait: 1000,
-        });
-        break;
-      } catch (error) {
-        options.logger.warn({ err: error, retryInMs: delay }, 'NATS not reachable yet; retrying');
-        await pause(delay);
-      }
-    }
-    if (stopped || !nats) return;
-    for (let delay = 250; !stopped; delay = Math.min(delay * 2, 5000)) {
-      try {
-        await OutboxRelay.ensureStream(nats as NatsConnection, options.events);
-        break;
-      } catch (error) {
-        options.logger.warn({ err: error }, 'cannot create the event stream yet; retrying');
-        await pause(delay);
-      }
-    }
-    if (stopped) return;
+    const { signal } = stopping;
+    const connection = await connectNats(
+      { servers: options.natsUrl, name: options.name },
+      { logger: options.logger, signal },
+    );
+    nats = connection;
+    await retry(() => ensureEventStream(connection, options.events), {
+      signal,
+      onRetry: (error, { delayMs }) =>
+        options.logger.warn(
+          { err: error, retryInMs: delayMs },
+          'cannot create the event stream yet; retrying',
+        ),
+    });
     relay = new OutboxRelay({
       pool: options.pool,
       schema: options.schema,
-      nats: nats as NatsConnection,
+      nats: connection,
       logger: options.logger,
       events: options.events,
       retentionMs: options.events?.maxAgeMs,
     });
     await relay.start();
     options.logger.info({ nats: options.natsUrl }, 'outbox relay started');
-  })().catch((error: unknown) => options.logger.error({ err: error }, 'outbox relay could not start'));
+  })().catch((error: unknown) => {
+    if (!stopping.signal.aborted) options.logger.error({ err: error }, 'outbox relay could not start');
+  });
 
   return {
     isConnected: () => nats !== undefined && !nats.isClosed(),
     async stop() {
-      stopped = true;
-      interrupt?.();
+      stopping.abort();
       await ready;
       await relay?.stop();
       await nats?.drain().catch(() => undefined);

@@ -3,7 +3,6 @@ import { AckPolicy, connect, DeliverPolicy, nanos, type JsMsg, type NatsConnecti
 import { Pool } from 'pg';
 import { createTestDatabase, type TestDatabase } from '@acs/testing';
 import {
-  createOutboxRow,
   ensureEventStream,
   EVENTS_STREAM,
   OutboxRelay,
@@ -11,6 +10,7 @@ import {
   publishedSubject,
   startOutboxRelay,
 } from '../src';
+import { createOutboxRow } from '../src/event-envelope';
 
 const SCHEMA = 'relaytest';
 const service = `relay-test-${randomBytes(3).toString('hex')}`;
@@ -29,7 +29,7 @@ beforeAll(async () => {
   await pool.query(`CREATE SCHEMA ${SCHEMA}`);
   await pool.query(`CREATE TABLE ${SCHEMA}.outbox (
     id text PRIMARY KEY, seq bigserial UNIQUE, subject text NOT NULL, payload jsonb NOT NULL,
-    created_at timestamp(3) NOT NULL DEFAULT now(), published_at timestamp(3))`);
+    created_at timestamp(3) NOT NULL DEFAULT now(), published_at timestamp(3), trace_context jsonb)`);
   nats = await connect({ servers: db.natsUrl });
   await OutboxRelay.ensureStream(nats);
 });

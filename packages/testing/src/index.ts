@@ -1,3 +1,4 @@
 export { findTestServers, type TestServers } from './find-servers';
 export { createTestDatabase, type TestDatabase } from './create-test-database';
 export { GatewayTestClient, type Received } from './gateway-test-client';
+export { TcpProxy } from './tcp-proxy';

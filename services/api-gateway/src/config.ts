@@ -35,6 +35,7 @@ const schema = z.object({
   RATE_LIMIT_ROUTE_WINDOW_SECONDS: z.coerce.number().positive().default(1),
   /** NATS, where oauth's events say when an application's credentials changed. */
   NATS_URL: z.string().default('nats://127.0.0.1:4222'),
+  EVENTS_STREAM: z.string().default('ACS_EVENTS'),
   EVENTS_SUBJECT_PREFIX: z.string().default('acs'),
   /** Longest time a resolved token is trusted without asking oauth again. */
   TOKEN_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(30),

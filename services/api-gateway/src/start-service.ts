@@ -28,7 +28,7 @@ export async function startService(
   });
   const credentials = followCredentialChanges({
     natsUrl: config.NATS_URL,
-    subjectPrefix: config.EVENTS_SUBJECT_PREFIX,
+    events: { stream: config.EVENTS_STREAM, subjectPrefix: config.EVENTS_SUBJECT_PREFIX },
     cache: auth.cache,
     logger,
   });

@@ -1,5 +1,4 @@
-import { connect } from 'nats';
-import { eventStreamOf, schedulePruning } from '@acs/events';
+import { connectNats, eventStreamOf, schedulePruning, startEventConsumer } from '@acs/events';
 import { loadDispatcherProto, loadOAuthProto, loadPermissionsProto } from '@acs/protos';
 import {
   createGrpcClient,
@@ -12,8 +11,9 @@ import {
 } from '@acs/service-kit';
 import { Directory } from './clients/directory';
 import { DB_SCHEMA, loadConfig, SERVICE_NAME } from './config';
-import { EventConsumer } from './consumer/event-consumer';
+import { deliverEvents } from './consumer/deliver-events';
 import { parseAddressPolicy } from './domain/address-policy';
+import { DISPATCHED_EVENTS } from './domain/plan-event';
 import { DispatchBus } from './gateway/dispatch-bus';
 import { startGatewayServer } from './gateway/gateway-server';
 import { SessionRegistry } from './gateway/session-registry';
@@ -54,13 +54,7 @@ export async function startService(
     maxConcurrency: config.IDENTIFY_MAX_CONCURRENCY,
     concurrencyWindowMs: config.IDENTIFY_CONCURRENCY_WINDOW_MS,
   });
-  const nats = await connect({
-    servers: config.NATS_URL,
-    name: SERVICE_NAME,
-    maxReconnectAttempts: -1,
-    reconnectTimeWait: 500,
-    waitOnFirstConnect: true,
-  });
+  const nats = await connectNats({ servers: config.NATS_URL, name: SERVICE_NAME }, { logger });
   const bus = new DispatchBus(nats, config.EVENTS_SUBJECT_PREFIX);
   const registry = new SessionRegistry(bus, {
     resumeWindowMs: config.RESUME_WINDOW_MS,
@@ -81,17 +75,6 @@ export async function startService(
     timeScale: config.WEBHOOK_TIME_SCALE,
     disableAfterFailures: config.WEBHOOK_DISABLE_AFTER_FAILURES,
     leaseMs: config.WEBHOOK_LEASE_MS,
-  });
-  const consumer = new EventConsumer({
-    nats,
-    events,
-    consumerName: config.CONSUMER_NAME,
-    ackWaitMs: config.CONSUMER_ACK_WAIT_MS,
-    store,
-    directory,
-    bus,
-    logger,
-    onDeliveriesRecorded: () => worker.wake(),
   });
 
   const gatewayContext = {
@@ -114,7 +97,19 @@ export async function startService(
   const publicUrl = config.GATEWAY_PUBLIC_URL ?? `ws://127.0.0.1:${gateway.port}`;
   gatewayContext.publicUrl = publicUrl;
   worker.start();
-  await consumer.start();
+  // One durable consumer shared by the replicas; JetStream may redeliver acknowledged
+  // events, so ids already handled (recorded with their deliveries) are dropped.
+  const consumer = startEventConsumer({
+    nats,
+    events,
+    consumer: { name: config.CONSUMER_NAME, ackWaitMs: config.CONSUMER_ACK_WAIT_MS, maxAckPending: 5000 },
+    names: DISPATCHED_EVENTS,
+    seen: (ids) => store.seen(ids),
+    logger,
+    batchSize: 500,
+    handleBatch: deliverEvents({ store, directory, bus, onDeliveriesRecorded: () => worker.wake() }),
+  });
+  await consumer.ready;
   const pruning = schedulePruning({
     prune: async (signal) => (await store.prune(events.maxAgeMs, { signal })) + (await identifies.prune()),
     logger,

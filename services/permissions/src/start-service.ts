@@ -16,7 +16,7 @@ import {
 } from '@acs/service-kit';
 import { createSnowflakeGenerator } from '@acs/snowflake';
 import { createCommandDirectory, type CommandDirectory } from './clients/command-directory';
-import { CommandEventsConsumer } from './events/command-events-consumer';
+import { startCommandEventsConsumer } from './events/command-events-consumer';
 import { DB_SCHEMA, loadConfig, SERVICE_NAME, type Config } from './config';
 import { PrismaClient } from './generated/prisma/client';
 import { createHandlers } from './server';
@@ -109,13 +109,12 @@ export async function startService(
     commands: createCommandDirectory(registry),
   });
   // Deletes the rows of deleted and renamed commands (reads already hide them).
-  const commandEvents = new CommandEventsConsumer({
+  const commandEvents = startCommandEventsConsumer({
     natsUrl: config.NATS_URL,
     events,
     store: new CommandPermissionsStore(prisma),
     logger,
   });
-  commandEvents.start();
   const port = await server.listen(config.GRPC_ADDRESS);
   logger.info({ address: config.GRPC_ADDRESS, port }, 'permissions listening');
   reportListening({ grpc: port });

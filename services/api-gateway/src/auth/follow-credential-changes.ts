@@ -1,67 +1,44 @@
-import { connect, type NatsConnection } from 'nats';
+import { randomBytes } from 'node:crypto';
+import { startEventConsumer, type EventStreamConfig, type RunningConsumer } from '@acs/events';
 import type { Logger } from '@acs/service-kit';
 import type { TokenCache } from './token-cache';
 
 /** Events of oauth after which an application's cached principals must not be trusted. */
-const CREDENTIAL_EVENTS = new Set([
-  'application.bot_token_reset',
-  'application.deauthorized',
-  'application.credentials_changed',
-]);
+export const CREDENTIAL_EVENTS = [
+  'oauth.application.bot_token_reset',
+  'oauth.application.deauthorized',
+  'oauth.application.credentials_changed',
+] as const;
 
-/** A running subscription; `stop` ends it. */
-export interface CredentialFollower {
-  stop(): Promise<void>;
-}
+/** How long NATS keeps a replica's consumer after the replica is gone. */
+const CONSUMER_INACTIVE_MS = 60_000;
 
 /**
  * Drops cached principals when oauth announces that an application's credentials changed
  * (bot token reset, an authorization or a client-credentials token revoked, a new owner,
- * new flags), whichever gateway replica handled the change. The events already travel
- * through JetStream; a core subscription on their subjects sees each as it is published.
- * Without NATS the cache still expires on its own (TOKEN_CACHE_SECONDS), so a failed
- * connection is logged and retried, never fatal.
+ * new flags), whichever gateway replica handled the change. Each replica reads the events
+ * through its own consumer (every replica must see every event), from its start on, with
+ * `@acs/events`' one consumer. Without NATS the cache still expires on its own
+ * (TOKEN_CACHE_SECONDS), so connecting is retried in the background, never fatal.
  */
 export function followCredentialChanges(options: {
   natsUrl: string;
-  subjectPrefix: string;
+  events: EventStreamConfig;
   cache: TokenCache;
   logger: Logger;
-}): CredentialFollower {
-  let nats: NatsConnection | undefined;
-  let stopped = false;
-  const subject = `${options.subjectPrefix}.oauth.application.>`;
-  const running = (async () => {
-    for (let delay = 500; !stopped; delay = Math.min(delay * 2, 10_000)) {
-      try {
-        nats = await connect({ servers: options.natsUrl, name: 'api-gateway', maxReconnectAttempts: -1 });
-        break;
-      } catch (error) {
-        options.logger.warn(
-          { err: error, retryInMs: delay },
-          'NATS not reachable: cached tokens expire on their own',
-        );
-        await new Promise((resolve) => setTimeout(resolve, delay).unref());
-      }
-    }
-    if (!nats || stopped) return;
-    for await (const message of nats.subscribe(subject)) {
-      try {
-        const event = message.json<{ type?: string; data?: { application_id?: string } }>();
-        const applicationId = event.data?.application_id;
-        if (event.type && CREDENTIAL_EVENTS.has(event.type) && applicationId) {
-          options.cache.invalidateApplication(applicationId);
-        }
-      } catch (error) {
-        options.logger.warn({ err: error, subject: message.subject }, 'unreadable oauth event');
-      }
-    }
-  })();
-  return {
-    async stop() {
-      stopped = true;
-      await nats?.drain().catch(() => undefined);
-      await running.catch(() => undefined);
+}): RunningConsumer {
+  return startEventConsumer({
+    nats: { servers: options.natsUrl, name: 'api-gateway' },
+    events: options.events,
+    consumer: {
+      name: `api-gateway-${randomBytes(6).toString('hex')}`,
+      scope: 'per-replica',
+      inactiveMs: CONSUMER_INACTIVE_MS,
     },
-  };
+    names: CREDENTIAL_EVENTS,
+    logger: options.logger,
+    handle: async (event) => {
+      options.cache.invalidateApplication(event.data.application_id);
+    },
+  });
 }

@@ -1,5 +1,5 @@
 import type { Pool, PoolClient } from 'pg';
-import { createOutboxRow, outboxNotifySql, type OutboxRow } from '@acs/events';
+import { createEvent, outboxNotifySql, type OutboxRow } from '@acs/events';
 import type { SnowflakeGenerator } from '@acs/snowflake';
 import {
   ApplicationCommandType,
@@ -14,7 +14,7 @@ import {
   type BulkCommand,
   type NormalizedCommand,
 } from '../domain';
-import { DB_SCHEMA, SERVICE_NAME } from '../config';
+import { DB_SCHEMA } from '../config';
 import { CommandNameTakenError } from './command-name-taken-error';
 import { ListCache } from './list-cache';
 import { renderCommand } from './render-command';
@@ -32,9 +32,6 @@ interface CommandRow {
   version: string;
   data: NormalizedCommand;
 }
-
-/** An event the registry announces through its outbox. */
-type CommandEvent = 'command.created' | 'command.updated' | 'command.deleted' | 'command.renamed';
 
 const COLUMNS = 'id::text, version::text, data';
 
@@ -183,7 +180,7 @@ export class CommandStore {
         [commandId, ...scopeParams(scope)],
       );
       if (!rows[0]) throw new UnknownCommandError();
-      await emit(db, scope, [event('command.deleted', toStored(scope, rows[0]))]);
+      await recordChange(db, scope, [deletedEvent(toStored(scope, rows[0]))]);
     });
   }
 
@@ -211,7 +208,7 @@ export class CommandStore {
       // Discord refuses the whole request rather than drop the entry point (DELETE may).
       if (removed.some((c) => c.command.type === ApplicationCommandType.PRIMARY_ENTRY_POINT))
         throw new EntryPointBulkRemovalError();
-      const events: OutboxRow[] = removed.map((c) => event('command.deleted', c));
+      const events: OutboxRow[] = removed.map(deletedEvent);
       if (removed.length > 0) {
         await db.query('DELETE FROM command WHERE id = ANY($1::bigint[])', [removed.map((c) => c.id)]);
       }
@@ -227,14 +224,14 @@ export class CommandStore {
         db,
         scope,
         fresh.map((p) => p.item.command),
-        events,
+        true,
       );
 
       const results = new Map<BulkCommand, StoredCommand>();
       const updatedById = new Map(updated.map((s) => [s.id, s]));
       for (const p of plan) if (p.match) results.set(p.item, updatedById.get(p.match.id) ?? p.match);
       fresh.forEach((p, i) => results.set(p.item, created[i] as StoredCommand));
-      await emit(db, scope, events);
+      if (removed.length + updated.length + created.length > 0) await recordChange(db, scope, events);
       return items.map((item) => results.get(item) as StoredCommand);
     });
   }
@@ -258,14 +255,15 @@ export class CommandStore {
   }
 
   /**
-   * Inserts new commands (id = version = named_version = a fresh snowflake). Their events
-   * are appended to `events` when given (the caller emits them), else emitted here.
+   * Inserts new commands (id = version = named_version = a fresh snowflake). No event
+   * announces them (Discord has none for bots); the change is recorded here unless the
+   * caller records it (`recordedByCaller`: a bulk overwrite records its whole change once).
    */
   private async insert(
     db: PoolClient,
     scope: CommandScope,
     commands: NormalizedCommand[],
-    events?: OutboxRow[],
+    recordedByCaller = false,
   ): Promise<StoredCommand[]> {
     if (commands.length === 0) return [];
     const stored = commands.map((command) => {
@@ -284,15 +282,15 @@ export class CommandStore {
         stored.map((s) => JSON.stringify(s.command)),
       ],
     );
-    const created = stored.map((s) => event('command.created', s));
-    if (events) events.push(...created);
-    else await emit(db, scope, created);
+    if (!recordedByCaller) await recordChange(db, scope, []);
     return stored;
   }
 
   /**
    * Replaces commands' contents with a new version each; renames announce `command.renamed`
-   * and move `named_version` to the new version (other edits keep it).
+   * and move `named_version` to the new version (other edits keep it, and announce nothing).
+   * Their events are appended to `events` when given (the caller records the change), else
+   * the change is recorded here.
    */
   private async update(
     db: PoolClient,
@@ -319,13 +317,12 @@ export class CommandStore {
     const announced: OutboxRow[] = [];
     changes.forEach(([current], i) => {
       const next = stored[i] as StoredCommand;
-      announced.push(event('command.updated', next));
       // Permissions of a renamed command are deleted (spec): permissions reacts to this event.
       if (current.command.name !== next.command.name)
-        announced.push(event('command.renamed', next, current.command.name));
+        announced.push(renamedEvent(next, current.command.name));
     });
     if (events) events.push(...announced);
-    else await emit(db, scope, announced);
+    else await recordChange(db, scope, announced);
     return stored;
   }
 }
@@ -392,30 +389,47 @@ async function consumeDailyCreates(db: PoolClient, scope: CommandScope, count: n
   if ((rows[0]?.count ?? 0) > MAX_DAILY_CREATES) throw new MaxDailyCreatesError();
 }
 
-function event(type: CommandEvent, stored: StoredCommand, previousName?: string): OutboxRow {
-  return createOutboxRow(SERVICE_NAME, type, {
+/** The command as its events name it, with the version after the change. */
+function commandFields(stored: StoredCommand) {
+  return {
     application_id: stored.applicationId,
     guild_id: stored.guildId === '' ? null : stored.guildId,
     command_id: stored.id,
     type: stored.command.type,
     name: stored.command.name,
     version: stored.version,
-    ...(previousName === undefined ? {} : { previous_name: previousName }),
+  };
+}
+
+function deletedEvent(stored: StoredCommand): OutboxRow {
+  return createEvent('command-registry.command.deleted', commandFields(stored));
+}
+
+function renamedEvent(stored: StoredCommand, previousName: string): OutboxRow {
+  return createEvent('command-registry.command.renamed', {
+    ...commandFields(stored),
+    previous_name: previousName,
   });
 }
 
 /**
- * Records the change: its events in the outbox, a wake-up for the relay (delivered at
+ * Records a change: its events in the outbox with a wake-up for the relay (delivered at
  * commit), and a new revision of the scope so that every replica's list cache misses.
  */
-async function emit(db: PoolClient, scope: CommandScope, rows: OutboxRow[]): Promise<void> {
-  if (rows.length === 0) return;
-  await db.query(
-    `INSERT INTO outbox (id, subject, payload)
-     SELECT * FROM unnest($1::text[], $2::text[], $3::jsonb[])`,
-    [rows.map((r) => r.id), rows.map((r) => r.subject), rows.map((r) => JSON.stringify(r.payload))],
-  );
-  await db.query(outboxNotifySql(DB_SCHEMA));
+async function recordChange(db: PoolClient, scope: CommandScope, rows: OutboxRow[]): Promise<void> {
+  if (rows.length > 0) {
+    await db.query(
+      `INSERT INTO outbox (id, subject, payload, trace_context)
+       SELECT * FROM unnest($1::text[], $2::text[], $3::jsonb[], $4::jsonb[])`,
+      [
+        rows.map((r) => r.id),
+        rows.map((r) => r.subject),
+        rows.map((r) => JSON.stringify(r.payload)),
+        rows.map((r) => (r.traceContext ? JSON.stringify(r.traceContext) : null)),
+      ],
+    );
+    await db.query(outboxNotifySql(DB_SCHEMA));
+  }
   await db.query(
     'UPDATE command_scope SET revision = revision + 1 WHERE application_id = $1 AND guild_id = $2',
     scopeParams(scope),

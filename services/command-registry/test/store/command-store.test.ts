@@ -36,10 +36,19 @@ describe('upsert', () => {
     expect(BigInt(changed.stored.version)).toBeGreaterThan(BigInt(first.stored.version));
   });
 
-  it('writes command.created and command.updated to the outbox with the change', async () => {
-    const subjects = await outboxSubjects();
-    expect(subjects).toContain('acs.command-registry.command.created');
-    expect(subjects).toContain('acs.command-registry.command.updated');
+  it('announces no create or update (Discord has no such event for bots), yet moves the revision', async () => {
+    const revision = async () =>
+      (
+        await ctx.pool.query<{ revision: string }>(
+          'SELECT revision::text FROM command_scope WHERE application_id = $1 AND guild_id = $2',
+          [scope.applicationId, guildColumn(scope).toString()],
+        )
+      ).rows[0]?.revision;
+    const before = BigInt((await revision()) ?? '0');
+    await ctx.store.upsert(scope, slash('pong'));
+    await ctx.store.upsert(scope, slash('pong', 'Pong, but louder'));
+    expect(BigInt((await revision()) ?? '0')).toBe(before + 2n);
+    expect((await outboxSubjects()).filter((s) => /command\.(created|updated)$/.test(s))).toEqual([]);
   });
 
   it('20 parallel creates of one name yield one command', async () => {
@@ -365,6 +374,26 @@ describe('lists', () => {
     await ctx.replica.upsert(scope, slash('later'));
     const after = JSON.parse(await ctx.store.listJson(scope, { withLocalizations: false, locale: 'fr' }));
     expect(after.map((c: { name: string }) => c.name)).toEqual(['hello', 'later']);
+  });
+
+  it('see creates and edits made elsewhere at once, though these announce no event', async () => {
+    const scope = { applicationId: '1300000000000000012', guildId: '' };
+    const listed = async () =>
+      (
+        JSON.parse(await ctx.store.listJson(scope, { withLocalizations: true, locale: '' })) as Array<{
+          name: string;
+          description: string;
+        }>
+      ).map((c) => `${c.name}: ${c.description}`);
+    const [ping] = await ctx.replica.overwrite(scope, [{ id: null, command: slash('ping') }]);
+    expect(await listed()).toEqual(['ping: Does ping']);
+    await ctx.replica.edit(scope, ping!.id, (current) => ({ ...current, description: 'Edited' }));
+    expect(await listed()).toEqual(['ping: Edited']);
+    await ctx.replica.overwrite(scope, [
+      { id: ping!.id, command: slash('ping', 'Edited in bulk') },
+      { id: null, command: slash('pong') },
+    ]);
+    expect(await listed()).toEqual(['ping: Edited in bulk', 'pong: Does pong']);
   });
 
   it('answers [] for a scope that never had commands', async () => {

@@ -1,7 +1,6 @@
 import type { ApplicationSettings, Directory, GuildSnapshot } from '../clients/directory';
 import { guildCreatePayload } from '../domain/guild-create';
-import type { IncomingEvent } from '../domain/plan-event';
-import { planEvent } from '../domain/plan-event';
+import { planEvent, type DispatchedEvent } from '../domain/plan-event';
 import { eventWebhookBody } from '../domain/webhook-body';
 import type { BusMessage } from '../gateway/dispatch-bus';
 import type { NewDelivery } from '../store/delivery-store';
@@ -12,16 +11,16 @@ export interface PlannedDeliveries {
   gateway: { applicationId: string; message: BusMessage } | null;
 }
 
-const NONE: PlannedDeliveries = { webhook: null, gateway: null };
-
 /**
  * Turns an event into the webhook delivery to record and the gateway message to send,
  * asking oauth and permissions for what they embed (user, guild). A lookup failing for
  * lack of a service throws: the event is then retried, not half delivered.
  */
-export async function planDeliveries(event: IncomingEvent, directory: Directory): Promise<PlannedDeliveries> {
+export async function planDeliveries(
+  event: DispatchedEvent,
+  directory: Directory,
+): Promise<PlannedDeliveries> {
   const plan = planEvent(event);
-  if (!plan) return NONE;
   const { applicationId } = plan;
   // The webhook and the dispatch of one event often embed the same guild: one lookup.
   const guilds = new Map<string, Promise<GuildSnapshot | undefined>>();

@@ -3,7 +3,7 @@ import { parseAddressPolicy, PUBLIC_ONLY, refusalOf } from '../../src/domain/add
 import { decideInbound } from '../../src/domain/decide-inbound';
 import { dispatchPayload } from '../../src/domain/gateway-payload';
 import { isPong, pingInteractionBody } from '../../src/domain/interaction-body';
-import { planEvent } from '../../src/domain/plan-event';
+import { DISPATCHED_EVENTS, planEvent } from '../../src/domain/plan-event';
 import { ReplayBuffer } from '../../src/domain/replay-buffer';
 import { nextAttemptAt, retryDelayMs, RETRY_BUDGET_MS } from '../../src/domain/retry-schedule';
 import { SendWindow } from '../../src/domain/send-window';
@@ -105,12 +105,11 @@ describe('signWebhook', () => {
 
 describe('planEvent', () => {
   const base = { id: 'e1', occurredAt: '2026-01-01T00:00:00.000Z' };
-  it('maps authorizations, removals and permission updates', () => {
+  it('maps authorizations, removals, token resets and permission updates', () => {
     expect(
       planEvent({
         ...base,
-        topic: 'oauth.application.authorized',
-        type: 'application.authorized',
+        name: 'oauth.application.authorized',
         data: { application_id: '1', integration_type: 0, user_id: '2', guild_id: '3', scopes: ['bot'] },
       }),
     ).toEqual({
@@ -126,33 +125,30 @@ describe('planEvent', () => {
     expect(
       planEvent({
         ...base,
-        topic: 'oauth.application.deauthorized',
-        type: 'application.deauthorized',
+        name: 'oauth.application.deauthorized',
         data: { application_id: '1', user_id: '2', guild_id: '3', integration_type: 0 },
-      })?.gateway,
+      }).gateway,
     ).toEqual({ kind: 'guild-delete', guildId: '3' });
+    expect(
+      planEvent({ ...base, name: 'oauth.application.bot_token_reset', data: { application_id: '1' } }),
+    ).toEqual({ applicationId: '1', webhook: null, gateway: { kind: 'invalidate-sessions' } });
     const permissions = { id: '1', application_id: '1', guild_id: '3', permissions: [] };
     expect(
       planEvent({
         ...base,
-        topic: 'permissions.application_command_permissions.updated',
-        type: 'application_command_permissions.updated',
+        name: 'permissions.application_command_permissions.updated',
         data: permissions,
-      })?.gateway,
+      }).gateway,
     ).toEqual({
       kind: 'dispatch',
       t: 'APPLICATION_COMMAND_PERMISSIONS_UPDATE',
       d: permissions,
       guildId: '3',
     });
-    expect(
-      planEvent({
-        ...base,
-        topic: 'command-registry.command.created',
-        type: 'command.created',
-        data: { application_id: '1' },
-      }),
-    ).toBeNull();
+  });
+
+  it('delivers no command events: Discord sends bots none (only permission updates)', () => {
+    expect(DISPATCHED_EVENTS.filter((name) => name.startsWith('command-registry.'))).toEqual([]);
   });
 });
 

@@ -1,21 +1,30 @@
-import { createOutboxRow, outboxNotifySql } from '@acs/events';
+import { createEvent, outboxNotifySql, type EventNameOf, type EventPayload } from '@acs/events';
 import type { Prisma } from '../generated/prisma/client';
 
-/** This service's name in event subjects (`acs.oauth.<type>`) and its outbox schema. */
+/** This service's outbox schema, and the first token of its event names. */
 const SERVICE = 'oauth';
 
+/** The type of an oauth event: `application.authorized` for `oauth.application.authorized`. */
+export type OAuthEventType = EventNameOf<typeof SERVICE> extends `${typeof SERVICE}.${infer T}` ? T : never;
+
 /**
- * Writes an event to the outbox inside the transaction `tx` that makes the change it
- * announces, and wakes the relay at commit (NOTIFY is delivered only if `tx` commits).
+ * Writes the event `oauth.<type>` of the catalog to the outbox inside the transaction `tx`
+ * that makes the change it announces, and wakes the relay at commit (NOTIFY is delivered
+ * only if `tx` commits).
  */
-export async function writeOutboxEvent(
+export async function writeOutboxEvent<T extends OAuthEventType>(
   tx: Prisma.TransactionClient,
-  type: string,
-  data: object,
+  type: T,
+  data: EventPayload<`${typeof SERVICE}.${T}`>,
 ): Promise<void> {
-  const row = createOutboxRow(SERVICE, type, data);
+  const row = createEvent(`${SERVICE}.${type}`, data);
   await tx.outboxEvent.create({
-    data: { id: row.id, subject: row.subject, payload: row.payload as unknown as Prisma.InputJsonValue },
+    data: {
+      id: row.id,
+      subject: row.subject,
+      payload: row.payload as unknown as Prisma.InputJsonValue,
+      traceContext: (row.traceContext ?? undefined) as Prisma.InputJsonValue | undefined,
+    },
   });
   await tx.$executeRawUnsafe(outboxNotifySql(SERVICE));
 }

@@ -1,5 +1,5 @@
-import { createOutboxRow, outboxNotifySql } from '@acs/events';
-import { DB_SCHEMA, SERVICE_NAME } from '../config';
+import { createEvent, outboxNotifySql } from '@acs/events';
+import { DB_SCHEMA } from '../config';
 import { checkPermissionTargets } from '../domain/command-permissions/check-permission-targets';
 import {
   CommandPermissionType,
@@ -52,9 +52,6 @@ interface OverwriteRow {
   allow: string;
   deny: string;
 }
-
-/** Subject suffix of APPLICATION_COMMAND_PERMISSIONS_UPDATE (`acs.permissions.<this>`). */
-export const PERMISSIONS_UPDATED_EVENT = 'application_command_permissions.updated';
 
 const THREAD_TYPES = [...THREAD_PARENT_TYPES.keys()];
 const ENTRY_COLUMNS = Prisma.sql`guild_id::text, command_id::text, application_id::text, command_name,
@@ -146,12 +143,16 @@ export class CommandPermissionsStore {
           update: data,
         });
       }
-      const event = createOutboxRow(SERVICE_NAME, PERMISSIONS_UPDATED_EVENT, renderCommandPermissions(entry));
+      const event = createEvent(
+        'permissions.application_command_permissions.updated',
+        renderCommandPermissions(entry),
+      );
       await tx.outboxEvent.create({
         data: {
           id: event.id,
           subject: event.subject,
           payload: event.payload as unknown as Prisma.InputJsonValue,
+          traceContext: (event.traceContext ?? undefined) as Prisma.InputJsonValue | undefined,
         },
       });
       await tx.$executeRawUnsafe(outboxNotifySql(DB_SCHEMA));

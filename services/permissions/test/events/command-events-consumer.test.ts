@@ -1,35 +1,72 @@
 import { randomBytes } from 'node:crypto';
 import { connect, type NatsConnection } from 'nats';
 import { createLogger } from '@acs/service-kit';
+import { readEvent, type RunningConsumer } from '@acs/events';
 import { planPermissionCleanup } from '../../src/domain/command-permissions/plan-permission-cleanup';
-import { COMMAND_EVENTS_DURABLE, CommandEventsConsumer } from '../../src/events/command-events-consumer';
+import {
+  COMMAND_EVENTS_DURABLE,
+  COMMAND_REMOVAL_EVENTS,
+  startCommandEventsConsumer,
+} from '../../src/events/command-events-consumer';
 import { CommandPermissionsStore } from '../../src/store/command-permissions-store';
 import { createStoreFixture, type StoreFixture } from '../support/test-database';
 
 const APP = '4000';
 const OWNER = '1000';
 
+/** The data of a command event of the catalog: command `commandId` at `version`. */
+const commandData = (commandId: string, version: string) => ({
+  application_id: APP,
+  guild_id: null,
+  command_id: commandId,
+  type: 1,
+  name: 'kick',
+  version,
+});
+
 describe('planPermissionCleanup', () => {
+  it('a delete removes every row of the command', () => {
+    expect(
+      planPermissionCleanup({ name: 'command-registry.command.deleted', data: commandData('77', '9') }),
+    ).toEqual({
+      commandId: '77',
+    });
+  });
+
+  it('a rename removes rows older than its version', () => {
+    expect(
+      planPermissionCleanup({
+        name: 'command-registry.command.renamed',
+        data: { ...commandData('77', '9'), previous_name: 'ban' },
+      }),
+    ).toEqual({ commandId: '77', beforeVersion: '9' });
+  });
+});
+
+describe('the events the consumer reads', () => {
+  const names = new Set(COMMAND_REMOVAL_EVENTS);
+  const message = (type: string, data: unknown) =>
+    Buffer.from(JSON.stringify({ id: 'e1', type, occurred_at: new Date().toISOString(), data }));
+
   it.each([
     [
-      'a delete removes every row of the command',
-      'command.deleted',
-      { command_id: '77', version: '9' },
-      { commandId: '77' },
-    ],
-    [
-      'a rename removes rows older than its version',
+      'a rename without a version means nothing',
       'command.renamed',
-      { command_id: '77', version: '9' },
-      { commandId: '77', beforeVersion: '9' },
+      { command_id: '77', previous_name: 'ban' },
     ],
-    ['a rename without a version means nothing', 'command.renamed', { command_id: '77' }, null],
-    ['created means nothing', 'command.created', { command_id: '77', version: '9' }, null],
-    ['updated (same name) means nothing', 'command.updated', { command_id: '77', version: '9' }, null],
-    ['a bad id means nothing', 'command.deleted', { command_id: '7x' }, null],
-    ['no data means nothing', 'command.deleted', null, null],
-  ])('%s', (_name, type, data, expected) => {
-    expect(planPermissionCleanup(type, data)).toEqual(expected);
+    ['a bad id means nothing', 'command.deleted', { ...commandData('7x', '9') }],
+    ['no data means nothing', 'command.deleted', null],
+  ])('%s (refused by the catalog)', (_name, type, data) => {
+    expect(readEvent(`command-registry.${type}`, message(type, data), names).kind).toBe('invalid');
+  });
+
+  it.each([
+    ['created means nothing', 'command.created'],
+    ['updated (same name) means nothing', 'command.updated'],
+  ])('%s (not read)', (_name, type) => {
+    expect(readEvent(`command-registry.${type}`, message(type, commandData('77', '9')), names).kind).toBe(
+      'ignored',
+    );
   });
 });
 
@@ -37,7 +74,7 @@ describe('CommandEventsConsumer against NATS and PostgreSQL', () => {
   let db: StoreFixture;
   let store: CommandPermissionsStore;
   let nats: NatsConnection;
-  let consumer: CommandEventsConsumer;
+  let consumer: RunningConsumer;
   const events = {
     stream: `PERM_T${randomBytes(4).toString('hex')}`,
     subjectPrefix: `p${randomBytes(4).toString('hex')}`,
@@ -48,13 +85,13 @@ describe('CommandEventsConsumer against NATS and PostgreSQL', () => {
     db = await createStoreFixture();
     store = new CommandPermissionsStore(db.prisma);
     nats = await connect({ servers: db.database.natsUrl });
-    consumer = new CommandEventsConsumer({
+    consumer = startCommandEventsConsumer({
       natsUrl: db.database.natsUrl,
       events,
       store,
       logger: createLogger('permissions', process.env.TEST_LOG ?? 'silent'),
     });
-    consumer.start();
+    await consumer.ready;
     ({
       guild: { id: guildId },
     } = await db.guilds.createGuild({ name: 'Events', ownerId: OWNER }));
@@ -78,13 +115,23 @@ describe('CommandEventsConsumer against NATS and PostgreSQL', () => {
     });
   const rowsOf = async (commandId: string) =>
     (await store.listByIds(guildId, [commandId])).map((e) => e.commandVersion);
-  const publish = (type: string, data: unknown, id = randomBytes(8).toString('hex')) =>
-    nats
-      .jetstream()
-      .publish(
-        `${events.subjectPrefix}.command-registry.${type}`,
-        JSON.stringify({ id, type, occurred_at: new Date().toISOString(), data }),
-      );
+  /** Publishes command-registry's event `type` for command `commandId` at `version`. */
+  const publish = (
+    type: string,
+    commandId: string,
+    version: string,
+    id = randomBytes(8).toString('hex'),
+    extra: object = {},
+  ) =>
+    nats.jetstream().publish(
+      `${events.subjectPrefix}.command-registry.${type}`,
+      JSON.stringify({
+        id,
+        type,
+        occurred_at: new Date().toISOString(),
+        data: { ...commandData(commandId, version), ...extra },
+      }),
+    );
 
   /** Waits until the durable consumer has acknowledged everything published so far. */
   async function drained(): Promise<void> {
@@ -100,24 +147,24 @@ describe('CommandEventsConsumer against NATS and PostgreSQL', () => {
   it("deletes a deleted command's rows, acknowledges, and takes a redelivery of the same event", async () => {
     await write('500', '3');
     await write('501', '3');
-    await publish('command.created', { command_id: '500', version: '3' });
-    await publish('command.deleted', { command_id: '500', version: '3' }, 'same-event');
+    await publish('command.created', '500', '3');
+    await publish('command.deleted', '500', '3', 'same-event');
     await drained();
     expect(await rowsOf('500')).toEqual([]);
     expect(await rowsOf('501')).toEqual(['3']);
-    await publish('command.deleted', { command_id: '500', version: '3' }, 'same-event-again');
+    await publish('command.deleted', '500', '3', 'same-event-again');
     await drained();
     expect(await rowsOf('501')).toEqual(['3']);
   });
 
   it('deletes rows written before a rename and keeps those written for the new name, whatever the order', async () => {
     await write('600', '5');
-    await publish('command.renamed', { command_id: '600', version: '6', name: 'kick', previous_name: 'ban' });
+    await publish('command.renamed', '600', '6', undefined, { previous_name: 'ban' });
     await drained();
     expect(await rowsOf('600')).toEqual([]);
     // Written after the rename (version 6), then the rename event comes again (late, or redelivered).
     await write('600', '6');
-    await publish('command.renamed', { command_id: '600', version: '6', name: 'kick', previous_name: 'ban' });
+    await publish('command.renamed', '600', '6', undefined, { previous_name: 'ban' });
     await drained();
     expect(await rowsOf('600')).toEqual(['6']);
   });
@@ -131,7 +178,7 @@ describe('CommandEventsConsumer against NATS and PostgreSQL', () => {
       commandVersion: '0',
       permissions: [{ id: guildId, type: 1, permission: true }],
     });
-    await publish('command.deleted', { command_id: APP, version: '1' });
+    await publish('command.deleted', APP, '1');
     await drained();
     expect(await rowsOf(APP)).toEqual(['0']);
   });

@@ -28,8 +28,16 @@ export function allChannelsId(guildId: string): string {
   return (BigInt(guildId) - 1n).toString();
 }
 
+/** The guild application command permissions object, as the API and the gateway show it. */
+export interface CommandPermissionsObject {
+  id: string;
+  application_id: string;
+  guild_id: string;
+  permissions: CommandPermission[];
+}
+
 /** The wire object (`id`, `application_id`, `guild_id`, `permissions`). */
-export function renderCommandPermissions(entry: GuildCommandPermissions): Record<string, unknown> {
+export function renderCommandPermissions(entry: GuildCommandPermissions): CommandPermissionsObject {
   return {
     id: entry.id,
     application_id: entry.applicationId,

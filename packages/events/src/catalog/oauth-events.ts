@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import { snowflake } from './snowflake-schema';
+
+/**
+ * A consent installed an application (APPLICATION_AUTHORIZED, D:events/webhook-events.mdx):
+ * in a guild (`integration_type` 0, with `guild_id`) or for a user (1).
+ */
+export const applicationAuthorized = z.object({
+  application_id: snowflake,
+  integration_type: z.union([z.literal(0), z.literal(1)]),
+  user_id: snowflake,
+  /** Every scope consented to. */
+  scopes: z.array(z.string()),
+  guild_id: snowflake.optional(),
+});
+
+/**
+ * An authorization ended (APPLICATION_DEAUTHORIZED): a user's (`user_id`, and
+ * `integration_type` 1 when their user install went with it), or a guild installation
+ * (`integration_type` 0 with `guild_id`: the bot was removed from the guild).
+ */
+export const applicationDeauthorized = z.object({
+  application_id: snowflake,
+  user_id: snowflake.optional(),
+  integration_type: z.union([z.literal(0), z.literal(1)]).optional(),
+  guild_id: snowflake.optional(),
+});
+
+/** The bot token was reset: the old one fails from now on. */
+export const applicationBotTokenReset = z.object({ application_id: snowflake });
+
+/**
+ * What resolved principals of the application carry changed, or some of its tokens died
+ * without a user's deauthorization: caches of resolved tokens drop the application.
+ */
+export const applicationCredentialsChanged = z.object({
+  application_id: snowflake,
+  changed: z.array(z.enum(['flags', 'owner_id', 'public_client', 'tokens_revoked'])).min(1),
+});

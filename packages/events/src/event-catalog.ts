@@ -1,0 +1,52 @@
+import type { z } from 'zod';
+import { commandDeleted, commandRenamed } from './catalog/command-registry-events';
+import {
+  applicationAuthorized,
+  applicationBotTokenReset,
+  applicationCredentialsChanged,
+  applicationDeauthorized,
+} from './catalog/oauth-events';
+import { applicationCommandPermissionsUpdated } from './catalog/permissions-events';
+
+/**
+ * Every event of ACS: its name (`<service>.<type>`, the subject after the deployment's
+ * prefix) and the schema of its `data`. Producers build events from it (`createEvent`),
+ * consumers validate what they receive against it (`startEventConsumer`): an event that
+ * is not here is not published.
+ */
+export const EVENT_CATALOG = {
+  'oauth.application.authorized': applicationAuthorized,
+  'oauth.application.deauthorized': applicationDeauthorized,
+  'oauth.application.bot_token_reset': applicationBotTokenReset,
+  'oauth.application.credentials_changed': applicationCredentialsChanged,
+  'command-registry.command.deleted': commandDeleted,
+  'command-registry.command.renamed': commandRenamed,
+  'permissions.application_command_permissions.updated': applicationCommandPermissionsUpdated,
+} as const satisfies Record<string, z.ZodType>;
+
+/** The name of an event: `oauth.application.authorized`. */
+export type EventName = keyof typeof EVENT_CATALOG;
+
+/** Each event's `data`, by name (the map publish and consume are typed by). */
+export type EventPayloads = { [N in EventName]: z.output<(typeof EVENT_CATALOG)[N]> };
+
+/** The `data` of the event `N`. */
+export type EventPayload<N extends EventName> = EventPayloads[N];
+
+/** The names of the events a service publishes: `EventNameOf<'oauth'>`. */
+export type EventNameOf<Service extends string> = Extract<EventName, `${Service}.${string}`>;
+
+/** Whether `name` is an event of the catalog. */
+export function isEventName(name: string): name is EventName {
+  return Object.prototype.hasOwnProperty.call(EVENT_CATALOG, name);
+}
+
+/** The service that publishes an event: `oauth` for `oauth.application.authorized`. */
+export function serviceOf(name: EventName): string {
+  return name.slice(0, name.indexOf('.'));
+}
+
+/** The envelope's `type` of an event: `application.authorized` for `oauth.application.authorized`. */
+export function typeOf(name: EventName): string {
+  return name.slice(name.indexOf('.') + 1);
+}

@@ -1,0 +1,129 @@
+import { context, propagation, trace, TraceFlags } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { createEvent, EVENT_CATALOG, isEventName, type EventName, type EventPayload } from '../src';
+
+const authorized: EventPayload<'oauth.application.authorized'> = {
+  application_id: '4000',
+  integration_type: 0,
+  user_id: '1000',
+  scopes: ['bot', 'applications.commands'],
+  guild_id: '2000',
+};
+
+describe('createEvent', () => {
+  it('builds the outbox row: subject acs.<name>, the envelope, the row id as event id', () => {
+    const now = new Date('2026-01-02T03:04:05.000Z');
+    const row = createEvent('oauth.application.authorized', authorized, now);
+    expect(row).toEqual({
+      id: row.payload.id,
+      subject: 'acs.oauth.application.authorized',
+      payload: {
+        id: row.id,
+        type: 'application.authorized',
+        occurred_at: now.toISOString(),
+        data: authorized,
+      },
+      traceContext: null,
+    });
+    expect(createEvent('command-registry.command.deleted', deleted).subject).toBe(
+      'acs.command-registry.command.deleted',
+    );
+  });
+
+  it('refuses data its schema refuses, before anything is written', () => {
+    expect(() =>
+      createEvent('oauth.application.bot_token_reset', { application_id: 'not-a-snowflake' }),
+    ).toThrow(/application_id/);
+    expect(() =>
+      createEvent('oauth.application.credentials_changed', { application_id: '1', changed: [] }),
+    ).toThrow();
+  });
+
+  it('records the trace context of the running code', () => {
+    // What the OpenTelemetry SDK installs in a service.
+    const contextManager = new AsyncLocalStorageContextManager().enable();
+    context.setGlobalContextManager(contextManager);
+    propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+    try {
+      expect(
+        createEvent('oauth.application.bot_token_reset', { application_id: '1' }).traceContext,
+      ).toBeNull();
+      const span = trace.wrapSpanContext({
+        traceId: '0af7651916cd43dd8448eb211c80319c',
+        spanId: 'b7ad6b7169203331',
+        traceFlags: TraceFlags.SAMPLED,
+      });
+      const row = context.with(trace.setSpan(context.active(), span), () =>
+        createEvent('oauth.application.bot_token_reset', { application_id: '1' }),
+      );
+      expect(row.traceContext).toEqual({
+        traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01',
+      });
+    } finally {
+      propagation.disable();
+      context.disable();
+    }
+  });
+
+  it('is typed by the catalog: a wrong name or payload does not compile', () => {
+    // Each line below is a compile error; the test only runs them through the type checker.
+    const typeChecks = () => {
+      // @ts-expect-error: not an event of the catalog
+      createEvent('command-registry.command.created', deleted);
+      // @ts-expect-error: integration_type is 0 or 1
+      createEvent('oauth.application.authorized', { ...authorized, integration_type: 2 });
+      // @ts-expect-error: the renamed event needs previous_name
+      createEvent('command-registry.command.renamed', deleted);
+      // @ts-expect-error: application_id is required
+      createEvent('oauth.application.bot_token_reset', {});
+    };
+    expect(typeof typeChecks).toBe('function');
+  });
+});
+
+describe('the catalog', () => {
+  it('names each event <service>.<type> and knows its names', () => {
+    for (const name of Object.keys(EVENT_CATALOG)) expect(name).toMatch(/^[a-z-]+\.[a-z_]+\.[a-z_]+$/);
+    expect(isEventName('oauth.application.authorized')).toBe(true);
+    expect(isEventName('command-registry.command.created')).toBe(false);
+    expect(isEventName('toString')).toBe(false);
+  });
+
+  it('accepts what each producer writes and refuses what it never writes', () => {
+    const valid: { [N in EventName]: EventPayload<N> } = {
+      'oauth.application.authorized': authorized,
+      'oauth.application.deauthorized': { application_id: '4000', integration_type: 0, guild_id: '2000' },
+      'oauth.application.bot_token_reset': { application_id: '4000' },
+      'oauth.application.credentials_changed': { application_id: '4000', changed: ['flags', 'owner_id'] },
+      'command-registry.command.deleted': deleted,
+      'command-registry.command.renamed': { ...deleted, previous_name: 'ban' },
+      'permissions.application_command_permissions.updated': {
+        id: '4000',
+        application_id: '4000',
+        guild_id: '2000',
+        permissions: [{ id: '2000', type: 1, permission: false }],
+      },
+    };
+    for (const [name, data] of Object.entries(valid))
+      expect(EVENT_CATALOG[name as EventName].safeParse(data).success).toBe(true);
+    expect(
+      EVENT_CATALOG['command-registry.command.deleted'].safeParse({ ...deleted, command_id: '7x' }).success,
+    ).toBe(false);
+    expect(
+      EVENT_CATALOG['permissions.application_command_permissions.updated'].safeParse({
+        ...valid['permissions.application_command_permissions.updated'],
+        permissions: [{ id: '1', type: 4, permission: true }],
+      }).success,
+    ).toBe(false);
+  });
+});
+
+const deleted: EventPayload<'command-registry.command.deleted'> = {
+  application_id: '4000',
+  guild_id: null,
+  command_id: '77',
+  type: 1,
+  name: 'kick',
+  version: '78',
+};

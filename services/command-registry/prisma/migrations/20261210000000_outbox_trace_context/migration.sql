@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "registry"."outbox" ADD COLUMN     "trace_context" JSONB;
+

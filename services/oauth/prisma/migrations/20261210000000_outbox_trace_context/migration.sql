@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "oauth"."outbox" ADD COLUMN     "trace_context" JSONB;
+

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "permissions"."outbox" ADD COLUMN     "trace_context" JSONB;
+
