@@ -11,17 +11,17 @@ import {
 } from '@acs/service-kit';
 import { Directory } from './clients/directory';
 import { DB_SCHEMA, loadConfig, SERVICE_NAME } from './config';
-import { deliverEvents } from './consumer/deliver-events';
+import { deliverEvents } from './events/deliver-events';
 import { parseAddressPolicy } from './domain/address-policy';
 import { DISPATCHED_EVENTS } from './domain/plan-event';
-import { DispatchBus } from './gateway/dispatch-bus';
-import { startGatewayServer } from './gateway/gateway-server';
-import { SessionRegistry } from './gateway/session-registry';
+import { DispatchBus } from './delivery/gateway/dispatch-bus';
+import { startGatewayServer } from './delivery/gateway/gateway-server';
+import { SessionRegistry } from './delivery/gateway/session-registry';
 import { createHandlers } from './handlers/create-handlers';
 import { DeliveryStore } from './store/delivery-store';
 import { IdentifyStore } from './store/identify-store';
-import { WebhookPoster } from './webhooks/post-webhook';
-import { WebhookWorker } from './webhooks/webhook-worker';
+import { WebhookPoster } from './delivery/webhooks/post-webhook';
+import { WebhookWorker } from './delivery/webhooks/webhook-worker';
 
 /**
  * Wires config, database, NATS, the event consumer, the webhook worker, the pruning of

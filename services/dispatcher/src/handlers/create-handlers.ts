@@ -3,8 +3,8 @@ import type { Directory } from '../clients/directory';
 import { sessionStartLimit } from '../domain/identify-limits';
 import type { DeliveryStore } from '../store/delivery-store';
 import type { IdentifyStore } from '../store/identify-store';
-import type { WebhookPoster } from '../webhooks/post-webhook';
-import { verifyEventWebhooksEndpoint, verifyInteractionsEndpoint } from '../webhooks/verify-endpoint';
+import type { WebhookPoster } from '../delivery/webhooks/post-webhook';
+import { verifyEventWebhooksEndpoint, verifyInteractionsEndpoint } from '../delivery/webhooks/verify-endpoint';
 
 /** What the dispatcher's RPCs work with. */
 export interface HandlerDeps {

@@ -2,7 +2,7 @@ import type { ApplicationSettings, Directory, GuildSnapshot } from '../clients/d
 import { guildCreatePayload } from '../domain/guild-create';
 import { planEvent, type DispatchedEvent } from '../domain/plan-event';
 import { eventWebhookBody } from '../domain/webhook-body';
-import type { BusMessage } from '../gateway/dispatch-bus';
+import type { BusMessage } from '../delivery/gateway/dispatch-bus';
 import type { NewDelivery } from '../store/delivery-store';
 
 /** The deliveries of one event, with every object they embed looked up. */

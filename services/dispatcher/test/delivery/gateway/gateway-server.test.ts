@@ -10,15 +10,15 @@ import {
   type Received,
   type TestDatabase,
 } from '@acs/testing';
-import type { Directory } from '../../src/clients/directory';
-import { DB_SCHEMA } from '../../src/config';
-import type { IdentifyLimits } from '../../src/domain/identify-limits';
-import { compileTrustProxy, type TrustProxy } from '../../src/gateway/compile-trust-proxy';
-import { DispatchBus } from '../../src/gateway/dispatch-bus';
-import { startGatewayServer, type GatewayServer } from '../../src/gateway/gateway-server';
-import { SessionRegistry } from '../../src/gateway/session-registry';
-import { createHandlers } from '../../src/handlers/create-handlers';
-import { IdentifyStore } from '../../src/store/identify-store';
+import type { Directory } from '../../../src/clients/directory';
+import { DB_SCHEMA } from '../../../src/config';
+import type { IdentifyLimits } from '../../../src/domain/identify-limits';
+import { compileTrustProxy, type TrustProxy } from '../../../src/delivery/gateway/compile-trust-proxy';
+import { DispatchBus } from '../../../src/delivery/gateway/dispatch-bus';
+import { startGatewayServer, type GatewayServer } from '../../../src/delivery/gateway/gateway-server';
+import { SessionRegistry } from '../../../src/delivery/gateway/session-registry';
+import { createHandlers } from '../../../src/handlers/create-handlers';
+import { IdentifyStore } from '../../../src/store/identify-store';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Discord's limits, with a concurrency window long enough that a busy machine stays inside it. */

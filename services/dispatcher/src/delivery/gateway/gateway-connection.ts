@@ -1,13 +1,13 @@
 import { constants as zlibConstants, createDeflate, type Deflate } from 'node:zlib';
 import type { WebSocket } from 'ws';
 import type { Logger } from '@acs/service-kit';
-import type { Directory } from '../clients/directory';
+import type { Directory } from '../../clients/directory';
 import {
   decideInbound,
   type ConnectionPhase,
   type IdentifyRequest,
   type ResumeRequest,
-} from '../domain/decide-inbound';
+} from '../../domain/decide-inbound';
 import {
   Close,
   GATEWAY_VERSION,
@@ -15,13 +15,13 @@ import {
   Op,
   SEND_WINDOW_MS,
   type CloseCode,
-} from '../domain/gateway-codes';
-import { payload, type GatewayPayload } from '../domain/gateway-payload';
-import { guildCreatePayload } from '../domain/guild-create';
-import { identifyRefusal, rateLimitKey, type IdentifyDecision } from '../domain/identify-limits';
-import { SendWindow } from '../domain/send-window';
-import { shardOf } from '../domain/shard-of';
-import type { IdentifyStore } from '../store/identify-store';
+} from '../../domain/gateway-codes';
+import { payload, type GatewayPayload } from '../../domain/gateway-payload';
+import { guildCreatePayload } from '../../domain/guild-create';
+import { identifyRefusal, rateLimitKey, type IdentifyDecision } from '../../domain/identify-limits';
+import { SendWindow } from '../../domain/send-window';
+import { shardOf } from '../../domain/shard-of';
+import type { IdentifyStore } from '../../store/identify-store';
 import type { Session, SessionRegistry, SessionSink } from './session-registry';
 
 /** What every connection shares. */

@@ -1,7 +1,7 @@
 import { withEventSpan, type BatchOutcome, type EventBatchHandler, type ReceivedEvent } from '@acs/events';
 import type { Directory } from '../clients/directory';
 import type { DispatchedEventName } from '../domain/plan-event';
-import type { DispatchBus } from '../gateway/dispatch-bus';
+import type { DispatchBus } from '../delivery/gateway/dispatch-bus';
 import type { DeliveryStore, NewDelivery } from '../store/delivery-store';
 import { planDeliveries, type PlannedDeliveries } from './plan-deliveries';
 
