@@ -6,7 +6,7 @@ import {
   MAX_IDENTIFIES_PER_DAY,
   SESSION_START_WINDOW_MS,
 } from './domain/gateway-codes';
-import { compileTrustProxy } from './gateway/compile-trust-proxy';
+import { compileTrustProxy } from './delivery/gateway/compile-trust-proxy';
 
 export { SERVICE_NAME } from './service-name';
 /** This service's PostgreSQL schema. */

@@ -1,27 +1,27 @@
 import { connectNats, eventStreamOf, schedulePruning, startEventConsumer } from '@acs/events';
-import { loadDispatcherProto, loadOAuthProto, loadPermissionsProto } from '@acs/protos';
+import { loadOAuthProto, loadPermissionsProto } from '@acs/protos';
 import {
   createGrpcClient,
   createDatabasePool,
-  createGrpcServer,
   createLogger,
   installGracefulShutdown,
   reportListening,
   type Telemetry,
 } from '@acs/service-kit';
-import { Directory } from './clients/directory';
+import { createOAuthClient } from './clients/oauth-client';
+import { createPermissionsClient } from './clients/permissions-client';
 import { DB_SCHEMA, loadConfig, SERVICE_NAME } from './config';
-import { deliverEvents } from './consumer/deliver-events';
+import { createServer } from './create-server';
+import { DispatchBus } from './delivery/gateway/dispatch-bus';
+import { startGatewayServer } from './delivery/gateway/gateway-server';
+import { SessionRegistry } from './delivery/gateway/session-registry';
+import { WebhookPoster } from './delivery/webhooks/post-webhook';
+import { WebhookWorker } from './delivery/webhooks/webhook-worker';
 import { parseAddressPolicy } from './domain/address-policy';
 import { DISPATCHED_EVENTS } from './domain/plan-event';
-import { DispatchBus } from './gateway/dispatch-bus';
-import { startGatewayServer } from './gateway/gateway-server';
-import { SessionRegistry } from './gateway/session-registry';
-import { createHandlers } from './handlers/create-handlers';
+import { deliverEvents } from './events/deliver-events';
 import { DeliveryStore } from './store/delivery-store';
 import { IdentifyStore } from './store/identify-store';
-import { WebhookPoster } from './webhooks/post-webhook';
-import { WebhookWorker } from './webhooks/webhook-worker';
 
 /**
  * Wires config, database, NATS, the event consumer, the webhook worker, the pruning of
@@ -41,12 +41,13 @@ export async function startService(
     size: config.DB_POOL_SIZE,
     logger,
   });
-  const oauth = createGrpcClient(loadOAuthProto().acs.oauth.v1.OAuthService, config.OAUTH_GRPC_URL);
-  const permissions = createGrpcClient(
+  const oauthGrpc = createGrpcClient(loadOAuthProto().acs.oauth.v1.OAuthService, config.OAUTH_GRPC_URL);
+  const permissionsGrpc = createGrpcClient(
     loadPermissionsProto().acs.permissions.v1.PermissionsService,
     config.PERMISSIONS_GRPC_URL,
   );
-  const directory = new Directory(oauth, permissions);
+  const oauth = createOAuthClient(oauthGrpc);
+  const permissions = createPermissionsClient(permissionsGrpc);
   const store = new DeliveryStore(pool);
   const identifies = new IdentifyStore(pool, {
     total: config.SESSION_START_LIMIT,
@@ -67,7 +68,7 @@ export async function startService(
   });
   const worker = new WebhookWorker({
     store,
-    directory,
+    oauth,
     poster,
     logger,
     concurrency: config.WEBHOOK_CONCURRENCY,
@@ -79,7 +80,8 @@ export async function startService(
 
   const gatewayContext = {
     registry,
-    directory,
+    oauth,
+    permissions,
     identifies,
     logger,
     heartbeatIntervalMs: config.HEARTBEAT_INTERVAL_MS,
@@ -107,7 +109,13 @@ export async function startService(
     seen: (ids) => store.seen(ids),
     logger,
     batchSize: 500,
-    handleBatch: deliverEvents({ store, directory, bus, onDeliveriesRecorded: () => worker.wake() }),
+    handleBatch: deliverEvents({
+      store,
+      oauth,
+      permissions,
+      bus,
+      onDeliveriesRecorded: () => worker.wake(),
+    }),
   });
   await consumer.ready;
   const pruning = schedulePruning({
@@ -116,15 +124,13 @@ export async function startService(
     what: 'handled events, finished webhook deliveries and identifies past their windows',
   });
 
-  const server = createGrpcServer({
+  const server = createServer({
     logger,
-    services: [
-      {
-        name: 'acs.dispatcher.v1.DispatcherService',
-        definition: loadDispatcherProto().acs.dispatcher.v1.DispatcherService.service,
-        handlers: createHandlers({ directory, poster, store, identifies, publicUrl }),
-      },
-    ],
+    oauth,
+    poster,
+    deliveries: store,
+    identifies,
+    publicUrl,
     isReady: async () => {
       await pool.query('SELECT 1');
       return !nats.isClosed();
@@ -144,7 +150,7 @@ export async function startService(
       { name: 'webhook sockets', run: () => poster.close() },
       { name: 'pruning', run: () => pruning.stop() },
       { name: 'nats', run: () => nats.drain() },
-      { name: 'grpc clients', run: () => (oauth.close(), permissions.close()) },
+      { name: 'grpc clients', run: () => (oauthGrpc.close(), permissionsGrpc.close()) },
       { name: 'database pool', run: () => pool.end() },
       { name: 'telemetry', run: () => telemetry.shutdown() },
     ],

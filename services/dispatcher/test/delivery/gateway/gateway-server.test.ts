@@ -2,7 +2,8 @@ import { constants as zlibConstants, inflateSync } from 'node:zlib';
 import { connect, type NatsConnection } from 'nats';
 import { Pool } from 'pg';
 import WebSocket from 'ws';
-import { createLogger, serviceDatabaseUrl } from '@acs/service-kit';
+import { loadDispatcherProto } from '@acs/protos';
+import { callUnary, createGrpcClient, createLogger, serviceDatabaseUrl } from '@acs/service-kit';
 import {
   createTestDatabase,
   findTestServers,
@@ -10,15 +11,16 @@ import {
   type Received,
   type TestDatabase,
 } from '@acs/testing';
-import type { Directory } from '../../src/clients/directory';
-import { DB_SCHEMA } from '../../src/config';
-import type { IdentifyLimits } from '../../src/domain/identify-limits';
-import { compileTrustProxy, type TrustProxy } from '../../src/gateway/compile-trust-proxy';
-import { DispatchBus } from '../../src/gateway/dispatch-bus';
-import { startGatewayServer, type GatewayServer } from '../../src/gateway/gateway-server';
-import { SessionRegistry } from '../../src/gateway/session-registry';
-import { createHandlers } from '../../src/handlers/create-handlers';
-import { IdentifyStore } from '../../src/store/identify-store';
+import type { OAuthClient } from '../../../src/clients/oauth-client';
+import type { PermissionsClient } from '../../../src/clients/permissions-client';
+import { DB_SCHEMA } from '../../../src/config';
+import { createServer } from '../../../src/create-server';
+import type { IdentifyLimits } from '../../../src/domain/identify-limits';
+import { compileTrustProxy, type TrustProxy } from '../../../src/delivery/gateway/compile-trust-proxy';
+import { DispatchBus } from '../../../src/delivery/gateway/dispatch-bus';
+import { startGatewayServer, type GatewayServer } from '../../../src/delivery/gateway/gateway-server';
+import { SessionRegistry } from '../../../src/delivery/gateway/session-registry';
+import { IdentifyStore } from '../../../src/store/identify-store';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Discord's limits, with a concurrency window long enough that a busy machine stays inside it. */
@@ -42,7 +44,7 @@ let nextApplication = 1400000000000000000n;
  * oauth and permissions, the network edge: a token `token:<id>` is application <id>'s
  * bot, which is in one guild.
  */
-const directory = {
+const oauth = {
   resolveBotToken: async (token: string) => (token.startsWith('token:') ? token.slice(6) : undefined),
   settings: async (applicationId: string) => ({
     applicationId,
@@ -50,8 +52,10 @@ const directory = {
     botUser: { id: applicationId, username: 'bot', discriminator: '0000', bot: true },
   }),
   botGuilds: async (applicationId: string) => [`${applicationId}1`],
+} as unknown as OAuthClient;
+const permissions: PermissionsClient = {
   guild: async (guildId: string) => ({ guild: { id: guildId, name: 'Guild', roles: [] }, channels: [] }),
-} as unknown as Directory;
+};
 
 beforeAll(async () => {
   database = await createTestDatabase(['dispatcher']);
@@ -94,7 +98,8 @@ async function startReplica(
   const server = await startGatewayServer(
     {
       registry,
-      directory,
+      oauth,
+      permissions,
       identifies,
       logger: createLogger('dispatcher-test', 'silent'),
       heartbeatIntervalMs: 60_000,
@@ -135,16 +140,29 @@ async function outcome(client: GatewayTestClient): Promise<Received | { code: nu
   return Promise.race([client.closed, client.dispatch('READY', 30_000)]);
 }
 
-/** GET /gateway/bot's session_start_limit, as the dispatcher's RPC answers it. */
+/** GET /gateway/bot's session_start_limit, as the dispatcher's gRPC server answers it. */
 async function startLimit(identifies: IdentifyStore, applicationId: string) {
-  const handlers = createHandlers({
-    directory,
+  const server = createServer({
+    logger: createLogger('dispatcher-test', 'silent'),
     identifies,
     publicUrl: 'ws://gateway',
+    oauth,
     poster: undefined as never,
-    store: undefined as never,
+    deliveries: undefined as never,
+    isReady: async () => true,
   });
-  return (await handlers.GetGateway({ application_id: applicationId })).session_start_limit;
+  const port = await server.listen('127.0.0.1:0');
+  const client = createGrpcClient(
+    loadDispatcherProto().acs.dispatcher.v1.DispatcherService,
+    `127.0.0.1:${port}`,
+  );
+  try {
+    return (await callUnary(client, client.GetGateway, { application_id: applicationId }))
+      .session_start_limit;
+  } finally {
+    client.close();
+    await server.drain();
+  }
 }
 
 describe('Identify limits', () => {

@@ -1,13 +1,14 @@
 import { constants as zlibConstants, createDeflate, type Deflate } from 'node:zlib';
 import type { WebSocket } from 'ws';
 import type { Logger } from '@acs/service-kit';
-import type { Directory } from '../clients/directory';
+import type { OAuthClient } from '../../clients/oauth-client';
+import type { PermissionsClient } from '../../clients/permissions-client';
 import {
   decideInbound,
   type ConnectionPhase,
   type IdentifyRequest,
   type ResumeRequest,
-} from '../domain/decide-inbound';
+} from '../../domain/decide-inbound';
 import {
   Close,
   GATEWAY_VERSION,
@@ -15,19 +16,20 @@ import {
   Op,
   SEND_WINDOW_MS,
   type CloseCode,
-} from '../domain/gateway-codes';
-import { payload, type GatewayPayload } from '../domain/gateway-payload';
-import { guildCreatePayload } from '../domain/guild-create';
-import { identifyRefusal, rateLimitKey, type IdentifyDecision } from '../domain/identify-limits';
-import { SendWindow } from '../domain/send-window';
-import { shardOf } from '../domain/shard-of';
-import type { IdentifyStore } from '../store/identify-store';
+} from '../../domain/gateway-codes';
+import { payload, type GatewayPayload } from '../../domain/gateway-payload';
+import { guildCreatePayload } from '../../domain/guild-create';
+import { identifyRefusal, rateLimitKey, type IdentifyDecision } from '../../domain/identify-limits';
+import { SendWindow } from '../../domain/send-window';
+import { shardOf } from '../../domain/shard-of';
+import type { IdentifyStore } from '../../store/identify-store';
 import type { Session, SessionRegistry, SessionSink } from './session-registry';
 
 /** What every connection shares. */
 export interface ConnectionContext {
   registry: SessionRegistry;
-  directory: Directory;
+  oauth: OAuthClient;
+  permissions: PermissionsClient;
   /** Where Identifies are decided and counted against the limits, across replicas. */
   identifies: IdentifyStore;
   logger: Logger;
@@ -147,8 +149,8 @@ export class GatewayConnection implements SessionSink {
   }
 
   private async identify(request: IdentifyRequest): Promise<void> {
-    const { directory, registry } = this.context;
-    const applicationId = await directory.resolveBotToken(request.token);
+    const { oauth, permissions, registry } = this.context;
+    const applicationId = await oauth.resolveBotToken(request.token);
     if (!applicationId) return this.end(Close.AUTHENTICATION_FAILED);
     if (this.closed) return;
     const decision = await this.claimIdentify(applicationId, request.shard);
@@ -160,12 +162,12 @@ export class GatewayConnection implements SessionSink {
       return this.end(identifyRefusal(this.context.identifies.limits, decision));
     }
     const [settings, guildIds] = await Promise.all([
-      directory.settings(applicationId),
-      directory.botGuilds(applicationId),
+      oauth.settings(applicationId),
+      oauth.botGuilds(applicationId),
     ]);
     const shard = request.shard;
     const mine = shard ? guildIds.filter((id) => shardOf(id, shard[1]) === shard[0]) : guildIds;
-    const guilds = await Promise.all(mine.map((id) => directory.guild(id)));
+    const guilds = await Promise.all(mine.map((id) => permissions.guild(id)));
     if (this.closed) return;
     const session = registry.create(applicationId, shard, this);
     this.session = session;
@@ -201,8 +203,8 @@ export class GatewayConnection implements SessionSink {
   }
 
   private async resume(request: ResumeRequest): Promise<void> {
-    const { directory, registry } = this.context;
-    const applicationId = await directory.resolveBotToken(request.token);
+    const { oauth, registry } = this.context;
+    const applicationId = await oauth.resolveBotToken(request.token);
     if (!applicationId) return this.end(Close.AUTHENTICATION_FAILED);
     if (this.closed) return;
     const resumed = registry.resume(request.sessionId, applicationId, request.seq, this);

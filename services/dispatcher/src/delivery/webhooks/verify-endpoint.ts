@@ -1,8 +1,8 @@
 import { fieldError } from '@acs/discord-errors';
-import type { Directory } from '../clients/directory';
-import { isPong, pingInteractionBody } from '../domain/interaction-body';
-import { signatureTimestamp, signWebhook } from '../domain/sign-webhook';
-import { pingWebhookBody } from '../domain/webhook-body';
+import type { OAuthClient } from '../../clients/oauth-client';
+import { isPong, pingInteractionBody } from '../../domain/interaction-body';
+import { signatureTimestamp, signWebhook } from '../../domain/sign-webhook';
+import { pingWebhookBody } from '../../domain/webhook-body';
 import type { PostOutcome, WebhookPoster } from './post-webhook';
 
 /** What the two probes of an endpoint got: a correctly signed PING, then a forged one. */
@@ -17,7 +17,7 @@ interface ProbeAnswers {
  * field's error when the first never got an answer.
  */
 async function probe(
-  directory: Directory,
+  oauth: OAuthClient,
   poster: WebhookPoster,
   applicationId: string,
   url: string,
@@ -25,7 +25,7 @@ async function probe(
   refuse: (why: string) => Error,
   userAgent?: string,
 ): Promise<ProbeAnswers> {
-  const settings = await directory.settings(applicationId);
+  const settings = await oauth.settings(applicationId);
   const timestamp = signatureTimestamp(Date.now());
   const extra: Record<string, string> = userAgent ? { 'user-agent': userAgent } : {};
   const valid = await poster.post(url, body, {
@@ -49,14 +49,14 @@ async function probe(
  * refused (anything but 2xx). Throws 400 / 50035 on `event_webhooks_url` saying why.
  */
 export async function verifyEventWebhooksEndpoint(
-  directory: Directory,
+  oauth: OAuthClient,
   poster: WebhookPoster,
   applicationId: string,
   url: string,
 ): Promise<void> {
   const refuse = (why: string) => fieldError('event_webhooks_url', 'EVENT_WEBHOOKS_URL_INVALID', why);
   const { valid, forged } = await probe(
-    directory,
+    oauth,
     poster,
     applicationId,
     url,
@@ -79,7 +79,7 @@ export async function verifyEventWebhooksEndpoint(
  * Throws 400 / 50035 on `interactions_endpoint_url` with Discord's error code, saying why.
  */
 export async function verifyInteractionsEndpoint(
-  directory: Directory,
+  oauth: OAuthClient,
   poster: WebhookPoster,
   applicationId: string,
   url: string,
@@ -91,7 +91,7 @@ export async function verifyInteractionsEndpoint(
       `The specified interactions endpoint url could not be verified. ${why}`,
     );
   const { valid, forged } = await probe(
-    directory,
+    oauth,
     poster,
     applicationId,
     url,

@@ -2,7 +2,7 @@ import { lookup } from 'node:dns/promises';
 import * as http from 'node:http';
 import * as https from 'node:https';
 import { isIP } from 'node:net';
-import { refusalOf, type AddressPolicy } from '../domain/address-policy';
+import { refusalOf, type AddressPolicy } from '../../domain/address-policy';
 
 /** How one POST ended: the status, or why there was none. */
 export type PostOutcome =

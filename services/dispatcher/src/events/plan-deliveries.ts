@@ -1,8 +1,10 @@
-import type { ApplicationSettings, Directory, GuildSnapshot } from '../clients/directory';
+import { DiscordError } from '@acs/discord-errors';
+import type { ApplicationSettings, OAuthClient } from '../clients/oauth-client';
+import type { GuildSnapshot, PermissionsClient } from '../clients/permissions-client';
+import type { BusMessage } from '../delivery/gateway/dispatch-bus';
 import { guildCreatePayload } from '../domain/guild-create';
 import { planEvent, type DispatchedEvent } from '../domain/plan-event';
 import { eventWebhookBody } from '../domain/webhook-body';
-import type { BusMessage } from '../gateway/dispatch-bus';
 import type { NewDelivery } from '../store/delivery-store';
 
 /** The deliveries of one event, with every object they embed looked up. */
@@ -18,7 +20,8 @@ export interface PlannedDeliveries {
  */
 export async function planDeliveries(
   event: DispatchedEvent,
-  directory: Directory,
+  oauth: OAuthClient,
+  permissions: PermissionsClient,
 ): Promise<PlannedDeliveries> {
   const plan = planEvent(event);
   const { applicationId } = plan;
@@ -27,16 +30,16 @@ export async function planDeliveries(
   const guildOf = (guildId: string): Promise<GuildSnapshot | undefined> => {
     const known = guilds.get(guildId);
     if (known) return known;
-    const lookup = directory.guild(guildId);
+    const lookup = permissions.guild(guildId);
     guilds.set(guildId, lookup);
     return lookup;
   };
   let webhook: NewDelivery | null = null;
   if (plan.webhook) {
-    const settings = await settingsOf(directory, applicationId);
+    const settings = await settingsOf(oauth, applicationId);
     if (settings?.webhookUrl && settings.webhookTypes.includes(plan.webhook.type)) {
       const data: Record<string, unknown> = { ...plan.webhook.data };
-      if (plan.webhook.userId) data.user = await directory.user(plan.webhook.userId);
+      if (plan.webhook.userId) data.user = await oauth.user(plan.webhook.userId);
       if (plan.webhook.guildId) {
         const snapshot = await guildOf(plan.webhook.guildId);
         if (snapshot) data.guild = snapshot.guild;
@@ -55,10 +58,7 @@ export async function planDeliveries(
   if (g?.kind === 'dispatch') {
     gateway = { applicationId, message: { kind: 'dispatch', t: g.t, d: g.d, guildId: g.guildId } };
   } else if (g?.kind === 'guild-create') {
-    const [snapshot, settings] = await Promise.all([
-      guildOf(g.guildId),
-      settingsOf(directory, applicationId),
-    ]);
+    const [snapshot, settings] = await Promise.all([guildOf(g.guildId), settingsOf(oauth, applicationId)]);
     // A deleted guild or application has nothing to announce (and the latter no session).
     if (snapshot && settings) {
       const d = guildCreatePayload({ ...snapshot, botUser: settings.botUser, joinedAt: event.occurredAt });
@@ -76,9 +76,9 @@ export async function planDeliveries(
 }
 
 /** The application's settings, or undefined when oauth no longer knows it. */
-function settingsOf(directory: Directory, applicationId: string): Promise<ApplicationSettings | undefined> {
-  return directory.settings(applicationId).catch((error: unknown) => {
-    if ((error as { code?: number }).code === 5 /* NOT_FOUND */) return undefined;
+function settingsOf(oauth: OAuthClient, applicationId: string): Promise<ApplicationSettings | undefined> {
+  return oauth.settings(applicationId).catch((error: unknown) => {
+    if (error instanceof DiscordError && error.httpStatus === 404) return undefined;
     throw error;
   });
 }

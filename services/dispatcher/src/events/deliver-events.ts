@@ -1,14 +1,16 @@
 import { withEventSpan, type BatchOutcome, type EventBatchHandler, type ReceivedEvent } from '@acs/events';
-import type { Directory } from '../clients/directory';
+import type { OAuthClient } from '../clients/oauth-client';
+import type { PermissionsClient } from '../clients/permissions-client';
+import type { DispatchBus } from '../delivery/gateway/dispatch-bus';
 import type { DispatchedEventName } from '../domain/plan-event';
-import type { DispatchBus } from '../gateway/dispatch-bus';
 import type { DeliveryStore, NewDelivery } from '../store/delivery-store';
 import { planDeliveries, type PlannedDeliveries } from './plan-deliveries';
 
 /** What delivering needs. */
 export interface DeliveryDeps {
   store: DeliveryStore;
-  directory: Directory;
+  oauth: OAuthClient;
+  permissions: PermissionsClient;
   bus: DispatchBus;
   /** Called after webhook deliveries were recorded. */
   onDeliveriesRecorded: () => void;
@@ -23,11 +25,11 @@ export interface DeliveryDeps {
  * consumer drops the ids `store.seen` knows.
  */
 export function deliverEvents(deps: DeliveryDeps): EventBatchHandler<DispatchedEventName> {
-  const { store, directory, bus } = deps;
+  const { store, oauth, permissions, bus } = deps;
   return async (events) => {
     const plans = await Promise.all(
       events.map((event) =>
-        withEventSpan(event, `plan ${event.name}`, () => planDeliveries(event, directory)).catch(
+        withEventSpan(event, `plan ${event.name}`, () => planDeliveries(event, oauth, permissions)).catch(
           (error: unknown) => error as Error,
         ),
       ),

@@ -1,7 +1,7 @@
 import { createServer, STATUS_CODES, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
-import { Close, GATEWAY_VERSION, MAX_PAYLOAD_BYTES } from '../domain/gateway-codes';
+import { Close, GATEWAY_VERSION, MAX_PAYLOAD_BYTES } from '../../domain/gateway-codes';
 import { clientAddress, type TrustProxy } from './compile-trust-proxy';
 import { ConnectionsPerAddress } from './connections-per-address';
 import { GatewayConnection, type ConnectionContext } from './gateway-connection';

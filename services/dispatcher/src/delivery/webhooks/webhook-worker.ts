@@ -1,15 +1,15 @@
 import type { Logger } from '@acs/service-kit';
 import { WakeSignal } from '@acs/events';
-import type { Directory } from '../clients/directory';
-import { nextAttemptAt } from '../domain/retry-schedule';
-import { signatureTimestamp, signWebhook } from '../domain/sign-webhook';
-import type { ClaimedDelivery, DeliveryStore } from '../store/delivery-store';
+import type { OAuthClient } from '../../clients/oauth-client';
+import { nextAttemptAt } from '../../domain/retry-schedule';
+import { signatureTimestamp, signWebhook } from '../../domain/sign-webhook';
+import type { ClaimedDelivery, DeliveryStore } from '../../store/delivery-store';
 import type { WebhookPoster } from './post-webhook';
 
 /** Options of the webhook worker. */
 export interface WebhookWorkerOptions {
   store: DeliveryStore;
-  directory: Directory;
+  oauth: OAuthClient;
   poster: WebhookPoster;
   logger: Logger;
   concurrency: number;
@@ -144,8 +144,8 @@ export class WebhookWorker {
   }
 
   private async attempt(delivery: ClaimedDelivery): Promise<void> {
-    const { store, directory, poster, logger } = this.options;
-    const settings = await directory.settings(delivery.applicationId);
+    const { store, oauth, poster, logger } = this.options;
+    const settings = await oauth.settings(delivery.applicationId);
     if (!settings.webhookUrl || !settings.webhookTypes.includes(delivery.eventType)) {
       await store.markSkipped(delivery, 'the application no longer receives this event');
       return;
@@ -180,7 +180,7 @@ export class WebhookWorker {
       );
       // The application object shows it (event_webhooks_status 3). Deliveries already stopped,
       // whatever this call's fate: the dispatcher's own record is what decides.
-      await this.options.directory.disableEventWebhooks(delivery.applicationId).catch((error: unknown) => {
+      await oauth.disableEventWebhooks(delivery.applicationId).catch((error: unknown) => {
         logger.error(
           { err: error, applicationId: delivery.applicationId },
           'could not mark the webhooks disabled in oauth',

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { dispatchPayload, type GatewayPayload } from '../domain/gateway-payload';
-import { ReplayBuffer } from '../domain/replay-buffer';
-import { shardOf } from '../domain/shard-of';
+import { dispatchPayload, type GatewayPayload } from '../../domain/gateway-payload';
+import { ReplayBuffer } from '../../domain/replay-buffer';
+import { shardOf } from '../../domain/shard-of';
 import type { BusMessage, DispatchBus } from './dispatch-bus';
 
 /** Where a session's payloads go while a socket is attached. */

@@ -1,0 +1,121 @@
+import * as grpc from '@grpc/grpc-js';
+import { LRUCache } from 'lru-cache';
+import type { oauth } from '@acs/protos';
+import { callUnary, fromGrpcError, isServiceError } from '@acs/service-kit';
+import { publicUser } from '../domain/public-user';
+
+/** An application's webhook settings and signing key, as oauth keeps them. */
+export interface ApplicationSettings {
+  applicationId: string;
+  webhookUrl: string | null;
+  webhookTypes: string[];
+  verifyKey: string;
+  signingKeyPem: string;
+  flags: number;
+  botUser: Record<string, unknown>;
+}
+
+/**
+ * What the dispatcher asks of oauth: applications (their webhook settings and bot), bot
+ * tokens, users, the guilds a bot is in. A failure oauth answers with its own error
+ * rejects with that DiscordError (e.g. 404 for an application it does not know); one in
+ * transport with 503 or 504.
+ */
+export interface OAuthClient {
+  /** The application's settings (cached for a few seconds: every webhook attempt needs the signing key). */
+  settings(applicationId: string): Promise<ApplicationSettings>;
+  /** Forgets cached settings (after the URL was changed through this replica). */
+  forgetSettings(applicationId: string): void;
+  /** The application a bot token belongs to, or undefined when the token is not valid. */
+  resolveBotToken(token: string): Promise<string | undefined>;
+  /** A user as others see it (cached for a few seconds: a burst of events names the same users). */
+  user(userId: string): Promise<Record<string, unknown>>;
+  /** The guilds the application's bot is in. */
+  botGuilds(applicationId: string): Promise<string[]>;
+  /** Tells oauth the application's event webhooks were disabled for failing (its status 3). */
+  disableEventWebhooks(applicationId: string): Promise<void>;
+}
+
+/** How long an application's settings (and a user) are reused before asking oauth again. */
+const SETTINGS_CACHE_MS = 5_000;
+/** How many applications (and users) the caches hold at most; the least recently used go first. */
+const CACHE_ENTRIES = 10_000;
+
+/** A cache of in-flight or settled answers: concurrent askers share one call. */
+function answerCache<T extends object>(): LRUCache<string, Promise<T>> {
+  return new LRUCache({ max: CACHE_ENTRIES, ttl: SETTINGS_CACHE_MS });
+}
+
+/** The answer of `key` from the cache, or from `fetch` (forgotten again if it fails). */
+function cached<T extends object>(
+  cache: LRUCache<string, Promise<T>>,
+  key: string,
+  fetch: () => Promise<T>,
+): Promise<T> {
+  const known = cache.get(key);
+  if (known) return known;
+  const value = fetch();
+  value.catch(() => cache.delete(key));
+  cache.set(key, value);
+  return value;
+}
+
+/** oauth's own error as the DiscordError it carries; any other failure as it is. */
+function translated(error: unknown): unknown {
+  return fromGrpcError(error) ?? error;
+}
+
+/** The OAuthClient over oauth's gRPC client, with its settings and user caches. */
+export function createOAuthClient(client: oauth.OAuthServiceClient): OAuthClient {
+  const settingsCache = answerCache<ApplicationSettings>();
+  const userCache = answerCache<Record<string, unknown>>();
+  const call = <Req, Res>(method: Parameters<typeof callUnary<Req, Res>>[1], request: Req): Promise<Res> =>
+    callUnary(client, method, request).catch((error: unknown) => {
+      throw translated(error);
+    });
+
+  return {
+    settings: (applicationId) =>
+      cached(settingsCache, applicationId, async () => {
+        const r = await call(client.GetEventWebhookSettings, { application_id: applicationId });
+        return {
+          applicationId,
+          webhookUrl: r.event_webhooks_url || null,
+          webhookTypes: r.event_webhooks_types,
+          verifyKey: r.verify_key,
+          signingKeyPem: r.signing_key_pem,
+          flags: Number(r.flags),
+          botUser: JSON.parse(r.bot_user_json) as Record<string, unknown>,
+        };
+      }),
+
+    forgetSettings: (applicationId) => {
+      settingsCache.delete(applicationId);
+    },
+
+    async resolveBotToken(token) {
+      try {
+        const answer = await callUnary(client, client.ResolveToken, { kind: 'PRINCIPAL_KIND_BOT', token });
+        return answer.kind === 'PRINCIPAL_KIND_BOT' ? answer.application_id : undefined;
+      } catch (error) {
+        if (isServiceError(error) && error.code === grpc.status.UNAUTHENTICATED) return undefined;
+        throw translated(error);
+      }
+    },
+
+    user: (userId) =>
+      cached(userCache, userId, async () => {
+        const answer = await call(client.GetUser, { user_id: userId });
+        return publicUser(JSON.parse(answer.user_json) as Record<string, unknown>);
+      }),
+
+    async botGuilds(applicationId) {
+      const answer = await call(client.ListBotGuilds, { application_id: applicationId });
+      return answer.guilds.map((g) => g.guild_id);
+    },
+
+    async disableEventWebhooks(applicationId) {
+      await call(client.DisableEventWebhooks, { application_id: applicationId });
+    },
+  };
+}
