@@ -8,6 +8,7 @@ import { readJsonBody } from './http/read-json-body';
 import { InvalidRequestLimiter, type InvalidRequestLimits } from './http/invalid-request-limiter';
 import { RateLimiter, type RateLimits } from './http/rate-limiter';
 import type { TrustProxy } from './http/read-trust-proxy';
+import { refuseNulQuery } from './http/refuse-nul';
 import { createErrorRenderer } from './http/render-error';
 import { mountRoutes, notFound } from './http/route-table';
 import { setSecurityHeaders } from './http/set-security-headers';
@@ -64,6 +65,7 @@ export function createApp(deps: AppDependencies): Express {
   // After the probes, which a blocked address must not fail; before every route, so that a
   // blocked address is refused whatever it asks and whichever token it sends.
   if (invalidRequests) app.use(invalidRequests.refuseBlocked);
+  app.use(refuseNulQuery);
   // One table per base path, so that its 404/405 fallbacks know every route of it.
   mountRoutes(
     app,

@@ -1,5 +1,6 @@
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { DiscordError, InvalidFormBodyError, MalformedJsonError } from '@acs/discord-errors';
+import { nulBodyError } from './refuse-nul';
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -62,7 +63,8 @@ function wellFormed(value: unknown): boolean {
 
 /**
  * Reads the body of a write request once: at most `limit` bytes (else 413), JSON only
- * (else 50035 CONTENT_TYPE_INVALID), well-formed JSON of well-formed text nested at most 64 deep (else 50109). Leaves the text in
+ * (else 50035 CONTENT_TYPE_INVALID), well-formed JSON of well-formed text nested at most 64 deep (else 50109),
+ * no U+0000 in any string or key (else 50035 at its path). Leaves the text in
  * `req.rawBody` and the value in `req.body`; an empty body leaves both undefined.
  */
 export function readJsonBody(limit: number): RequestHandler[] {
@@ -104,6 +106,11 @@ export function readJsonBody(limit: number): RequestHandler[] {
       if (SURROGATE_ESCAPE.test(text) && !wellFormed(req.body)) {
         req.body = undefined;
         return next(new MalformedJsonError());
+      }
+      const nul = nulBodyError(req.body, text);
+      if (nul) {
+        req.body = undefined;
+        return next(nul);
       }
       req.rawBody = text;
       next();
