@@ -13,17 +13,27 @@ export function addNulError(errors: FormErrors, path: ErrorPath): void {
   errors.add(path, ErrorCode.STRING_TYPE_NUL_CHARACTER, 'Text cannot contain the NUL character (U+0000).');
 }
 
+/** A decimal integer as text: what ids, bit sets and numbers sent as strings are. */
+const INTEGER_TEXT = /^-?[0-9]+$/;
+
 /**
- * Records STRING_TYPE_NUL_CHARACTER at the path of every string, and of every object key,
- * of a parsed JSON value that holds U+0000 (a key's error sits at the key's own path, as a
- * bad localization key's does). One pass over the value, with one shared path.
+ * Records, at the path of every string and of every object key of a parsed JSON value,
+ * STRING_TYPE_NUL_CHARACTER when it holds U+0000 (a key's error sits at the key's own path,
+ * as a bad localization key's does), and BASE_TYPE_MAX_LENGTH when it is a decimal integer
+ * longer than `maxDigits`. One pass over the value, with one shared path.
  */
-export function collectNulErrors(value: unknown, errors: FormErrors): void {
+export function collectTextErrors(value: unknown, errors: FormErrors, maxDigits = Infinity): void {
   const path: (string | number)[] = [];
+  const check = (text: string): boolean => {
+    if (hasNul(text)) addNulError(errors, [...path]);
+    else if (text.length > maxDigits && INTEGER_TEXT.test(text)) {
+      errors.add([...path], ErrorCode.BASE_TYPE_MAX_LENGTH, `Must be ${maxDigits} or fewer in length.`);
+    } else return true;
+    return false;
+  };
   const visit = (item: unknown): void => {
-    if (typeof item === 'string') {
-      if (hasNul(item)) addNulError(errors, [...path]);
-    } else if (Array.isArray(item)) {
+    if (typeof item === 'string') check(item);
+    else if (Array.isArray(item)) {
       for (let index = 0; index < item.length; index++) {
         path.push(index);
         visit(item[index]);
@@ -32,8 +42,7 @@ export function collectNulErrors(value: unknown, errors: FormErrors): void {
     } else if (typeof item === 'object' && item !== null) {
       for (const [key, child] of Object.entries(item)) {
         path.push(key);
-        if (hasNul(key)) addNulError(errors, [...path]);
-        else visit(child);
+        if (check(key)) visit(child);
         path.pop();
       }
     }

@@ -6,9 +6,11 @@ import { BaseErrorCode as ErrorCode, isJsonObject, type JsonObject } from '@acs/
 import type { ErrorPath, FormErrors } from './form-errors';
 import { describeValue } from './describe-value';
 import { addNulError, hasNul } from './nul-character';
+import { isLengthWithin } from './text-length';
 import { addSnowflakeError } from './snowflake-field';
 
 export { describeValue } from './describe-value';
+export { codePointLength, isLengthWithin } from './text-length';
 
 export { isJsonObject, type JsonObject };
 
@@ -20,31 +22,6 @@ export function getField(object: JsonObject, key: string): unknown {
 /** Whether a field is missing or null (the API treats both as "not given"). */
 export function isAbsent(value: unknown): value is null | undefined {
   return value === undefined || value === null;
-}
-
-/** Length in code points, as the API counts it (a surrogate pair is one; no copy of the text is made). */
-export function codePointLength(value: string): number {
-  let length = value.length;
-  for (let i = 0; i < value.length - 1; i++) {
-    const unit = value.charCodeAt(i);
-    if (unit < 0xd800 || unit > 0xdbff) continue;
-    const next = value.charCodeAt(i + 1);
-    if (next >= 0xdc00 && next <= 0xdfff) {
-      length -= 1;
-      i += 1;
-    }
-  }
-  return length;
-}
-
-/**
- * Whether a string is min to max code points long. A code point takes one or two UTF-16
- * units, so text far outside the bounds is judged by its `length` alone, without a scan.
- */
-export function isLengthWithin(value: string, min: number, max: number): boolean {
-  if (value.length < min || value.length > 2 * max) return false;
-  const length = codePointLength(value);
-  return length >= min && length <= max;
 }
 
 /** Records BASE_TYPE_REQUIRED. */

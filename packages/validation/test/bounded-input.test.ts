@@ -4,7 +4,7 @@ import {
   MAX_BIT_SET,
   checkLength,
   codePointLength,
-  collectNulErrors,
+  collectTextErrors,
   parseBitSet,
   readBitSet,
   readSnowflake,
@@ -133,7 +133,7 @@ describe('text', () => {
 
   it('finds U+0000 in every string and key of a parsed body, at its path', () => {
     const errors = new FormErrors();
-    collectNulErrors(
+    collectTextErrors(
       JSON.parse(
         '{"name":"ok","options":[{"description":"a\\u0000"},{"choices":[{"name":"\\u0000"}]}],"name_localizations":{"f\\u0000r":"x"},"n":[1,true,null]}',
       ),
@@ -148,6 +148,19 @@ describe('text', () => {
       options: { '0': { description: nul }, '1': { choices: { '0': { name: nul } } } },
       name_localizations: { 'f\u0000r': nul },
     });
+  });
+
+  it('bounds decimal integers as text, and only them', () => {
+    const errors = new FormErrors();
+    collectTextErrors(
+      { a: '9'.repeat(11), b: '-'.concat('9'.repeat(11)), c: 'x'.repeat(100), d: ['9'.repeat(10)] },
+      errors,
+      10,
+    );
+    const tooLong = {
+      _errors: [{ code: 'BASE_TYPE_MAX_LENGTH', message: 'Must be 10 or fewer in length.' }],
+    };
+    expect(errors.toJSON()).toEqual({ a: tooLong, b: tooLong });
   });
 
   it('counts code points as the API does, surrogate pairs as one', () => {

@@ -4,7 +4,7 @@ import express from 'express';
 import { createLogger } from '@acs/service-kit';
 import { readFormBody } from '../src/http/read-form-body';
 import { readJsonBody } from '../src/http/read-json-body';
-import { refuseNulQuery } from '../src/http/refuse-nul';
+import { refuseNulQuery } from '../src/http/refuse-bad-text';
 import { createErrorRenderer } from '../src/http/render-error';
 import { sendJson } from '../src/http/send-json';
 import { snowflakeParam, snowflakeQuery } from '../src/routes/path-params';
@@ -19,7 +19,9 @@ let url: string;
 beforeAll(async () => {
   const app = express();
   app.use(refuseNulQuery);
-  app.post('/json', ...readJsonBody(1024 * 1024), (req, res) => sendJson(res, 200, { body: req.body }));
+  app.post('/json', ...readJsonBody(1024 * 1024, 1024 * 1024 * 1024), (req, res) =>
+    sendJson(res, 200, { body: req.body }),
+  );
   app.post('/form', ...readFormBody(1024 * 1024), (req, res) => sendJson(res, 200, { form: req.form }));
   app.get('/ids/:application_id', (req, res) =>
     sendJson(res, 200, { id: snowflakeParam(req, 'application_id'), after: snowflakeQuery(req, 'after') }),
@@ -105,6 +107,30 @@ describe('U+0000', () => {
       body: { code: 50035, message: 'Invalid Form Body', errors: { with_localizations: NUL } },
     });
     expect((await send('/ids/1?%00=1')).body.errors).toEqual({ '\u0000': NUL });
+  });
+});
+
+describe('numbers as text too long for any field', () => {
+  const tooLong = {
+    _errors: [{ code: 'BASE_TYPE_MAX_LENGTH', message: 'Must be 8192 or fewer in length.' }],
+  };
+
+  it('are refused at their path, a megabyte before the body is decoded, a few kilobytes after', async () => {
+    const megabyte = await postJson(
+      JSON.stringify({ name: 'a', default_member_permissions: '9'.repeat(1_000_000) }),
+    );
+    expect(megabyte).toEqual({
+      status: 400,
+      body: { code: 50035, message: 'Invalid Form Body', errors: { default_member_permissions: tooLong } },
+    });
+    const kilobytes = await postJson(JSON.stringify({ options: [{ min_value: '9'.repeat(8193) }] }));
+    expect(kilobytes.body.errors).toEqual({ options: { '0': { min_value: tooLong } } });
+    expect((await postJson(JSON.stringify({ id: '9'.repeat(8192) }))).status).toBe(200);
+  });
+
+  it('leave long text that is no number alone, such as an image', async () => {
+    const icon = `data:image/png;base64,${'A'.repeat(500_000)}`;
+    expect((await postJson(JSON.stringify({ icon }))).status).toBe(200);
   });
 });
 

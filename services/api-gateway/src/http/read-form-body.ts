@@ -2,7 +2,7 @@ import express, { type NextFunction, type Request, type RequestHandler, type Res
 import { oauth2BadRequest } from '@acs/discord-errors';
 import { RequestTooLargeError } from './read-json-body';
 import { readMultipartFields } from './read-multipart-fields';
-import { nulFormError } from './refuse-nul';
+import { nulFormError } from './refuse-bad-text';
 
 declare module 'express-serve-static-core' {
   interface Request {

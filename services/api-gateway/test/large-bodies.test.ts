@@ -1,0 +1,113 @@
+import { FairWorkQueue } from '../src/http/fair-work-queue';
+import { findLongNumberText } from '../src/http/find-long-number-text';
+import { PacedTurns } from '../src/http/paced-turns';
+
+// The pieces that keep one client's megabyte bodies from slowing everyone else down.
+
+describe('findLongNumberText', () => {
+  const find = (json: string, max = 16) => findLongNumberText(Buffer.from(json), max);
+
+  it('names the path of a decimal integer as text longer than the limit', () => {
+    expect(find('{"name":"ok","permissions":"99999999999999999"}')).toEqual(['permissions']);
+    expect(find('[{"a":1},{"options":[{"x":"y"},{"id":"-12345678901234567"}]}]')).toEqual([
+      1,
+      'options',
+      1,
+      'id',
+    ]);
+    expect(find('"99999999999999999999"')).toEqual([]);
+    expect(find('{"a":{"b":"1"},"c":["2","99999999999999999999"]}')).toEqual(['c', 1]);
+  });
+
+  it('names the object holding a key that is such a number', () => {
+    expect(find('{"a":{"99999999999999999999":1}}')).toEqual(['a']);
+  });
+
+  it('passes long text that is no number, such as an image data URI', () => {
+    expect(
+      find('{"icon":"data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4"}'),
+    ).toBeUndefined();
+    expect(find('{"a":"99999999999999999999x"}')).toBeUndefined();
+  });
+
+  it('reads escaped quotes and keys with escapes', () => {
+    expect(find('{"a\\"b":"\\"\\"\\"","c\\"d":"99999999999999999999"}')).toEqual(['c"d']);
+  });
+
+  it('finds nothing in bodies within the limit, or malformed ones', () => {
+    expect(find('{"name":"ok","options":[1,2,3],"n":12345678901234567890}')).toBeUndefined();
+    expect(find('{"name":"99999999999999999999')).toBeUndefined();
+  });
+
+  it('costs a scan, not a decode, on a megabyte of digits', () => {
+    const body = Buffer.from(JSON.stringify({ default_member_permissions: '9'.repeat(1_000_000) }));
+    const started = process.cpuUsage();
+    expect(findLongNumberText(body, 8192)).toEqual(['default_member_permissions']);
+    const used = process.cpuUsage(started);
+    expect((used.user + used.system) / 1000).toBeLessThan(30);
+  });
+});
+
+describe('FairWorkQueue', () => {
+  it('runs one job per turn of the event loop, taking turns between clients', async () => {
+    const queue = new FairWorkQueue();
+    const order: string[] = [];
+    const runs = ['a1', 'a2', 'a3', 'b1', 'b2', 'c1'].map((job) =>
+      queue.run(job[0] ?? '', () => {
+        order.push(job);
+        return job;
+      }),
+    );
+    // Something that arrives meanwhile (an I/O callback's work) runs between two jobs.
+    setImmediate(() => order.push('other'));
+    expect(await Promise.all(runs)).toEqual(['a1', 'a2', 'a3', 'b1', 'b2', 'c1']);
+    expect(order).toEqual(['a1', 'other', 'b1', 'c1', 'a2', 'b2', 'a3']);
+    expect(queue.size).toBe(0);
+  });
+
+  it('rejects with what a job threw', async () => {
+    await expect(
+      new FairWorkQueue().run('a', () => {
+        throw new Error('bad body');
+      }),
+    ).rejects.toThrow('bad body');
+  });
+});
+
+describe('PacedTurns', () => {
+  it('gives a key one turn at a time, paced by the bytes its turns carried, and other keys theirs at once', async () => {
+    const turns = new PacedTurns(1000); // 1000 bytes a second: 50 bytes pace the next turn by 50 ms
+    const started = performance.now();
+    const first = await turns.take('a');
+    let secondAt = 0;
+    const second = turns.take('a').then((end) => {
+      secondAt = performance.now() - started;
+      return end;
+    });
+    const other = await turns.take('b');
+    expect(performance.now() - started).toBeLessThan(20);
+    other(1);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(secondAt).toBe(0);
+    first(50);
+    (await second)(0);
+    expect(secondAt).toBeGreaterThanOrEqual(45);
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(turns.size).toBe(0);
+  });
+
+  it('ignores a turn ended twice', async () => {
+    const turns = new PacedTurns(1e9);
+    const end = await turns.take('a');
+    end(0);
+    end(0);
+    const again = await turns.take('a');
+    const third = turns.take('a');
+    let thirdStarted = false;
+    void third.then(() => (thirdStarted = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(thirdStarted).toBe(false);
+    again(0);
+    (await third)(0);
+  });
+});
