@@ -61,6 +61,7 @@ const PUBLIC_ROUTES: Array<[Method, string]> = [
   ['get', '/oauth2/@me'],
   ['get', '/oauth2/applications/@me'],
   ['get', '/applications/@me'],
+  ['patch', '/applications/@me'],
   ['get', '/users/@me'],
   ['get', '/users/@me/guilds'],
   ['get', '/users/@me/connections'],
@@ -481,12 +482,24 @@ describe('ids above 2^63 - 1, U+0000 and megabyte numbers in every field', () =>
             client_secret: w.application.clientSecret,
           },
         };
+      case 'patch /applications/@me':
+        return {
+          auth: bot,
+          body: {
+            description: 'Sweeps',
+            tags: ['sweep'],
+            install_params: { scopes: ['bot'], permissions: '8' },
+            custom_install_url: 'https://sweep.example/install',
+          },
+        };
       case 'post /applications':
       case 'patch /applications/:application_id':
         return {
           auth: admin,
           body: {
             name: 'Sweep App 2',
+            description: 'Sweeps',
+            tags: ['sweep'],
             redirect_uris: [REDIRECT],
             owner_id: w.user.id,
             event_webhooks_types: ['APPLICATION_AUTHORIZED'],
