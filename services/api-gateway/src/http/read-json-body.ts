@@ -1,5 +1,6 @@
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { DiscordError, InvalidFormBodyError, MalformedJsonError } from '@acs/discord-errors';
+import { clientOf } from './client-of';
 import { FairWorkQueue } from './fair-work-queue';
 import { PacedTurns } from './paced-turns';
 import { bodyTextError, overlongBodyError } from './refuse-bad-text';
@@ -132,7 +133,7 @@ export function readJsonBody(limit: number, largeBodyBytesPerSecond = Infinity):
     (req, res, next) => {
       if (!mayBeLarge(req)) return read(req, res, next);
       // A client's large bodies are read one at a time, paced: the next waits for this answer.
-      turns.take(req.ip ?? '').then((end) => {
+      turns.take(clientOf(req.ip) ?? '').then((end) => {
         let bytes = limit; // unread (an error): counted as the largest
         res.once('close', () => end(bytes));
         read(req, res, (error?: unknown) => {
@@ -177,7 +178,7 @@ export function readJsonBody(limit: number, largeBodyBytesPerSecond = Infinity):
         if (overlong) throw overlong;
         return decodeJsonBody(buffer);
       };
-      queue.run(req.ip ?? '', decodeLarge).then(done, next);
+      queue.run(clientOf(req.ip) ?? '', decodeLarge).then(done, next);
     },
   ];
 }
