@@ -1,6 +1,9 @@
+import { createServer, request } from 'node:http';
+import express from 'express';
 import { FairWorkQueue } from '../src/http/fair-work-queue';
 import { findLongNumberText } from '../src/http/find-long-number-text';
 import { PacedTurns } from '../src/http/paced-turns';
+import { readJsonBody } from '../src/http/read-json-body';
 
 // The pieces that keep one client's megabyte bodies from slowing everyone else down.
 
@@ -109,5 +112,57 @@ describe('PacedTurns', () => {
     expect(thirdStarted).toBe(false);
     again(0);
     (await third)(0);
+  });
+});
+
+describe('readJsonBody with large bodies', () => {
+  it('serves a client again after one of its large requests gave up while waiting for its turn', async () => {
+    const app = express();
+    app.post('/json', ...readJsonBody(1024 * 1024, 1e9), (_req, res) => {
+      res.status(200).end();
+    });
+    const server = createServer(app).listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    const port = (server.address() as { port: number }).port;
+    const body = Buffer.from(JSON.stringify({ a: 'x'.repeat(100_000) }));
+    const post = () =>
+      request({
+        host: '127.0.0.1',
+        port,
+        path: '/json',
+        method: 'POST',
+        agent: false,
+        headers: { 'Content-Type': 'application/json', 'Content-Length': body.length },
+      });
+    const answered = (req: ReturnType<typeof post>) =>
+      new Promise<number>((resolve, reject) => {
+        req.on('response', (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        });
+        req.on('error', reject);
+      });
+    try {
+      // The first holds the turn while its body is incomplete; the second waits, then leaves.
+      const first = post();
+      const firstAnswer = answered(first);
+      first.write(body.subarray(0, 1000));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      // Headers only: nothing holds its socket back, so its leaving is seen at once.
+      const second = post();
+      second.on('error', () => undefined);
+      second.flushHeaders();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      second.destroy();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      first.end(body.subarray(1000));
+      expect(await firstAnswer).toBe(200);
+      const third = post();
+      const thirdAnswer = answered(third);
+      third.end(body);
+      expect(await thirdAnswer).toBe(200);
+    } finally {
+      server.close();
+    }
   });
 });

@@ -133,9 +133,17 @@ export function readJsonBody(limit: number, largeBodyBytesPerSecond = Infinity):
     (req, res, next) => {
       if (!mayBeLarge(req)) return read(req, res, next);
       // A client's large bodies are read one at a time, paced: the next waits for this answer.
-      turns.take(clientOf(req.ip) ?? '').then((end) => {
-        let bytes = limit; // unread (an error): counted as the largest
-        res.once('close', () => end(bytes));
+      // The turn ends when the answer is done, or at once for a client gone while it waited.
+      let closed = false;
+      let end: ((bytes: number) => void) | undefined;
+      let bytes = limit; // unread (an error): counted as the largest
+      res.once('close', () => {
+        closed = true;
+        end?.(bytes);
+      });
+      turns.take(clientOf(req.ip) ?? '').then((release) => {
+        if (closed) return release(0);
+        end = release;
         read(req, res, (error?: unknown) => {
           if (Buffer.isBuffer(req.body)) bytes = req.body.length;
           next(error);
