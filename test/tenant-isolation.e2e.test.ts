@@ -167,13 +167,14 @@ it("keeps another tenant's p99 within 50 ms of its own baseline while one sends 
     }
   }
 
-  // Every hostile body was refused as it should be, the 15 of each round at least.
-  expect(Object.keys(statuses)).toEqual(['400']);
-  expect(statuses['400']).toBeGreaterThanOrEqual(4 * 15);
+  // Every hostile body was refused: 400 at its field, or 429 had its client's backlog of
+  // large bodies grown past the wait allowed (the 15 of each round are all answered).
+  expect(Object.keys(statuses).filter((status) => status !== '400' && status !== '429')).toEqual([]);
+  expect((statuses['400'] ?? 0) + (statuses['429'] ?? 0)).toBeGreaterThanOrEqual(4 * 15);
   const report = {
     baselineP99: Math.round(p99(baseline)),
     attackedP99: Math.round(p99(attacked)),
-    hostileRequests: statuses['400'],
+    hostileRequests: (statuses['400'] ?? 0) + (statuses['429'] ?? 0),
   };
   expect({ ...report, withinBound: report.attackedP99 <= report.baselineP99 + 50 }).toEqual({
     ...report,

@@ -2,7 +2,7 @@ import { createServer, request } from 'node:http';
 import express from 'express';
 import { FairWorkQueue } from '../src/http/fair-work-queue';
 import { findLongNumberText } from '../src/http/find-long-number-text';
-import { PacedTurns } from '../src/http/paced-turns';
+import { PacedTurns, TurnTooFarError } from '../src/http/paced-turns';
 import { readJsonBody } from '../src/http/read-json-body';
 
 // The pieces that keep one client's megabyte bodies from slowing everyone else down.
@@ -97,6 +97,19 @@ describe('PacedTurns', () => {
     expect(secondAt).toBeGreaterThanOrEqual(45);
     await new Promise((resolve) => setTimeout(resolve, 60));
     expect(turns.size).toBe(0);
+  });
+
+  it('refuses a turn that could not start within the wait allowed, saying when to come back', async () => {
+    const turns = new PacedTurns(1000, 100); // 1000 bytes a second, at most 100 ms of waiting
+    const first = await turns.take('a', 50); // the next turn is 50 ms away once this one ends
+    const second = turns.take('a', 60);
+    await expect(turns.take('a', 10)).rejects.toEqual(expect.any(TurnTooFarError));
+    await turns.take('a', 10).catch((error: TurnTooFarError) => {
+      expect(error.retryAfterMs).toBeGreaterThan(100);
+    });
+    expect(await turns.take('b', 1000).then((end) => (end(0), 'b served'))).toBe('b served');
+    first(50);
+    (await second)(60);
   });
 
   it('ignores a turn ended twice', async () => {

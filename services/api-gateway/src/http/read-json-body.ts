@@ -2,7 +2,8 @@ import express, { type NextFunction, type Request, type RequestHandler, type Res
 import { DiscordError, InvalidFormBodyError, MalformedJsonError } from '@acs/discord-errors';
 import { clientOf } from './client-of';
 import { FairWorkQueue } from './fair-work-queue';
-import { PacedTurns } from './paced-turns';
+import { PacedTurns, TurnTooFarError } from './paced-turns';
+import { markRateLimited } from './rate-limiter';
 import { bodyTextError, overlongBodyError } from './refuse-bad-text';
 
 declare module 'express-serve-static-core' {
@@ -80,6 +81,19 @@ function wellFormed(value: unknown): boolean {
 /** Bodies at least this large are read one at a time per client and decoded in turns; smaller ones at once. */
 export const QUEUED_BODY_BYTES = 64 * 1024;
 
+/**
+ * The longest a large body waits for its client's turn: beyond it the client is answered
+ * 429 with the wait as `retry_after`, well within the request's deadline budget and
+ * Node's request timeout.
+ */
+export const MAX_TURN_WAIT_MS = 5000;
+
+/** The size a request announces (Content-Length), or `limit` when it announces none. */
+function announcedBytes(req: Request, limit: number): number {
+  const length = Number(req.headers['content-length']);
+  return Number.isFinite(length) && length >= 0 ? Math.min(length, limit) : limit;
+}
+
 /** Whether a request's body may be large: a Content-Length of QUEUED_BODY_BYTES or more, or none (chunked). */
 function mayBeLarge(req: Request): boolean {
   const length = req.headers['content-length'];
@@ -111,15 +125,16 @@ function decodeJsonBody(buffer: Buffer): { text: string; body: unknown } {
  * Reads the body of a write request once: at most `limit` bytes (else 413), JSON only
  * (else 50035 CONTENT_TYPE_INVALID), then decoded (decodeJsonBody). Large bodies are read
  * one at a time per client address (the next once this one is answered, and no faster
- * than `largeBodyBytesPerSecond`), checked for a number as text too long for any field before
- * they are decoded, and decoded one per turn of the event loop, taking turns between
- * addresses: a flood of them from one client cannot hold up anyone else's requests. Leaves the text in `req.rawBody` and
- * the value in `req.body`; an empty body leaves both undefined.
+ * than `largeBodyBytesPerSecond`; 429 when the turn is more than MAX_TURN_WAIT_MS away),
+ * checked for a number as text too long for any field before they are decoded, and
+ * decoded one per turn of the event loop, taking turns between addresses: a flood of them
+ * from one client cannot hold up anyone else's requests. Leaves the text in
+ * `req.rawBody` and the value in `req.body`; an empty body leaves both undefined.
  */
 export function readJsonBody(limit: number, largeBodyBytesPerSecond = Infinity): RequestHandler[] {
   const raw = express.raw({ type: () => true, limit });
   const queue = new FairWorkQueue();
-  const turns = new PacedTurns(largeBodyBytesPerSecond);
+  const turns = new PacedTurns(largeBodyBytesPerSecond, MAX_TURN_WAIT_MS);
   const read: RequestHandler = (req, res, next) =>
     raw(req, res, (error?: unknown) => {
       if (error) {
@@ -141,14 +156,22 @@ export function readJsonBody(limit: number, largeBodyBytesPerSecond = Infinity):
         closed = true;
         end?.(bytes);
       });
-      turns.take(clientOf(req.ip) ?? '').then((release) => {
-        if (closed) return release(0);
-        end = release;
-        read(req, res, (error?: unknown) => {
-          if (Buffer.isBuffer(req.body)) bytes = req.body.length;
-          next(error);
-        });
-      }, next);
+      turns.take(clientOf(req.ip) ?? '', announcedBytes(req, limit)).then(
+        (release) => {
+          if (closed) return release(0);
+          end = release;
+          read(req, res, (error?: unknown) => {
+            if (Buffer.isBuffer(req.body)) bytes = req.body.length;
+            next(error);
+          });
+        },
+        (error: unknown) =>
+          next(
+            error instanceof TurnTooFarError
+              ? markRateLimited(res, error.retryAfterMs / 1000, 'user')
+              : error,
+          ),
+      );
     },
     (req: Request, _res: Response, next: NextFunction) => {
       const buffer = req.body as unknown;
