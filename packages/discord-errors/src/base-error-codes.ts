@@ -19,5 +19,8 @@ export const BaseErrorCode = {
   LIST_TYPE_CONVERT: 'LIST_TYPE_CONVERT',
   SET_TYPE_ALREADY_CONTAINS_VALUE: 'SET_TYPE_ALREADY_CONTAINS_VALUE',
   TAG_FIELD_MISSING: 'TAG_FIELD_MISSING',
+  // Our name, in the same style, for a rule whose real code is not public: text holding
+  // U+0000, which no PostgreSQL text column stores.
+  STRING_TYPE_NUL_CHARACTER: 'STRING_TYPE_NUL_CHARACTER',
 } as const;
 export type BaseErrorCode = (typeof BaseErrorCode)[keyof typeof BaseErrorCode];

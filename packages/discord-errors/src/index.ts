@@ -2,4 +2,4 @@ export * from './discord-error';
 export * from './oauth2-error';
 export { BaseErrorCode } from './base-error-codes';
 export { parseJsonBody, parseJsonObject, isJsonObject, type JsonObject } from './parse-json-body';
-export { readPathSnowflake } from './read-path-snowflake';
+export { readPathSnowflake, snowflakeErrorLeaf } from './read-path-snowflake';

@@ -59,4 +59,26 @@ describe('readPathSnowflake', () => {
     expect(leaf?.code).toBe('NUMBER_TYPE_COERCE');
     expect(leaf?.message).toBe(`Value "${'x'.repeat(97)}..." is not snowflake.`);
   });
+
+  it('answers an id above 2^63 - 1, which no bigint column holds, with NUMBER_TYPE_MAX as Discord does', () => {
+    for (const id of ['9223372036854775808', '18446744073709551615', '9'.repeat(1_000_000)]) {
+      expect(() => readPathSnowflake('guild_id', id)).toThrow(
+        expect.objectContaining({
+          httpStatus: 400,
+          code: 50035,
+          errors: {
+            guild_id: {
+              _errors: [
+                {
+                  code: 'NUMBER_TYPE_MAX',
+                  message: 'snowflake value should be less than or equal to 9223372036854775807.',
+                },
+              ],
+            },
+          },
+        }),
+      );
+    }
+    expect(readPathSnowflake('guild_id', '9223372036854775807')).toBe('9223372036854775807');
+  });
 });

@@ -1,2 +1,9 @@
 export { createSnowflakeGenerator, type SnowflakeGenerator } from './create-snowflake-generator';
-export { isSnowflake, snowflakeTimestamp, DISCORD_EPOCH } from './is-snowflake';
+export {
+  checkSnowflake,
+  isSnowflake,
+  snowflakeTimestamp,
+  DISCORD_EPOCH,
+  MAX_SNOWFLAKE,
+  type SnowflakeCheck,
+} from './is-snowflake';

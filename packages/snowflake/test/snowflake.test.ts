@@ -1,4 +1,4 @@
-import { createSnowflakeGenerator, isSnowflake, snowflakeTimestamp } from '../src';
+import { checkSnowflake, createSnowflakeGenerator, isSnowflake, snowflakeTimestamp } from '../src';
 
 describe('snowflakes', () => {
   it('encodes time, worker and process, and increments within a millisecond', () => {
@@ -30,6 +30,26 @@ describe('snowflakes', () => {
     expect(isSnowflake('-5')).toBe(false);
     expect(isSnowflake('abc')).toBe(false);
     expect(isSnowflake('')).toBe(false);
+  });
+
+  it('stops at 2^63 - 1, the largest id a signed bigint column holds', () => {
+    expect(isSnowflake('9223372036854775807')).toBe(true);
+    expect(checkSnowflake('9223372036854775808')).toBe('too_large');
+    expect(checkSnowflake('18446744073709551615')).toBe('too_large');
+    expect(checkSnowflake('99999999999999999999999')).toBe('too_large');
+    expect(checkSnowflake('999999999999999999')).toBe('valid');
+    expect(checkSnowflake('1e3')).toBe('malformed');
+    expect(checkSnowflake('')).toBe('malformed');
+  });
+
+  it('classifies a megabyte of digits in one cheap pass', () => {
+    const digits = '9'.repeat(1_000_000);
+    const started = process.cpuUsage();
+    expect(checkSnowflake(digits)).toBe('too_large');
+    expect(checkSnowflake(`${digits}x`)).toBe('malformed');
+    const used = process.cpuUsage(started);
+    // CPU time (a busy machine does not count); BigInt of these digits alone takes 100-200 ms.
+    expect((used.user + used.system) / 1000).toBeLessThan(50);
   });
 
   it('rejects worker ids outside five bits', () => {

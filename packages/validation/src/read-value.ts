@@ -4,6 +4,13 @@
 import { isSnowflake } from '@acs/snowflake';
 import { BaseErrorCode as ErrorCode, isJsonObject, type JsonObject } from '@acs/discord-errors';
 import type { ErrorPath, FormErrors } from './form-errors';
+import { describeValue } from './describe-value';
+import { addNulError, hasNul } from './nul-character';
+import { isLengthWithin } from './text-length';
+import { addSnowflakeError } from './snowflake-field';
+
+export { describeValue } from './describe-value';
+export { codePointLength, isLengthWithin } from './text-length';
 
 export { isJsonObject, type JsonObject };
 
@@ -17,25 +24,21 @@ export function isAbsent(value: unknown): value is null | undefined {
   return value === undefined || value === null;
 }
 
-/** Length in code points, as the API counts it. */
-export function codePointLength(value: string): number {
-  return Array.from(value).length;
-}
-
-/** A value as quoted in error messages, kept short. */
-export function describeValue(value: unknown): string {
-  const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
-  return text.length > 100 ? `${text.slice(0, 97)}...` : text;
-}
-
 /** Records BASE_TYPE_REQUIRED. */
 export function addRequired(errors: FormErrors, path: ErrorPath): void {
   errors.add(path, ErrorCode.BASE_TYPE_REQUIRED, 'This field is required');
 }
 
-/** A string, or BASE_TYPE_STRING. */
+/**
+ * A string, or BASE_TYPE_STRING; a string holding U+0000 is STRING_TYPE_NUL_CHARACTER, as
+ * no PostgreSQL text can store it (api-gateway refuses it first; this holds for any caller).
+ */
 export function readString(value: unknown, errors: FormErrors, path: ErrorPath): string | undefined {
-  if (typeof value === 'string') return value;
+  if (typeof value === 'string') {
+    if (!hasNul(value)) return value;
+    addNulError(errors, path);
+    return undefined;
+  }
   errors.add(path, ErrorCode.BASE_TYPE_STRING, `Could not interpret "${describeValue(value)}" as string.`);
   return undefined;
 }
@@ -70,12 +73,12 @@ export function readList(value: unknown, errors: FormErrors, path: ErrorPath): u
 
 /**
  * A snowflake, given as a decimal string or a safe integer (the API accepts both), as a
- * string; else NUMBER_TYPE_COERCE `Value "x" is not snowflake.` (facts §3.2).
+ * string; else the error of `addSnowflakeError` (COERCE, or MAX above 2^63 − 1).
  */
 export function readSnowflake(value: unknown, errors: FormErrors, path: ErrorPath): string | undefined {
   if (typeof value === 'string' && isSnowflake(value)) return value;
   if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return String(value);
-  errors.add(path, ErrorCode.NUMBER_TYPE_COERCE, `Value "${describeValue(value)}" is not snowflake.`);
+  addSnowflakeError(value, errors, path);
   return undefined;
 }
 
@@ -124,8 +127,7 @@ export function checkLength(
   errors: FormErrors,
   path: ErrorPath,
 ): boolean {
-  const length = codePointLength(value);
-  if (length >= min && length <= max) return true;
+  if (isLengthWithin(value, min, max)) return true;
   if (min <= 0) errors.add(path, ErrorCode.BASE_TYPE_MAX_LENGTH, `Must be ${max} or fewer in length.`);
   else errors.add(path, ErrorCode.BASE_TYPE_BAD_LENGTH, `Must be between ${min} and ${max} in length.`);
   return false;

@@ -1,4 +1,4 @@
-import { FormErrors } from '../src';
+import { FormErrors, MAX_REPORTED_ERRORS } from '../src';
 
 describe('FormErrors', () => {
   it('starts empty', () => {
@@ -81,5 +81,28 @@ describe('FormErrors', () => {
     const first = errors.toJSON();
     (first.a as { _errors: unknown[] })._errors.push('changed');
     expect(errors.toJSON()).toEqual({ a: { _errors: [{ code: 'X', message: 'x' }] } });
+  });
+
+  it('never lets a field named _errors replace or merge with a leaf list', () => {
+    const errors = new FormErrors();
+    errors.add(['name_localizations', '_errors'], 'BASE_TYPE_CHOICES', 'bad locale');
+    errors.add(['name_localizations', 'xx'], 'BASE_TYPE_CHOICES', 'bad locale');
+    errors.add(['options', 0, '_errors', 'deeper'], 'X', 'x');
+    const tree = JSON.parse(JSON.stringify(errors.toJSON())) as { name_localizations: { _errors: unknown } };
+    expect(tree).toEqual({
+      name_localizations: {
+        _errors: [{ code: 'BASE_TYPE_CHOICES', message: 'bad locale' }],
+        xx: { _errors: [{ code: 'BASE_TYPE_CHOICES', message: 'bad locale' }] },
+      },
+      options: { '0': { _errors: [{ code: 'X', message: 'x' }] } },
+    });
+    expect(Array.isArray(tree.name_localizations._errors)).toBe(true);
+  });
+
+  it('counts every error but keeps at most MAX_REPORTED_ERRORS for the answer', () => {
+    const errors = new FormErrors();
+    for (let i = 0; i < MAX_REPORTED_ERRORS + 500; i++) errors.add(['roles', i], 'X', 'x');
+    expect(errors.count).toBe(MAX_REPORTED_ERRORS + 500);
+    expect(Object.keys(errors.toJSON().roles as object)).toHaveLength(MAX_REPORTED_ERRORS);
   });
 });

@@ -28,6 +28,12 @@ const schema = z.object({
   HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(1000).default(10_000),
   /** How long an idle kept-alive connection stays open: above the idle timeout of a balancer in front. */
   HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(1000).default(65_000),
+  /** How fast one client address may have large bodies (64 KiB or more) read, in bytes a second. */
+  LARGE_BODY_BYTES_PER_SECOND: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(4 * 1024 * 1024),
   /** Requests per second per credential across the public API (Discord: 50); 0 turns it off. */
   RATE_LIMIT_GLOBAL_PER_SECOND: z.coerce.number().int().min(0).default(50),
   /** Requests per credential, route and guild in each window; 0 turns per-route limits off. */

@@ -8,6 +8,7 @@ import { readJsonBody } from './http/read-json-body';
 import { InvalidRequestLimiter, type InvalidRequestLimits } from './http/invalid-request-limiter';
 import { RateLimiter, type RateLimits } from './http/rate-limiter';
 import type { TrustProxy } from './http/read-trust-proxy';
+import { refuseNulQuery } from './http/refuse-bad-text';
 import { createErrorRenderer } from './http/render-error';
 import { mountRoutes, notFound } from './http/route-table';
 import { setSecurityHeaders } from './http/set-security-headers';
@@ -28,6 +29,8 @@ export interface AppDependencies {
   maxBodyBytes: number;
   /** How long a request's calls to services may take in all (each call's deadline ends by then). */
   requestDeadlineMs: number;
+  /** How fast one client address may have large bodies read (bytes a second); unset: one at a time, unpaced. */
+  largeBodyBytesPerSecond?: number;
   rateLimits: RateLimits;
   invalidRequestLimits: InvalidRequestLimits;
   /** Express's `trust proxy`: which hops may name the client (`req.ip`) in `X-Forwarded-For`. */
@@ -53,7 +56,7 @@ export function createApp(deps: AppDependencies): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('trust proxy', deps.trustProxy);
-  const readBody = readJsonBody(deps.maxBodyBytes);
+  const readBody = readJsonBody(deps.maxBodyBytes, deps.largeBodyBytesPerSecond);
   const invalidRequests =
     deps.invalidRequestLimits.limit > 0 ? new InvalidRequestLimiter(deps.invalidRequestLimits) : undefined;
 
@@ -64,6 +67,7 @@ export function createApp(deps: AppDependencies): Express {
   // After the probes, which a blocked address must not fail; before every route, so that a
   // blocked address is refused whatever it asks and whichever token it sends.
   if (invalidRequests) app.use(invalidRequests.refuseBlocked);
+  app.use(refuseNulQuery);
   // One table per base path, so that its 404/405 fallbacks know every route of it.
   mountRoutes(
     app,

@@ -39,6 +39,7 @@ export async function startService(
     adminToken: config.ADMIN_TOKEN,
     maxBodyBytes: config.MAX_BODY_BYTES,
     requestDeadlineMs: config.REQUEST_DEADLINE_MS,
+    largeBodyBytesPerSecond: config.LARGE_BODY_BYTES_PER_SECOND,
     rateLimits: {
       globalPerSecond: config.RATE_LIMIT_GLOBAL_PER_SECOND,
       routeLimit: config.RATE_LIMIT_ROUTE_LIMIT,

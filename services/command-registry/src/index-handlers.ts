@@ -1,5 +1,6 @@
 import type { commandRegistry, oauth as oauthTypes } from '@acs/protos';
 import { callUnary, fromGrpcError } from '@acs/service-kit';
+import { readPathSnowflake } from '@acs/discord-errors';
 import type { CommandLookup } from './store/command-lookup';
 
 /** What the cross-scope handlers need. */
@@ -35,7 +36,11 @@ export function createIndexHandlers({ lookup, oauth }: IndexHandlerDependencies)
 
   return {
     async ResolveCommands(req: commandRegistry.ResolveCommandsRequest__Output) {
-      const found = await lookup.resolve(req.application_id, req.guild_id, req.command_ids);
+      const found = await lookup.resolve(
+        readPathSnowflake('application_id', req.application_id),
+        readPathSnowflake('guild_id', req.guild_id),
+        req.command_ids.map((id) => readPathSnowflake('command_ids', id)),
+      );
       return {
         commands: found.map((c) => ({
           id: c.id,
@@ -49,14 +54,15 @@ export function createIndexHandlers({ lookup, oauth }: IndexHandlerDependencies)
     },
 
     async ListGuildCommandIndex(req: commandRegistry.ListGuildCommandIndexRequest__Output) {
+      const guildId = readPathSnowflake('guild_id', req.guild_id);
       const [apps, withCommands] = await Promise.all([
-        installed(req.guild_id),
-        lookup.applicationsWithCommands(req.guild_id),
+        installed(guildId),
+        lookup.applicationsWithCommands(guildId),
       ]);
       const shown = withCommands.flatMap((id) => apps.get(id) ?? []);
       const commands = await lookup.listForGuild(
         shown.map((a) => a.application_id),
-        req.guild_id,
+        guildId,
         req.locale,
       );
       return {

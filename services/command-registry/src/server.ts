@@ -1,6 +1,6 @@
 import type { commandRegistry, oauth as oauthTypes } from '@acs/protos';
 import { callUnary, fromGrpcError } from '@acs/service-kit';
-import { parseJsonBody } from '@acs/discord-errors';
+import { parseJsonBody, readPathSnowflake } from '@acs/discord-errors';
 import {
   mergeCommandPatch,
   MissingAccessError,
@@ -62,7 +62,7 @@ export function createHandlers({ store, lookup, oauth }: HandlerDependencies) {
     async GetCommand(req: commandRegistry.GetCommandRequest__Output) {
       const scope = scopeOf(req);
       await assertInstalled(scope);
-      const stored = await store.get(scope, req.command_id);
+      const stored = await store.get(scope, readPathSnowflake('command_id', req.command_id));
       return { command_json: JSON.stringify(renderCommand(stored)) };
     },
 
@@ -79,7 +79,7 @@ export function createHandlers({ store, lookup, oauth }: HandlerDependencies) {
       const patch = parseJsonBody(req.body_json);
       await assertInstalled(scope);
       const ctx = contextOf(scope, req.application_flags);
-      const stored = await store.edit(scope, req.command_id, (current) =>
+      const stored = await store.edit(scope, readPathSnowflake('command_id', req.command_id), (current) =>
         validateCommand(mergeCommandPatch(current, patch), ctx),
       );
       return { command_json: JSON.stringify(renderCommand(stored)) };
@@ -88,7 +88,7 @@ export function createHandlers({ store, lookup, oauth }: HandlerDependencies) {
     async DeleteCommand(req: commandRegistry.DeleteCommandRequest__Output) {
       const scope = scopeOf(req);
       await assertInstalled(scope);
-      await store.remove(scope, req.command_id);
+      await store.remove(scope, readPathSnowflake('command_id', req.command_id));
       return {};
     },
 
@@ -101,7 +101,7 @@ export function createHandlers({ store, lookup, oauth }: HandlerDependencies) {
     },
 
     async EnsureEntryPoint(req: commandRegistry.EnsureEntryPointRequest__Output) {
-      const scope = { applicationId: req.application_id, guildId: '' };
+      const scope = { applicationId: readPathSnowflake('application_id', req.application_id), guildId: '' };
       const command = validateCommand(LAUNCH_COMMAND, contextOf(scope, req.application_flags));
       const { stored, created } = await store.ensureEntryPoint(req.application_id, command);
       return { command_json: JSON.stringify(renderCommand(stored)), created };
@@ -111,8 +111,17 @@ export function createHandlers({ store, lookup, oauth }: HandlerDependencies) {
   };
 }
 
+/**
+ * The scope a request names. Its ids are checked here too, not only at api-gateway: any
+ * caller of this service gets 50035 for an id that is no snowflake or exceeds 2^63 − 1
+ * (the one id rule of `readPathSnowflake`), never a database error.
+ */
 function scopeOf(req: { application_id: string; guild_id?: string }): CommandScope {
-  return { applicationId: req.application_id, guildId: req.guild_id ?? '' };
+  const guildId = req.guild_id ?? '';
+  return {
+    applicationId: readPathSnowflake('application_id', req.application_id),
+    guildId: guildId === '' ? '' : readPathSnowflake('guild_id', guildId),
+  };
 }
 
 function contextOf(scope: CommandScope, applicationFlags: number): CommandContext {

@@ -1,5 +1,6 @@
 import type { permissions } from '@acs/protos';
 import { MissingPermissionsError, parseJsonBody, readPathSnowflake } from '@acs/discord-errors';
+import { requireBitSet } from '@acs/validation';
 import type { CommandDirectory, ResolvedCommand } from './clients/command-directory';
 import { checkPermissions, type PermissionContext } from './domain/check-permissions';
 import { checkPermissionEditor } from './domain/command-permissions/check-permission-editor';
@@ -191,7 +192,7 @@ export function createCommandPermissionHandlers(deps: CommandPermissionDependenc
       const userId = readPathSnowflake('user_id', request.user_id);
       const channelId =
         request.channel_id === '' ? undefined : readPathSnowflake('channel_id', request.channel_id);
-      const candidates = request.commands;
+      const candidates = request.commands.map(readCandidate);
       const applicationIds = [...new Set(candidates.map((c) => c.application_id))];
       const [context, stored] = await Promise.all([
         contexts.loadPermissionContext(guildId, userId, channelId),
@@ -210,11 +211,25 @@ export function createCommandPermissionHandlers(deps: CommandPermissionDependenc
             member,
             commandOverwrites: entries.get(`${c.application_id}:${c.command_id}`)?.permissions ?? [],
             applicationOverwrites: entries.get(`${c.application_id}:${c.application_id}`)?.permissions ?? [],
-            defaultMemberPermissions:
-              c.default_member_permissions === '' ? null : BigInt(c.default_member_permissions),
+            defaultMemberPermissions: c.defaultMemberPermissions,
           }).allowed,
       );
       return { command_ids: usable.map((c) => c.command_id) };
     },
+  };
+}
+
+/**
+ * A FilterUsableCommands candidate, checked like any RPC field (ids fit a bigint, the bit
+ * set is bounded before BigInt): 50035 at `commands` otherwise.
+ */
+function readCandidate(candidate: permissions.UsableCommandCandidate__Output) {
+  return {
+    application_id: readPathSnowflake('commands', candidate.application_id),
+    command_id: readPathSnowflake('commands', candidate.command_id),
+    defaultMemberPermissions:
+      candidate.default_member_permissions === ''
+        ? null
+        : requireBitSet('commands', candidate.default_member_permissions),
   };
 }

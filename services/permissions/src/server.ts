@@ -1,4 +1,6 @@
 import type { permissions } from '@acs/protos';
+import { parseJsonBody, readPathSnowflake } from '@acs/discord-errors';
+import { requireBitSet } from '@acs/validation';
 import type { CommandDirectory } from './clients/command-directory';
 import { createCommandPermissionHandlers } from './command-permission-handlers';
 import { checkPermissions } from './domain/check-permissions';
@@ -11,8 +13,6 @@ import { validateCreateGuild } from './domain/validate-create-guild';
 import { validatePutBotMember } from './domain/validate-put-bot-member';
 import { validatePutMember } from './domain/validate-put-member';
 import { validateCreateRole, validateUpdateRole } from './domain/validate-role-body';
-import { parseJsonBody, readPathSnowflake } from '@acs/discord-errors';
-import { readPermissionsField } from './domain/validation/read-permission-bits';
 import type { BotMemberStore } from './store/bot-member-store';
 import type { ChannelStore } from './store/channel-store';
 import type { CommandPermissionsStore } from './store/command-permissions-store';
@@ -137,7 +137,7 @@ export function createHandlers(deps: HandlerDependencies) {
     ): Promise<permissions.CheckPermissionsResponse> {
       const guildId = readPathSnowflake('guild_id', request.guild_id);
       const userId = readPathSnowflake('user_id', request.user_id);
-      const required = readPermissionsField('permissions', request.permissions);
+      const required = requireBitSet('permissions', request.permissions);
       const channelId =
         request.channel_id === '' ? undefined : readPathSnowflake('channel_id', request.channel_id);
       const decision = checkPermissions(

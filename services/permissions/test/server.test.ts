@@ -334,4 +334,73 @@ describe('PermissionsService over gRPC', () => {
     expect(owner.httpStatus).toBe(403);
     expect(owner.code).toBe(50013);
   });
+
+  it('checks every id and bit set of every RPC itself: 50035, never a database error', async () => {
+    const guild = JSON.parse((await createGuild({ name: 'Ids', owner_id: OWNER })).guild_json);
+    const tooLarge = ['9223372036854775808', '18446744073709551615'];
+    const megabyte = '9'.repeat(1_000_000);
+    const invalidAt = async (call: Promise<unknown>, field: string, code: string) => {
+      const error = await errorOf(call);
+      expect(error.toBody()).toMatchObject({ code: 50035, errors: { [field]: { _errors: [{ code }] } } });
+    };
+    for (const id of tooLarge) {
+      await invalidAt(callUnary(client, client.GetGuild, { guild_id: id }), 'guild_id', 'NUMBER_TYPE_MAX');
+      await invalidAt(
+        check({ guild_id: guild.id, user_id: id, permissions: '0' }),
+        'user_id',
+        'NUMBER_TYPE_MAX',
+      );
+      await invalidAt(
+        check({ guild_id: guild.id, user_id: OWNER, permissions: '0', channel_id: id }),
+        'channel_id',
+        'NUMBER_TYPE_MAX',
+      );
+      await invalidAt(
+        callUnary(client, client.UpdateRole, { guild_id: guild.id, role_id: id, body_json: '{}' }),
+        'role_id',
+        'NUMBER_TYPE_MAX',
+      );
+      await invalidAt(
+        callUnary(client, client.ListMemberGuilds, { user_id: OWNER, before: id, after: '', limit: 10 }),
+        'before',
+        'NUMBER_TYPE_MAX',
+      );
+      await invalidAt(
+        callUnary(client, client.FilterUsableCommands, {
+          guild_id: guild.id,
+          user_id: OWNER,
+          channel_id: '',
+          commands: [{ application_id: id, command_id: '1', name: 'a', default_member_permissions: '' }],
+        }),
+        'commands',
+        'NUMBER_TYPE_MAX',
+      );
+    }
+    await invalidAt(
+      check({ guild_id: guild.id, user_id: OWNER, permissions: megabyte }),
+      'permissions',
+      'NUMBER_TYPE_MAX',
+    );
+    await invalidAt(
+      callUnary(client, client.FilterUsableCommands, {
+        guild_id: guild.id,
+        user_id: OWNER,
+        channel_id: '',
+        commands: [{ application_id: '1', command_id: '1', name: 'a', default_member_permissions: megabyte }],
+      }),
+      'commands',
+      'NUMBER_TYPE_MAX',
+    );
+    await invalidAt(
+      callUnary(client, client.CreateRole, {
+        guild_id: guild.id,
+        body_json: JSON.stringify({ name: 'r\u0000', permissions: '0' }),
+      }),
+      'name',
+      'STRING_TYPE_NUL_CHARACTER',
+    );
+    // Nothing was written: the guild still holds only its @everyone role.
+    const stored = JSON.parse((await callUnary(client, client.GetGuild, { guild_id: guild.id })).guild_json);
+    expect(stored.roles.map((r: { id: string }) => r.id)).toEqual([guild.id]);
+  });
 });

@@ -2,6 +2,7 @@ import express, { type NextFunction, type Request, type RequestHandler, type Res
 import { oauth2BadRequest } from '@acs/discord-errors';
 import { RequestTooLargeError } from './read-json-body';
 import { readMultipartFields } from './read-multipart-fields';
+import { nulFormError } from './refuse-bad-text';
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -55,7 +56,7 @@ export function readFormBody(limit: number): RequestHandler[] {
         form[key] = value;
       }
       req.form = form;
-      next();
+      next(nulFormError(form));
     },
   ];
 }

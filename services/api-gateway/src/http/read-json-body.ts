@@ -1,5 +1,10 @@
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { DiscordError, InvalidFormBodyError, MalformedJsonError } from '@acs/discord-errors';
+import { clientOf } from './client-of';
+import { FairWorkQueue } from './fair-work-queue';
+import { PacedTurns, TurnTooFarError } from './paced-turns';
+import { markRateLimited } from './rate-limiter';
+import { bodyTextError, overlongBodyError } from './refuse-bad-text';
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -31,19 +36,32 @@ const MAX_DEPTH = 64;
 /** Whether JSON text nests arrays and objects deeper than `max` (strings skipped). */
 function nestsDeeperThan(text: string, max: number): boolean {
   let depth = 0;
-  let inString = false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c)
-        i++; // backslash: skip the escaped character
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x5b || c === 0x7b) {
+    if (c === 0x22) {
+      i = stringEnd(text, i);
+      if (i < 0) return false; // unterminated: JSON.parse reports it
+    } else if (c === 0x5b || c === 0x7b) {
       if (++depth > max) return true;
     } else if (c === 0x5d || c === 0x7d) depth--;
   }
   return false;
+}
+
+/**
+ * Where the string opened by the quote at `start` ends (its closing quote), or -1. Quotes
+ * are found with indexOf, a native scan, so a long string costs little; a quote preceded
+ * by an odd run of backslashes is escaped.
+ */
+function stringEnd(text: string, start: number): number {
+  let quote = text.indexOf('"', start + 1);
+  while (quote > 0) {
+    let backslashes = 0;
+    while (text.charCodeAt(quote - 1 - backslashes) === 0x5c) backslashes++;
+    if (backslashes % 2 === 0) return quote;
+    quote = text.indexOf('"', quote + 1);
+  }
+  return -1;
 }
 
 /**
@@ -60,23 +78,101 @@ function wellFormed(value: unknown): boolean {
   return true;
 }
 
+/** Bodies at least this large are read one at a time per client and decoded in turns; smaller ones at once. */
+export const QUEUED_BODY_BYTES = 64 * 1024;
+
+/**
+ * The longest a large body waits for its client's turn: beyond it the client is answered
+ * 429 with the wait as `retry_after`, well within the request's deadline budget and
+ * Node's request timeout.
+ */
+export const MAX_TURN_WAIT_MS = 5000;
+
+/** The size a request announces (Content-Length), or `limit` when it announces none. */
+function announcedBytes(req: Request, limit: number): number {
+  const length = Number(req.headers['content-length']);
+  return Number.isFinite(length) && length >= 0 ? Math.min(length, limit) : limit;
+}
+
+/** Whether a request's body may be large: a Content-Length of QUEUED_BODY_BYTES or more, or none (chunked). */
+function mayBeLarge(req: Request): boolean {
+  const length = req.headers['content-length'];
+  if (length === undefined) return req.headers['transfer-encoding'] !== undefined;
+  return Number(length) >= QUEUED_BODY_BYTES;
+}
+
+/**
+ * Decodes a JSON body: well-formed JSON of well-formed text nested at most 64 deep (else
+ * 50109), no U+0000 in any string or key and no number as text over MAX_NUMBER_TEXT_LENGTH (else 50035
+ * at its path).
+ */
+function decodeJsonBody(buffer: Buffer): { text: string; body: unknown } {
+  const text = buffer.toString('utf8');
+  let body: unknown;
+  try {
+    if (nestsDeeperThan(text, MAX_DEPTH)) throw new MalformedJsonError();
+    body = JSON.parse(text);
+  } catch {
+    throw new MalformedJsonError();
+  }
+  if (SURROGATE_ESCAPE.test(text) && !wellFormed(body)) throw new MalformedJsonError();
+  const textError = bodyTextError(body);
+  if (textError) throw textError;
+  return { text, body };
+}
+
 /**
  * Reads the body of a write request once: at most `limit` bytes (else 413), JSON only
- * (else 50035 CONTENT_TYPE_INVALID), well-formed JSON of well-formed text nested at most 64 deep (else 50109). Leaves the text in
+ * (else 50035 CONTENT_TYPE_INVALID), then decoded (decodeJsonBody). Large bodies are read
+ * one at a time per client address (the next once this one is answered, and no faster
+ * than `largeBodyBytesPerSecond`; 429 when the turn is more than MAX_TURN_WAIT_MS away),
+ * checked for a number as text too long for any field before they are decoded, and
+ * decoded one per turn of the event loop, taking turns between addresses: a flood of them
+ * from one client cannot hold up anyone else's requests. Leaves the text in
  * `req.rawBody` and the value in `req.body`; an empty body leaves both undefined.
  */
-export function readJsonBody(limit: number): RequestHandler[] {
+export function readJsonBody(limit: number, largeBodyBytesPerSecond = Infinity): RequestHandler[] {
   const raw = express.raw({ type: () => true, limit });
+  const queue = new FairWorkQueue();
+  const turns = new PacedTurns(largeBodyBytesPerSecond, MAX_TURN_WAIT_MS);
+  const read: RequestHandler = (req, res, next) =>
+    raw(req, res, (error?: unknown) => {
+      if (error) {
+        const type = (error as { type?: string }).type;
+        if (type === 'entity.too.large') return next(new RequestTooLargeError(limit));
+        return next(new MalformedJsonError());
+      }
+      next();
+    });
   return [
-    (req, res, next) =>
-      raw(req, res, (error?: unknown) => {
-        if (error) {
-          const type = (error as { type?: string }).type;
-          if (type === 'entity.too.large') return next(new RequestTooLargeError(limit));
-          return next(new MalformedJsonError());
-        }
-        next();
-      }),
+    (req, res, next) => {
+      if (!mayBeLarge(req)) return read(req, res, next);
+      // A client's large bodies are read one at a time, paced: the next waits for this answer.
+      // The turn ends when the answer is done, or at once for a client gone while it waited.
+      let closed = false;
+      let end: ((bytes: number) => void) | undefined;
+      let bytes = limit; // unread (an error): counted as the largest
+      res.once('close', () => {
+        closed = true;
+        end?.(bytes);
+      });
+      turns.take(clientOf(req.ip) ?? '', announcedBytes(req, limit)).then(
+        (release) => {
+          if (closed) return release(0);
+          end = release;
+          read(req, res, (error?: unknown) => {
+            if (Buffer.isBuffer(req.body)) bytes = req.body.length;
+            next(error);
+          });
+        },
+        (error: unknown) =>
+          next(
+            error instanceof TurnTooFarError
+              ? markRateLimited(res, error.retryAfterMs / 1000, 'user')
+              : error,
+          ),
+      );
+    },
     (req: Request, _res: Response, next: NextFunction) => {
       const buffer = req.body as unknown;
       req.body = undefined;
@@ -94,19 +190,26 @@ export function readJsonBody(limit: number): RequestHandler[] {
           }),
         );
       }
-      const text = buffer.toString('utf8');
-      try {
-        if (nestsDeeperThan(text, MAX_DEPTH)) return next(new MalformedJsonError());
-        req.body = JSON.parse(text);
-      } catch {
-        return next(new MalformedJsonError());
+      const done = ({ text, body }: { text: string; body: unknown }) => {
+        req.body = body;
+        req.rawBody = text;
+        next();
+      };
+      if (buffer.length < QUEUED_BODY_BYTES) {
+        let decoded: { text: string; body: unknown };
+        try {
+          decoded = decodeJsonBody(buffer);
+        } catch (error) {
+          return next(error);
+        }
+        return done(decoded);
       }
-      if (SURROGATE_ESCAPE.test(text) && !wellFormed(req.body)) {
-        req.body = undefined;
-        return next(new MalformedJsonError());
-      }
-      req.rawBody = text;
-      next();
+      const decodeLarge = () => {
+        const overlong = overlongBodyError(buffer);
+        if (overlong) throw overlong;
+        return decodeJsonBody(buffer);
+      };
+      queue.run(clientOf(req.ip) ?? '', decodeLarge).then(done, next);
     },
   ];
 }

@@ -1,12 +1,11 @@
 import type { RequestHandler } from 'express';
-import { DiscordError, fieldError } from '@acs/discord-errors';
-import { isSnowflake } from '@acs/snowflake';
+import { DiscordError } from '@acs/discord-errors';
 import type { Authenticator } from '../auth/create-authenticator';
 import { call, type BackendClients } from '../backends';
 import { resolveRequestLocale } from '../http/resolve-locale';
 import type { Route } from '../http/route-table';
 import { sendJson } from '../http/send-json';
-import { snowflakeParam } from './path-params';
+import { snowflakeParam, snowflakeQuery } from './path-params';
 import { requireScope } from './require-scope';
 
 interface IndexedCommand {
@@ -32,15 +31,7 @@ export function commandIndexRoutes(backends: BackendClients, auth: Authenticator
     if (principal.kind === 'bot') throw new DiscordError(403, 20001, 'Bots cannot use this endpoint');
     requireScope(principal, 'guilds');
     const guild_id = snowflakeParam(req, 'guild_id');
-    const channel = req.query.channel_id;
-    const channel_id = channel === undefined ? '' : String(channel);
-    if (channel_id !== '' && !isSnowflake(channel_id)) {
-      throw fieldError(
-        'channel_id',
-        'NUMBER_TYPE_COERCE',
-        `Value "${channel_id.slice(0, 100)}" is not snowflake.`,
-      );
-    }
+    const channel_id = snowflakeQuery(req, 'channel_id');
     // Membership first (no bits, no channel: only is_member; 10004 for an unknown guild),
     // as FilterUsableCommands answers a non-member with an empty list, not an error, and a
     // non-member must not learn which channels the guild has.

@@ -1,9 +1,18 @@
 import type { Request } from 'express';
 import { fieldError, readPathSnowflake } from '@acs/discord-errors';
 
-/** A path parameter that must be a snowflake; the real API answers 50035 NUMBER_TYPE_COERCE otherwise. */
+/**
+ * A path parameter that must be a snowflake: 50035 at its name otherwise, NUMBER_TYPE_COERCE
+ * or, above 2^63 − 1, NUMBER_TYPE_MAX (the one id rule of `readPathSnowflake`).
+ */
 export function snowflakeParam(req: Request, name: string): string {
   return readPathSnowflake(name, String(req.params[name] ?? ''));
+}
+
+/** An optional snowflake query parameter ('' when absent), under the same rule as path ids. */
+export function snowflakeQuery(req: Request, name: string): string {
+  const value = req.query[name];
+  return value === undefined ? '' : readPathSnowflake(name, String(value));
 }
 
 /** Discord's boolean query strings: True/true/1 and False/false/0. */

@@ -1,25 +1,14 @@
 import type { Request, RequestHandler } from 'express';
 import { fieldError } from '@acs/discord-errors';
-import { isSnowflake } from '@acs/snowflake';
 import type { Authenticator } from '../auth/create-authenticator';
 import { call, type BackendClients } from '../backends';
 import type { Route } from '../http/route-table';
 import { sendJson } from '../http/send-json';
-import { booleanQuery } from './path-params';
+import { booleanQuery, snowflakeQuery } from './path-params';
 import { requireScope } from './require-scope';
 
 /** `limit` of `GET /users/@me/guilds`: 1-200, default 200 (D:resources/user.mdx). */
 const MAX_GUILDS_LIMIT = 200;
-
-/** An optional snowflake query parameter ('' when absent); 50035 NUMBER_TYPE_COERCE otherwise. */
-function snowflakeQuery(req: Request, name: string): string {
-  const value = req.query[name];
-  if (value === undefined) return '';
-  const text = String(value);
-  if (!isSnowflake(text))
-    throw fieldError(name, 'NUMBER_TYPE_COERCE', `Value "${text.slice(0, 100)}" is not snowflake.`);
-  return text;
-}
 
 /** `limit`: an integer 1-200, default 200; 50035 otherwise. */
 function limitQuery(req: Request): number {

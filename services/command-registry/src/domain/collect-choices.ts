@@ -41,8 +41,8 @@ export function collectChoices(
   errors: FormErrors,
   path: ErrorPath,
 ): NormalizedChoice[] | undefined {
+  if (!checkMaxItems(list, MAX_CHOICES, errors, path)) return undefined;
   const before = errors.count;
-  checkMaxItems(list, MAX_CHOICES, errors, path);
   const choices: NormalizedChoice[] = [];
   list.forEach((item, index) => {
     const choice = collectChoice(item, optionType, errors, [...path, index]);

@@ -3,6 +3,7 @@ import { ApplicationCommandOptionType as T, CHANNEL_TYPES } from './command-enum
 import { ErrorCode } from './error-codes';
 import type { ErrorPath, FormErrors } from '@acs/validation';
 import {
+  MAX_FILE_TYPE_LENGTH,
   MAX_FILE_TYPES,
   MAX_INTEGER_VALUE,
   MAX_NUMBER_VALUE,
@@ -213,18 +214,18 @@ function collectLengthBounds(
 function readFileTypes(raw: unknown, errors: FormErrors, path: ErrorPath): string[] | undefined {
   const list = readList(raw, errors, path);
   if (!list) return undefined;
+  if (!checkMaxItems(list, MAX_FILE_TYPES, errors, path)) return undefined;
   const before = errors.count;
-  checkMaxItems(list, MAX_FILE_TYPES, errors, path);
   const result: string[] = [];
   list.forEach((item, index) => {
     const text = readString(item, errors, [...path, index]);
     if (text === undefined) return;
-    const lower = text.toLowerCase();
-    if (!FILE_TYPE_GROUPS.includes(lower) && !FILE_EXTENSION_PATTERN.test(lower)) {
+    const lower = text.length > MAX_FILE_TYPE_LENGTH ? undefined : text.toLowerCase();
+    if (lower === undefined || (!FILE_TYPE_GROUPS.includes(lower) && !FILE_EXTENSION_PATTERN.test(lower))) {
       errors.add(
         [...path, index],
         ErrorCode.APPLICATION_COMMAND_FILE_TYPES_INVALID,
-        "File type must be 'image', 'video', 'audio' or a dot-prefixed extension such as '.pdf'",
+        `File type must be 'image', 'video', 'audio' or a dot-prefixed extension such as '.pdf', at most ${MAX_FILE_TYPE_LENGTH} characters`,
       );
       return;
     }

@@ -48,8 +48,9 @@ export function collectOptions(
   if (isAbsent(value)) return [];
   const list = readList(value, errors, path);
   if (!list) return undefined;
+  // Too many items: nothing else is checked (the checks below compare items pairwise).
+  if (!checkMaxItems(list, MAX_OPTIONS_PER_LEVEL, errors, path)) return undefined;
   const before = errors.count;
-  checkMaxItems(list, MAX_OPTIONS_PER_LEVEL, errors, path);
   const summaries = list.map((item, index) => collectOption(item, level, errors, [...path, index]));
 
   if (level === 'command') {

@@ -4,6 +4,7 @@ export * from './command-errors';
 export * from './commands-equal';
 export * from './compute-command-size';
 export * from './error-codes';
+export * from './fill-localizations';
 export * from './limits';
 export * from './localize-command';
 export * from './merge-command-patch';

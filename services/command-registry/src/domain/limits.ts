@@ -53,6 +53,8 @@ export const MAX_PERMISSIONS_VALUE = 2n ** 54n - 1n;
 
 /** `file_types` entries of an ATTACHMENT option. */
 export const MAX_FILE_TYPES = 10;
+/** Characters of one `file_types` entry (ours: entries count toward no size cap, so each is bounded). */
+export const MAX_FILE_TYPE_LENGTH = 32;
 
 /** Application flag that allows PRIMARY_ENTRY_POINT commands (apps with an Activity). */
 export const EMBEDDED_FLAG = 1 << 17;

@@ -9,12 +9,13 @@ import {
 import { ErrorCode } from './error-codes';
 import type { ErrorPath, FormErrors } from '@acs/validation';
 import { MAX_PERMISSIONS_VALUE } from './limits';
-import { addChoicesError, describeValue, isAbsent, readEnumSet, readInteger } from '@acs/validation';
+import { addChoicesError, isAbsent, readBitSet, readEnumSet, readInteger } from '@acs/validation';
 
 /**
  * `default_member_permissions`: a permission bit set as a decimal string or an integer,
  * 0 ≤ n ≤ 2^54-1 (OAS), normalized to a decimal string; null when absent. Large values
- * should be sent as strings, since JSON numbers above 2^53 lose precision.
+ * should be sent as strings, since JSON numbers above 2^53 lose precision. The text is
+ * bounded before any BigInt work (a megabyte of digits is one cheap NUMBER_TYPE_MAX).
  */
 export function readPermissions(
   raw: unknown,
@@ -22,26 +23,7 @@ export function readPermissions(
   path: ErrorPath,
 ): string | null | undefined {
   if (isAbsent(raw)) return null;
-  let bits: bigint;
-  if (typeof raw === 'string' && /^-?\d+$/.test(raw)) bits = BigInt(raw);
-  else if (typeof raw === 'number' && Number.isInteger(raw)) bits = BigInt(raw);
-  else {
-    errors.add(path, ErrorCode.NUMBER_TYPE_COERCE, `Value "${describeValue(raw)}" is not int.`);
-    return undefined;
-  }
-  if (bits < 0n) {
-    errors.add(path, ErrorCode.NUMBER_TYPE_MIN, 'int value should be greater than or equal to 0.');
-    return undefined;
-  }
-  if (bits > MAX_PERMISSIONS_VALUE) {
-    errors.add(
-      path,
-      ErrorCode.NUMBER_TYPE_MAX,
-      `int value should be less than or equal to ${MAX_PERMISSIONS_VALUE}.`,
-    );
-    return undefined;
-  }
-  return bits.toString();
+  return readBitSet(raw, MAX_PERMISSIONS_VALUE, errors, path)?.toString();
 }
 
 // `contexts` and `integration_types` are sets with at least one member (OAS minItems 1, uniqueItems).

@@ -3,7 +3,7 @@ import { ErrorCode } from './error-codes';
 import { FormErrors, type ErrorPath } from '@acs/validation';
 import { MAX_BULK_COMMANDS, MAX_COMMANDS_BY_TYPE } from './limits';
 import type { CommandContext, NormalizedCommand } from './normalized-command';
-import { checkMaxItems, describeValue, getField, isAbsent, isJsonObject, readList } from '@acs/validation';
+import { checkMaxItems, getField, isAbsent, isJsonObject, readList, readSnowflake } from '@acs/validation';
 import { collectCommandErrors } from './validate-command';
 
 /** One item of a bulk overwrite: the normalized command and the client's `id`, if it sent one. */
@@ -13,13 +13,9 @@ export interface BulkCommand {
   command: NormalizedCommand;
 }
 
-// Snowflakes arrive as decimal strings (or, from sloppy clients, integers).
-function readSnowflake(raw: unknown, errors: FormErrors, path: ErrorPath): string | null {
-  if (isAbsent(raw)) return null;
-  if (typeof raw === 'string' && /^(0|[1-9]\d*)$/.test(raw)) return raw;
-  if (typeof raw === 'number' && Number.isSafeInteger(raw) && raw >= 0) return String(raw);
-  errors.add(path, ErrorCode.NUMBER_TYPE_COERCE, `Value "${describeValue(raw)}" is not snowflake.`);
-  return null;
+// The client's id of an item: null when absent, else an id under the API's one id rule.
+function readItemId(raw: unknown, errors: FormErrors, path: ErrorPath): string | null {
+  return isAbsent(raw) ? null : (readSnowflake(raw, errors, path) ?? null);
 }
 
 /**
@@ -35,7 +31,7 @@ export function validateBulk(input: unknown, ctx: CommandContext): BulkCommand[]
   if (!list || !checkMaxItems(list, MAX_BULK_COMMANDS, errors, [])) throw new InvalidFormBodyError(errors);
 
   const items: (BulkCommand | undefined)[] = list.map((item, index) => {
-    const id = isJsonObject(item) ? readSnowflake(getField(item, 'id'), errors, [index, 'id']) : null;
+    const id = isJsonObject(item) ? readItemId(getField(item, 'id'), errors, [index, 'id']) : null;
     const command = collectCommandErrors(item, ctx, errors, [index]);
     return command ? { id, command } : undefined;
   });

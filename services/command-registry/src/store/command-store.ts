@@ -91,10 +91,9 @@ export class CommandStore {
           version: row.version,
           command: row.data,
         };
-        return renderCommand(
-          stored,
-          view.withLocalizations ? stored.command : localizeCommand(stored.command, view.locale),
-        );
+        return view.withLocalizations
+          ? renderCommand(stored)
+          : renderCommand(stored, localizeCommand(stored.command, view.locale));
       });
     const json = JSON.stringify(commands);
     this.lists.set(key, rows[0]?.revision ?? revision, json);

@@ -1,4 +1,4 @@
-import type { ErrorPath, FormErrors } from '@acs/validation';
+import { readBitSet, type ErrorPath, type FormErrors } from '@acs/validation';
 import {
   INSTALL_PARAMS_SCOPES,
   INTEGRATION_TYPES,
@@ -90,14 +90,11 @@ export function readIntegrationTypesConfig(
   return errors.count === before ? config : undefined;
 }
 
-/** A permission set: a safe integer or a decimal string, 0 to 2^54 - 1; '0' when absent. */
+/**
+ * A permission set: an integer or a decimal string, 0 to 2^54 - 1, bounded before any
+ * big-number work (@acs/validation `readBitSet`); '0' when absent.
+ */
 function readPermissions(value: unknown, errors: FormErrors, path: ErrorPath): string | undefined {
   if (isAbsent(value)) return '0';
-  const text = typeof value === 'number' && Number.isSafeInteger(value) ? String(value) : value;
-  // The length is checked before any big-number work.
-  if (typeof text === 'string' && /^\d{1,17}$/.test(text) && BigInt(text) <= MAX_INSTALL_PERMISSIONS) {
-    return BigInt(text).toString();
-  }
-  errors.add(path, ErrorCode.NUMBER_TYPE_COERCE, `Value "${describeValue(value)}" is not int.`);
-  return undefined;
+  return readBitSet(value, MAX_INSTALL_PERMISSIONS, errors, path)?.toString();
 }

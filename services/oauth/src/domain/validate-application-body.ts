@@ -281,8 +281,11 @@ function readRedirectUris(value: unknown, errors: FormErrors): string[] | undefi
 function readDescription(value: unknown, errors: FormErrors): string | undefined {
   if (value === null) return '';
   if (typeof value === 'string') {
-    return checkLength(value, 0, MAX_APPLICATION_DESCRIPTION_LENGTH, errors, ['description'])
-      ? value
+    // readString too: it refuses U+0000, which no text column stores.
+    const text = readString(value, errors, ['description']);
+    return text !== undefined &&
+      checkLength(text, 0, MAX_APPLICATION_DESCRIPTION_LENGTH, errors, ['description'])
+      ? text
       : undefined;
   }
   const dict = readDict(value, errors, ['description']);

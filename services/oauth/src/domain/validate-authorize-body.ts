@@ -1,5 +1,5 @@
 import { ErrorCode } from './error-codes';
-import { FormErrors } from '@acs/validation';
+import { FormErrors, readBitSet } from '@acs/validation';
 import {
   INTEGRATION_TYPES,
   MAX_CODE_CHALLENGE_LENGTH,
@@ -110,14 +110,10 @@ function readScopes(value: unknown, errors: FormErrors): Scope[] {
   return withImpliedScopes(scopes);
 }
 
+// A decimal bit set (or an integer), bounded before any BigInt work, normalized to decimal.
 function readPermissions(value: unknown, errors: FormErrors): string | null {
   if (isAbsent(value)) return null;
-  const text = typeof value === 'number' && Number.isSafeInteger(value) ? String(value) : value;
-  if (typeof text === 'string' && /^\d{1,20}$/.test(text) && BigInt(text) <= MAX_PERMISSIONS) {
-    return BigInt(text).toString();
-  }
-  errors.add(['permissions'], ErrorCode.NUMBER_TYPE_COERCE, `Value "${describeValue(value)}" is not int.`);
-  return null;
+  return readBitSet(value, MAX_PERMISSIONS, errors, ['permissions'])?.toString() ?? null;
 }
 
 function readIntegrationType(value: unknown, errors: FormErrors): IntegrationType {

@@ -80,7 +80,9 @@ describe('validateAuthorizeBody', () => {
       client_id: { _errors: [{ code: 'NUMBER_TYPE_COERCE', message: 'Value "abc" is not snowflake.' }] },
       user_id: { _errors: [{ code: 'NUMBER_TYPE_COERCE', message: 'Value "-1" is not snowflake.' }] },
       guild_id: { _errors: [{ code: 'NUMBER_TYPE_COERCE', message: 'Value "1e3" is not snowflake.' }] },
-      permissions: { _errors: [{ code: 'NUMBER_TYPE_COERCE', message: 'Value "-8" is not int.' }] },
+      permissions: {
+        _errors: [{ code: 'NUMBER_TYPE_MIN', message: 'int value should be greater than or equal to 0.' }],
+      },
       integration_type: { _errors: [{ code: 'BASE_TYPE_CHOICES', message: 'Value must be one of (0, 1).' }] },
     });
   });

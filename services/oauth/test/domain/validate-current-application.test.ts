@@ -165,9 +165,14 @@ describe('validateCurrentApplicationPatch', () => {
     });
     const bigInt = jest.spyOn(globalThis, 'BigInt');
     try {
-      for (const permissions of ['9'.repeat(1_000_000), String(2n ** 54n), '-1', 1.5]) {
+      for (const [permissions, code] of [
+        ['9'.repeat(1_000_000), 'NUMBER_TYPE_MAX'],
+        [String(2n ** 54n), 'NUMBER_TYPE_MAX'],
+        ['-1', 'NUMBER_TYPE_MIN'],
+        [1.5, 'NUMBER_TYPE_COERCE'],
+      ] as const) {
         expect(errorsOf({ install_params: { scopes: ['bot'], permissions } })).toMatchObject({
-          install_params: { permissions: { _errors: [{ code: 'NUMBER_TYPE_COERCE' }] } },
+          install_params: { permissions: { _errors: [{ code }] } },
         });
       }
       // No number longer than the largest allowed one ever reaches BigInt (2^54 does, and is refused).

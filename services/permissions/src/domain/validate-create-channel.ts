@@ -3,8 +3,7 @@ import type { Overwrite, OverwriteType } from './guild-model';
 import { MAX_CHANNEL_NAME_LENGTH, MAX_OVERWRITES_PER_CHANNEL, MIN_CHANNEL_NAME_LENGTH } from './limits';
 import { ALL_PERMISSIONS } from './permission-flags';
 import { ErrorCode } from './validation/error-codes';
-import { FormErrors, type ErrorPath } from '@acs/validation';
-import { readPermissionBits } from './validation/read-permission-bits';
+import { FormErrors, MAX_BIT_SET, readBitSet, type ErrorPath } from '@acs/validation';
 import {
   addChoicesError,
   getField,
@@ -45,7 +44,7 @@ function readOverwriteType(value: unknown, errors: FormErrors, path: ErrorPath):
 // Overwrite bit sets are masked to the known flags, like role permissions.
 function readBits(value: unknown, errors: FormErrors, path: ErrorPath): bigint | undefined {
   if (value === undefined || value === null) return 0n;
-  const bits = readPermissionBits(value, errors, path);
+  const bits = readBitSet(value, MAX_BIT_SET, errors, path);
   return bits === undefined ? undefined : bits & ALL_PERMISSIONS;
 }
 

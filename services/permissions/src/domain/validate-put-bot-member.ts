@@ -1,8 +1,8 @@
 import { fieldError, readPathSnowflake } from '@acs/discord-errors';
+import { addNulError, FormErrors, hasNul, requireBitSet } from '@acs/validation';
 import { MAX_ROLE_NAME_LENGTH } from './limits';
 import { ALL_PERMISSIONS } from './permission-flags';
 import { ErrorCode } from './validation/error-codes';
-import { readPermissionsField } from './validation/read-permission-bits';
 
 /** What PutBotMember puts in a guild: the bot user (id = application id) and its grant. */
 export interface PutBotMemberInput {
@@ -27,9 +27,19 @@ export function validatePutBotMember(request: {
 }): PutBotMemberInput {
   const guildId = readPathSnowflake('guild_id', request.guild_id);
   const botId = readPathSnowflake('application_id', request.application_id);
-  const roleName = [...request.application_name.trim()].slice(0, MAX_ROLE_NAME_LENGTH).join('');
+  // At most two UTF-16 units per code point: cut before spreading, so a long name costs nothing.
+  const name = request.application_name
+    .trimStart()
+    .slice(0, 2 * MAX_ROLE_NAME_LENGTH)
+    .trimEnd();
+  const roleName = [...name].slice(0, MAX_ROLE_NAME_LENGTH).join('');
   if (roleName === '')
     throw fieldError('application_name', ErrorCode.BASE_TYPE_REQUIRED, 'This field is required');
-  const permissions = readPermissionsField('permissions', request.permissions) & ALL_PERMISSIONS;
+  if (hasNul(roleName)) {
+    const errors = new FormErrors();
+    addNulError(errors, ['application_name']);
+    throw errors.toError();
+  }
+  const permissions = requireBitSet('permissions', request.permissions) & ALL_PERMISSIONS;
   return { guildId, botId, roleName, permissions };
 }

@@ -1,8 +1,7 @@
 import { MAX_ROLE_NAME_LENGTH, MAX_ROLE_POSITION, MIN_ROLE_NAME_LENGTH } from './limits';
 import { ALL_PERMISSIONS } from './permission-flags';
 import { ErrorCode } from './validation/error-codes';
-import { FormErrors, type ErrorPath } from '@acs/validation';
-import { readPermissionBits } from './validation/read-permission-bits';
+import { FormErrors, MAX_BIT_SET, readBitSet, type ErrorPath } from '@acs/validation';
 import {
   readIntegerInRange,
   readModel,
@@ -33,7 +32,7 @@ const readName = textReader(MIN_ROLE_NAME_LENGTH, MAX_ROLE_NAME_LENGTH);
 
 // Bits beyond the known flags are dropped, as the real API ignores unknown permissions.
 function readRolePermissions(value: unknown, errors: FormErrors, path: ErrorPath): bigint | undefined {
-  const bits = readPermissionBits(value, errors, path);
+  const bits = readBitSet(value, MAX_BIT_SET, errors, path);
   return bits === undefined ? undefined : bits & ALL_PERMISSIONS;
 }
 

@@ -1,7 +1,7 @@
 import type { permissions } from '@acs/protos';
-import { computeBasePermissions } from '../domain/compute-base-permissions';
 import { readPathSnowflake } from '@acs/discord-errors';
-import { readPermissionsField } from '../domain/validation/read-permission-bits';
+import { requireBitSet } from '@acs/validation';
+import { computeBasePermissions } from '../domain/compute-base-permissions';
 import type { ListMemberGuildsStore, MemberGuildRow } from '../store/list-member-guilds-store';
 
 /** Default and largest page of `GET /users/@me/guilds` (D:resources/user.mdx). */
@@ -20,7 +20,7 @@ export function createListMemberGuildsHandler(store: ListMemberGuildsStore) {
     const granted = new Map(
       request.grants.map((g) => [
         readPathSnowflake('guild_id', g.guild_id),
-        readPermissionsField('permissions', g.permissions),
+        requireBitSet('permissions', g.permissions),
       ]),
     );
     const rows = await store.listMemberGuilds({

@@ -1,8 +1,8 @@
 import { MalformedJsonError, parseJsonBody, readPathSnowflake } from '@acs/discord-errors';
+import { requireBitSet } from '@acs/validation';
 import { PERMISSION_FLAGS as P } from '../../src/domain/permission-flags';
 import { validateCreateGuild } from '../../src/domain/validate-create-guild';
 import { validateCreateRole, validateUpdateRole } from '../../src/domain/validate-role-body';
-import { readPermissionsField } from '../../src/domain/validation/read-permission-bits';
 import { discordErrorOf, formErrorsOf, oneError } from '../support/errors';
 
 const REQUIRED = ['BASE_TYPE_REQUIRED', 'This field is required'] as const;
@@ -20,21 +20,31 @@ describe('parseJsonBody', () => {
   });
 });
 
-describe('readPathSnowflake and readPermissionsField', () => {
+describe('readPathSnowflake and requireBitSet, as RPC fields use them', () => {
   it('names the field of a bad snowflake', () => {
     expect(formErrorsOf(() => readPathSnowflake('guild_id', 'abc'))).toEqual(
       oneError(['guild_id'], 'NUMBER_TYPE_COERCE', 'Value "abc" is not snowflake.'),
     );
     expect(readPathSnowflake('guild_id', '123')).toBe('123');
+    expect(formErrorsOf(() => readPathSnowflake('guild_id', '9223372036854775808'))).toEqual(
+      oneError(
+        ['guild_id'],
+        'NUMBER_TYPE_MAX',
+        'snowflake value should be less than or equal to 9223372036854775807.',
+      ),
+    );
   });
 
   it('reads a decimal bit set and refuses anything else', () => {
-    expect(readPermissionsField('permissions', '32')).toBe(32n);
-    expect(readPermissionsField('permissions', '9007199254740993')).toBe(9007199254740993n);
-    expect(formErrorsOf(() => readPermissionsField('permissions', '-1'))).toEqual(
-      oneError(['permissions'], 'NUMBER_TYPE_COERCE', 'Value "-1" is not int.'),
+    expect(requireBitSet('permissions', '32')).toBe(32n);
+    expect(requireBitSet('permissions', '9007199254740993')).toBe(9007199254740993n);
+    expect(formErrorsOf(() => requireBitSet('permissions', '-1'))).toEqual(
+      oneError(['permissions'], 'NUMBER_TYPE_MIN', 'int value should be greater than or equal to 0.'),
     );
-    expect(formErrorsOf(() => readPermissionsField('permissions', ''))).toEqual(
+    expect(formErrorsOf(() => requireBitSet('permissions', '1x'))).toEqual(
+      oneError(['permissions'], 'NUMBER_TYPE_COERCE', 'Value "1x" is not int.'),
+    );
+    expect(formErrorsOf(() => requireBitSet('permissions', ''))).toEqual(
       oneError(['permissions'], ...REQUIRED),
     );
   });
@@ -105,7 +115,7 @@ describe('validateCreateRole', () => {
       },
     });
     expect(formErrorsOf(() => validateCreateRole({ name: 'a', permissions: -8 }))).toEqual(
-      oneError(['permissions'], 'NUMBER_TYPE_COERCE', 'Value "-8" is not int.'),
+      oneError(['permissions'], 'NUMBER_TYPE_MIN', 'int value should be greater than or equal to 0.'),
     );
   });
 });

@@ -2,8 +2,8 @@
 import {
   addRequired,
   checkRange,
-  codePointLength,
   getField,
+  isLengthWithin,
   isAbsent,
   readInteger,
   readString,
@@ -39,8 +39,7 @@ export function readText(
 ): string | undefined {
   const text = readString(value, errors, path);
   if (text === undefined) return undefined;
-  const length = codePointLength(text);
-  if (length < min || length > max) {
+  if (!isLengthWithin(text, min, max)) {
     errors.add(path, BaseErrorCode.BASE_TYPE_BAD_LENGTH, `Must be between ${min} and ${max} in length.`);
     return undefined;
   }
