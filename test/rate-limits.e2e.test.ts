@@ -89,11 +89,18 @@ describe('rate limits', () => {
   it('answers the 51st request of a second with a global 429', async () => {
     const token = (await stack.admin('POST', `/admin/applications/${world.application.id}/bot/reset-token`))
       .body.token as string;
-    // Sixty guilds, so that no route bucket fills: only the global limit can refuse.
-    const answers = await Promise.all(
-      Array.from({ length: 60 }, (_, i) => list(token, String(1300000000000000000n + BigInt(i)))),
-    );
-    const global = answers.filter((a) => a.status === 429);
+    // Sixty guilds a round, so that no route bucket fills: only the global limit can refuse.
+    // On a busy machine one round of sixty may spread over more than the one-second window;
+    // then the next round (fresh guilds) tries again, up to five rounds.
+    let global: Response[] = [];
+    for (let round = 0; round < 5 && global.length === 0; round++) {
+      const answers = await Promise.all(
+        Array.from({ length: 60 }, (_, i) =>
+          list(token, String(1300000000000000000n + BigInt(round * 60 + i))),
+        ),
+      );
+      global = answers.filter((a) => a.status === 429);
+    }
     expect(global.length).toBeGreaterThanOrEqual(1);
     expect(global[0]!.headers.get('x-ratelimit-global')).toBe('true');
     expect(global[0]!.headers.get('x-ratelimit-scope')).toBe('global');
