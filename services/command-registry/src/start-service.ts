@@ -1,8 +1,7 @@
 import { eventStreamOf, startOutboxRelay } from '@acs/events';
-import { loadCommandRegistryProto, loadOAuthProto } from '@acs/protos';
+import { loadOAuthProto } from '@acs/protos';
 import {
   createGrpcClient,
-  createGrpcServer,
   createLogger,
   installGracefulShutdown,
   reportListening,
@@ -11,8 +10,9 @@ import {
   type Telemetry,
 } from '@acs/service-kit';
 import { createSnowflakeGenerator } from '@acs/snowflake';
+import { createOAuthClient } from './clients/oauth-client';
 import { DB_SCHEMA, loadConfig, SERVICE_NAME } from './config';
-import { createHandlers } from './server';
+import { createServer } from './create-server';
 import { CommandLookup } from './store/command-lookup';
 import { CommandStore } from './store/command-store';
 
@@ -29,7 +29,7 @@ export async function startService(
     size: config.DB_POOL_SIZE,
     logger,
   });
-  const oauth = createGrpcClient(loadOAuthProto().acs.oauth.v1.OAuthService, config.OAUTH_GRPC_URL);
+  const oauthGrpc = createGrpcClient(loadOAuthProto().acs.oauth.v1.OAuthService, config.OAUTH_GRPC_URL);
   const snowflakeLease = await holdSnowflakeProcessId(config.SNOWFLAKE_PROCESS_ID, { pool, logger });
   const store = new CommandStore(
     pool,
@@ -44,16 +44,11 @@ export async function startService(
     events: eventStreamOf(config),
   });
 
-  const proto = loadCommandRegistryProto().acs.command_registry.v1;
-  const server = createGrpcServer({
+  const server = createServer({
     logger,
-    services: [
-      {
-        name: 'acs.command_registry.v1.CommandRegistryService',
-        definition: proto.CommandRegistryService.service,
-        handlers: createHandlers({ store, lookup: new CommandLookup(pool), oauth }),
-      },
-    ],
+    store,
+    lookup: new CommandLookup(pool),
+    oauth: createOAuthClient(oauthGrpc),
     isReady: async () => {
       await pool.query('SELECT 1');
       return true;
@@ -68,7 +63,7 @@ export async function startService(
     [
       { name: 'grpc', run: () => server.drain() },
       { name: 'outbox relay', run: () => relay.stop() },
-      { name: 'oauth client', run: () => oauth.close() },
+      { name: 'oauth client', run: () => oauthGrpc.close() },
       { name: 'snowflake lease', run: () => snowflakeLease.release() },
       { name: 'database pool', run: () => pool.end() },
       { name: 'telemetry', run: () => telemetry.shutdown() },

@@ -11,8 +11,9 @@ import {
   type Telemetry,
 } from '@acs/service-kit';
 import { createSnowflakeGenerator } from '@acs/snowflake';
+import { createPermissionsClient } from './clients/permissions-client';
 import { DB_SCHEMA, loadConfig, SERVICE_NAME } from './config';
-import { createOAuthServer } from './create-oauth-server';
+import { createServer } from './create-server';
 import { PrismaClient } from './generated/prisma/client';
 import { pruneDeadCredentials } from './store/prune-dead-credentials';
 
@@ -34,7 +35,7 @@ export async function startService(
   });
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
   const snowflakeLease = await holdSnowflakeProcessId(config.SNOWFLAKE_PROCESS_ID, { pool, logger });
-  const permissions = createGrpcClient(
+  const permissionsGrpc = createGrpcClient(
     loadPermissionsProto().acs.permissions.v1.PermissionsService,
     config.PERMISSIONS_GRPC_URL,
   );
@@ -53,11 +54,11 @@ export async function startService(
     what: 'authorization codes, tokens and grants',
   });
 
-  const server = createOAuthServer({
+  const server = createServer({
     logger,
     prisma,
     pool,
-    permissions,
+    permissions: createPermissionsClient(permissionsGrpc),
     snowflakes: createSnowflakeGenerator({
       workerId: config.SNOWFLAKE_WORKER_ID,
       processId: snowflakeLease.processId,
@@ -82,7 +83,7 @@ export async function startService(
       { name: 'grpc', run: () => server.drain() },
       { name: 'outbox relay', run: () => relay.stop() },
       { name: 'pruning', run: () => pruning.stop() },
-      { name: 'permissions client', run: () => permissions.close() },
+      { name: 'permissions client', run: () => permissionsGrpc.close() },
       { name: 'prisma', run: () => prisma.$disconnect() },
       { name: 'snowflake lease', run: () => snowflakeLease.release() },
       { name: 'database pool', run: () => pool.end() },

@@ -1,9 +1,8 @@
 import type { oauth } from '@acs/protos';
-import { MissingAccessError, parseJsonObject } from '@acs/discord-errors';
-import { putBotMember } from '../clients/bot-membership';
-import { requireManageGuild } from '../clients/require-manage-guild';
+import { MissingAccessError, MissingPermissionsError, parseJsonObject } from '@acs/discord-errors';
 import { buildLocation } from '../domain/build-location';
 import { issueAuthorizationCode } from '../domain/issue-authorization-code';
+import { MANAGE_GUILD } from '../domain/limits';
 import { parseSnowflakeParam } from '../domain/parse-snowflake-param';
 import { planAuthorization } from '../domain/plan-authorization';
 import { validateAuthorizeBody } from '../domain/validate-authorize-body';
@@ -18,7 +17,14 @@ export function createAuthorizeHandlers(deps: HandlerDeps) {
       const input = validateAuthorizeBody(parseJsonObject(request.body_json));
       const { application } = await findConsentParties(deps, input);
       const plan = planAuthorization(input, application);
-      if (plan.install?.type === 0) await requireManageGuild(permissions, plan.install.guildId, input.userId);
+      // Installing in a guild takes MANAGE_GUILD there (403 / 50013 without it); permissions'
+      // own errors (e.g. 404 / 10004 Unknown Guild) pass through.
+      if (
+        plan.install?.type === 0 &&
+        !(await permissions.hasPermissions(plan.install.guildId, input.userId, MANAGE_GUILD))
+      ) {
+        throw new MissingPermissionsError(['MANAGE_GUILD']);
+      }
 
       const issued = plan.issueCode
         ? issueAuthorizationCode(input, plan, now(), lifetimes.authorizationCode)
@@ -31,7 +37,7 @@ export function createAuthorizeHandlers(deps: HandlerDeps) {
       const addBot =
         guildId !== null && plan.scopes.includes('bot')
           ? (granted: string) =>
-              putBotMember(permissions, {
+              permissions.putBotMember({
                 guildId,
                 applicationId: input.clientId,
                 applicationName: application.name,

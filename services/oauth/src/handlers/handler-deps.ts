@@ -1,5 +1,5 @@
 import type { SnowflakeGenerator } from '@acs/snowflake';
-import type { PermissionsClient } from '../clients/require-manage-guild';
+import type { PermissionsClient } from '../clients/permissions-client';
 import type { TokenLifetimes } from '../domain/token-lifetimes';
 import type { ApplicationStore } from '../store/application-store';
 import type { ConnectionStore } from '../store/connection-store';

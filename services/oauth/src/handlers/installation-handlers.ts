@@ -1,5 +1,4 @@
 import type { oauth } from '@acs/protos';
-import { removeBotMember } from '../clients/bot-membership';
 import { parseSnowflakeParam } from '../domain/parse-snowflake-param';
 import type { HandlerDeps } from './handler-deps';
 
@@ -40,7 +39,7 @@ export function createInstallationHandlers({
       // After the commit, and only for an install that existed (the id may be any
       // member's): should this call fail, api-gateway's retry of the DELETE finds no
       // install and removes the bot as a member, which takes its managed role too.
-      if (removed) await removeBotMember(permissions, guildId.toString(), applicationId.toString());
+      if (removed) await permissions.removeBotMember(guildId.toString(), applicationId.toString());
       return { removed };
     },
   };

@@ -2,7 +2,7 @@ import * as grpc from '@grpc/grpc-js';
 import { loadPermissionsProto, type permissions } from '@acs/protos';
 import { CLIENT_CHANNEL_OPTIONS, createGrpcServer, createLogger } from '@acs/service-kit';
 import { DiscordError, UnknownResourceError } from '@acs/discord-errors';
-import type { PermissionsClient } from '../../src/clients/require-manage-guild';
+import { createPermissionsClient, type PermissionsClient } from '../../src/clients/permissions-client';
 
 /** A bot member as the fake keeps it: its managed role's name and permissions ("0": none). */
 export interface FakeBotMember {
@@ -12,6 +12,7 @@ export interface FakeBotMember {
 
 /** A PermissionsService stand-in at the network edge: which users manage which guilds, which bots are in. */
 export interface FakePermissions {
+  /** oauth's client of the fake, over real gRPC. */
   client: PermissionsClient;
   /** Guilds that exist; CheckPermissions and PutBotMember on another answer 404 / 10004. */
   guilds: Set<string>;
@@ -75,13 +76,13 @@ export async function startFakePermissions(): Promise<FakePermissions> {
     isReady: async () => true,
   });
   const port = await server.listen('127.0.0.1:0');
-  const client = new proto.PermissionsService(
+  const grpcClient = new proto.PermissionsService(
     `127.0.0.1:${port}`,
     grpc.credentials.createInsecure(),
     CLIENT_CHANNEL_OPTIONS,
   );
   return {
-    client,
+    client: createPermissionsClient(grpcClient),
     guilds,
     managers,
     calls,
@@ -93,7 +94,7 @@ export async function startFakePermissions(): Promise<FakePermissions> {
       state.failBotMembers = value;
     },
     async close() {
-      client.close();
+      grpcClient.close();
       server.server.forceShutdown();
     },
   };

@@ -8,7 +8,7 @@ import {
   type GrpcServer,
 } from '@acs/service-kit';
 import { type DiscordError } from '@acs/discord-errors';
-import { createOAuthServer } from '../../src/create-oauth-server';
+import { createServer } from '../../src/create-server';
 import type { OAuthTestEnv } from './oauth-test-env';
 
 /** The oauth service served over real gRPC on a free port, and a client of it. */
@@ -21,9 +21,9 @@ export interface OAuthOverGrpc {
   close(): Promise<void>;
 }
 
-/** Serves the test environment's database through `createOAuthServer`, as start-service does. */
+/** Serves the test environment's database through `createServer`, as start-service does. */
 export async function serveOverGrpc(env: OAuthTestEnv): Promise<OAuthOverGrpc> {
-  const server: GrpcServer = createOAuthServer({
+  const server: GrpcServer = createServer({
     logger: createLogger('oauth-test', 'silent'),
     prisma: env.prisma,
     pool: env.pool,

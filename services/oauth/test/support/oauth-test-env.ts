@@ -5,7 +5,8 @@ import { DiscordError } from '@acs/discord-errors';
 import { createSnowflakeGenerator } from '@acs/snowflake';
 import { createTestDatabase, type TestDatabase } from '@acs/testing';
 import { PrismaClient } from '../../src/generated/prisma/client';
-import { createHandlers, type HandlerDeps, type OAuthHandlers } from '../../src/server';
+import { createHandlers, type OAuthHandlers } from '../../src/create-server';
+import type { HandlerDeps } from '../../src/handlers/handler-deps';
 import {
   ACCESS_TOKEN_TTL_SECONDS,
   AUTHORIZATION_CODE_TTL_SECONDS,

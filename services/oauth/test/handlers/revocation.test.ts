@@ -1,9 +1,9 @@
 import type { PoolClient } from 'pg';
 import type { oauth } from '@acs/protos';
 import { OAuth2Error } from '@acs/discord-errors';
-import { hashSecret } from '../src/domain/hash-secret';
-import { createOAuthTestEnv, createUser, discordErrorOf, type OAuthTestEnv } from './support/oauth-test-env';
-import { clientFlows, type TestClient } from './support/client-flows';
+import { hashSecret } from '../../src/domain/hash-secret';
+import { createOAuthTestEnv, createUser, discordErrorOf, type OAuthTestEnv } from '../support/oauth-test-env';
+import { clientFlows, type TestClient } from '../support/client-flows';
 
 // Revocation holds against the token requests racing it: tokens of a revoked grant, a
 // refresh during a revocation, a code exchange during a deauthorization, client

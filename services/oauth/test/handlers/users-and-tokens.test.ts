@@ -1,11 +1,11 @@
-import { hashSecret } from '../src/domain/hash-secret';
+import { hashSecret } from '../../src/domain/hash-secret';
 import {
   createApp,
   createOAuthTestEnv,
   createUser,
   discordErrorOf,
   type OAuthTestEnv,
-} from './support/oauth-test-env';
+} from '../support/oauth-test-env';
 
 let env: OAuthTestEnv;
 beforeAll(async () => {

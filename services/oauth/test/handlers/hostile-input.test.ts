@@ -6,7 +6,7 @@ import {
   discordErrorOf,
   dumpOAuthTables,
   type OAuthTestEnv,
-} from './support/oauth-test-env';
+} from '../support/oauth-test-env';
 
 // The handlers fed ids a bigint cannot hold, U+0000 and megabyte-long numbers, as any
 // caller (not only api-gateway) could send them: 4xx answers, nothing stored.

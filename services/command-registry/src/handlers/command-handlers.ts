@@ -1,5 +1,4 @@
-import type { commandRegistry, oauth as oauthTypes } from '@acs/protos';
-import { callUnary, fromGrpcError } from '@acs/service-kit';
+import type { commandRegistry } from '@acs/protos';
 import { parseJsonBody, readPathSnowflake } from '@acs/discord-errors';
 import {
   mergeCommandPatch,
@@ -7,45 +6,30 @@ import {
   validateBulk,
   validateCommand,
   type CommandContext,
-} from './domain';
-import { createIndexHandlers } from './index-handlers';
-import type { CommandLookup } from './store/command-lookup';
-import type { CommandStore } from './store/command-store';
-import { renderCommand } from './store/render-command';
-import type { CommandScope } from './store/stored-command';
+} from '../domain';
+import { allowsCommands } from '../domain/allows-commands';
+import { LAUNCH_COMMAND } from '../domain/launch-command';
+import type { OAuthClient } from '../clients/oauth-client';
+import type { CommandStore } from '../store/command-store';
+import { renderCommand } from '../store/render-command';
+import type { CommandScope } from '../store/stored-command';
 
-/** What the handlers need. */
-export interface HandlerDependencies {
+/** What the command handlers need. */
+export interface CommandHandlerDeps {
   store: CommandStore;
-  lookup: CommandLookup;
-  oauth: oauthTypes.OAuthServiceClient;
+  oauth: OAuthClient;
 }
 
-/** The entry point an EMBEDDED app gets automatically (D: "Default Entry Point Command"). */
-const LAUNCH_COMMAND = {
-  type: 4,
-  name: 'Launch',
-  handler: 2,
-  integration_types: [0, 1],
-  contexts: [0, 1, 2],
-};
-
-/** The gRPC handlers of CommandRegistryService: translate, call the store, translate back. */
-export function createHandlers({ store, lookup, oauth }: HandlerDependencies) {
+/**
+ * The RPCs of one scope's commands (api-gateway's `/applications/{id}/commands` and
+ * `/applications/{id}/guilds/{id}/commands` routes): translate, call the store, translate back.
+ */
+export function createCommandHandlers({ store, oauth }: CommandHandlerDeps) {
   /** Guild commands exist only where the app is installed with `applications.commands` (else 50001). */
   async function assertInstalled(scope: CommandScope): Promise<void> {
     if (scope.guildId === '') return;
-    let scopes: string[];
-    try {
-      const answer = await callUnary(oauth, oauth.GetInstallation, {
-        application_id: scope.applicationId,
-        guild_id: scope.guildId,
-      });
-      scopes = answer.scopes;
-    } catch (error) {
-      throw fromGrpcError(error) ?? error;
-    }
-    if (!scopes.includes('applications.commands') && !scopes.includes('bot')) throw new MissingAccessError();
+    const scopes = await oauth.installationScopes(scope.applicationId, scope.guildId);
+    if (!allowsCommands(scopes)) throw new MissingAccessError();
   }
 
   return {
@@ -106,8 +90,6 @@ export function createHandlers({ store, lookup, oauth }: HandlerDependencies) {
       const { stored, created } = await store.ensureEntryPoint(req.application_id, command);
       return { command_json: JSON.stringify(renderCommand(stored)), created };
     },
-
-    ...createIndexHandlers({ lookup, oauth }),
   };
 }
 

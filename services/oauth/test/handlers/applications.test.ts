@@ -1,4 +1,4 @@
-import { hashSecret } from '../src/domain/hash-secret';
+import { hashSecret } from '../../src/domain/hash-secret';
 import {
   createApp,
   createOAuthTestEnv,
@@ -6,7 +6,7 @@ import {
   discordErrorOf,
   dumpOAuthTables,
   type OAuthTestEnv,
-} from './support/oauth-test-env';
+} from '../support/oauth-test-env';
 
 let env: OAuthTestEnv;
 beforeAll(async () => {

@@ -2,9 +2,9 @@ import { status } from '@grpc/grpc-js';
 import { Client } from 'pg';
 import type { oauth } from '@acs/protos';
 import { serviceDatabaseUrl } from '@acs/service-kit';
-import { hashSecret } from '../src/domain/hash-secret';
-import { createApp, createOAuthTestEnv, createUser, type OAuthTestEnv } from './support/oauth-test-env';
-import { serveOverGrpc, type OAuthOverGrpc } from './support/oauth-grpc-client';
+import { hashSecret } from '../../src/domain/hash-secret';
+import { createApp, createOAuthTestEnv, createUser, type OAuthTestEnv } from '../support/oauth-test-env';
+import { serveOverGrpc, type OAuthOverGrpc } from '../support/oauth-grpc-client';
 
 let env: OAuthTestEnv;
 let grpc: OAuthOverGrpc;

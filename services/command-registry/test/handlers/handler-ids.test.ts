@@ -1,19 +1,28 @@
-import type { oauth } from '@acs/protos';
-import { createHandlers } from '../../src/server';
+import type { OAuthClient } from '../../src/clients/oauth-client';
+import { createCommandHandlers } from '../../src/handlers/command-handlers';
+import { createCommandIndexHandlers } from '../../src/handlers/command-index-handlers';
+import { createResolveHandlers } from '../../src/handlers/resolve-handlers';
 import { CommandLookup } from '../../src/store/command-lookup';
-import { openStore, type OpenStore } from './open-store';
+import { openStore, type OpenStore } from '../store/open-store';
 
 // The registry checks the ids of every RPC itself: a caller other than api-gateway (or a
 // gateway with a bug) gets 50035, never a database error, for an id a bigint cannot hold.
 
 let ctx: OpenStore;
-let handlers: ReturnType<typeof createHandlers>;
+let handlers: ReturnType<typeof createCommandHandlers> &
+  ReturnType<typeof createResolveHandlers> &
+  ReturnType<typeof createCommandIndexHandlers>;
 
 beforeAll(async () => {
   ctx = await openStore();
   // Global scopes never ask oauth; ids are refused before any guild scope would.
-  const unusedOauth = {} as oauth.OAuthServiceClient;
-  handlers = createHandlers({ store: ctx.store, lookup: new CommandLookup(ctx.pool), oauth: unusedOauth });
+  const unusedOauth = {} as OAuthClient;
+  const lookup = new CommandLookup(ctx.pool);
+  handlers = {
+    ...createCommandHandlers({ store: ctx.store, oauth: unusedOauth }),
+    ...createResolveHandlers({ lookup }),
+    ...createCommandIndexHandlers({ lookup, oauth: unusedOauth }),
+  };
 });
 afterAll(async () => ctx.close());
 

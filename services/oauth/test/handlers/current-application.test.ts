@@ -1,6 +1,6 @@
-import { createDispatcherHandlers } from '../src/handlers/dispatcher-handlers';
-import { EventWebhookSettingsStore } from '../src/store/event-webhook-settings-store';
-import { createApp, createOAuthTestEnv, discordErrorOf, type OAuthTestEnv } from './support/oauth-test-env';
+import { createDispatcherHandlers } from '../../src/handlers/dispatcher-handlers';
+import { EventWebhookSettingsStore } from '../../src/store/event-webhook-settings-store';
+import { createApp, createOAuthTestEnv, discordErrorOf, type OAuthTestEnv } from '../support/oauth-test-env';
 
 /** UpdateCurrentApplication (PATCH /applications/@me) against a real database. */
 let env: OAuthTestEnv;

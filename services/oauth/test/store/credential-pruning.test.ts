@@ -1,8 +1,8 @@
 import { OAuth2Error } from '@acs/discord-errors';
-import { hashSecret } from '../src/domain/hash-secret';
-import { pruneDeadCredentials } from '../src/store/prune-dead-credentials';
-import { createOAuthTestEnv, createUser, type OAuthTestEnv } from './support/oauth-test-env';
-import { clientFlows, type TestClient } from './support/client-flows';
+import { hashSecret } from '../../src/domain/hash-secret';
+import { pruneDeadCredentials } from '../../src/store/prune-dead-credentials';
+import { createOAuthTestEnv, createUser, type OAuthTestEnv } from '../support/oauth-test-env';
+import { clientFlows, type TestClient } from '../support/client-flows';
 
 // Pruning of dead codes, tokens and grants against PostgreSQL. Credentials are made through
 // the handlers, then aged by moving their timestamps back: a row "dead 25 hours" has been

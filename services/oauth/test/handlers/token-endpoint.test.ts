@@ -7,7 +7,7 @@ import {
   createUser,
   dumpOAuthTables,
   type OAuthTestEnv,
-} from './support/oauth-test-env';
+} from '../support/oauth-test-env';
 
 // The token endpoint's rules, driven through the handlers against PostgreSQL with a
 // movable clock: single-use codes, expiry, redirect URI and PKCE binding, refresh
