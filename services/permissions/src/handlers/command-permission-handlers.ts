@@ -1,33 +1,33 @@
 import type { permissions } from '@acs/protos';
 import { MissingPermissionsError, parseJsonBody, readPathSnowflake } from '@acs/discord-errors';
 import { requireBitSet } from '@acs/validation';
-import type { CommandDirectory, ResolvedCommand } from './clients/command-directory';
-import { checkPermissions, type PermissionContext } from './domain/check-permissions';
-import { checkPermissionEditor } from './domain/command-permissions/check-permission-editor';
+import type { CommandDirectory, ResolvedCommand } from '../clients/command-directory';
+import { checkPermissions, type PermissionContext } from '../domain/check-permissions';
+import { checkPermissionEditor } from '../domain/command-permissions/check-permission-editor';
 import {
   CommandPermissionType,
   renderCommandPermissions,
-} from './domain/command-permissions/command-permission-model';
+} from '../domain/command-permissions/command-permission-model';
 import {
   UnknownCommandError,
   UnknownCommandPermissionsError,
-} from './domain/command-permissions/command-permissions-errors';
-import { currentEntries } from './domain/command-permissions/current-entries';
+} from '../domain/command-permissions/command-permissions-errors';
+import { currentEntries } from '../domain/command-permissions/current-entries';
 import {
   decideCommandPermission,
   type CommandDecision,
-} from './domain/command-permissions/decide-command-permission';
+} from '../domain/command-permissions/decide-command-permission';
 import {
   commandPermissionChannelId,
   memberForDecision,
-} from './domain/command-permissions/member-for-decision';
-import { validateCommandPermissions } from './domain/command-permissions/validate-command-permissions';
-import { namePermissions, PERMISSION_FLAGS } from './domain/permission-flags';
-import type { CommandPermissionsStore, StoredCommandPermissions } from './store/command-permissions-store';
-import type { PermissionContextStore } from './store/permission-context-store';
+} from '../domain/command-permissions/member-for-decision';
+import { validateCommandPermissions } from '../domain/command-permissions/validate-command-permissions';
+import { namePermissions, PERMISSION_FLAGS } from '../domain/permission-flags';
+import type { CommandPermissionsStore, StoredCommandPermissions } from '../store/command-permissions-store';
+import type { PermissionContextStore } from '../store/permission-context-store';
 
-/** What the command permission handlers work with. */
-export interface CommandPermissionDependencies {
+/** What the command permission RPCs work with. */
+export interface CommandPermissionHandlerDeps {
   commandPermissions: CommandPermissionsStore;
   contexts: PermissionContextStore;
   commands: CommandDirectory;
@@ -42,7 +42,7 @@ const EDIT_PERMISSIONS = PERMISSION_FLAGS.MANAGE_GUILD | PERMISSION_FLAGS.MANAGE
  * command-registry), so that a delete or rename removes the permissions at once; the
  * registry's events delete the rows.
  */
-export function createCommandPermissionHandlers(deps: CommandPermissionDependencies) {
+export function createCommandPermissionHandlers(deps: CommandPermissionHandlerDeps) {
   const { commandPermissions, contexts, commands } = deps;
 
   /** The entries that still apply, given the commands that exist now (one call per app with entries). */
