@@ -1,8 +1,6 @@
 import { PrismaPg } from '@prisma/adapter-pg';
 import { eventStreamOf, startOutboxRelay } from '@acs/events';
-import { loadCommandRegistryProto } from '@acs/protos';
 import {
-  createGrpcClient,
   createLogger,
   installGracefulShutdown,
   reportListening,
@@ -11,7 +9,6 @@ import {
   type Telemetry,
 } from '@acs/service-kit';
 import { createSnowflakeGenerator } from '@acs/snowflake';
-import { createCommandDirectory } from './clients/command-directory';
 import { startCommandEventsConsumer } from './events/command-events-consumer';
 import { DB_SCHEMA, loadConfig, SERVICE_NAME } from './config';
 import { createServer } from './create-server';
@@ -48,11 +45,6 @@ export async function startService(
     name: SERVICE_NAME,
     events,
   });
-
-  const registry = createGrpcClient(
-    loadCommandRegistryProto().acs.command_registry.v1.CommandRegistryService,
-    config.COMMAND_REGISTRY_GRPC_URL,
-  );
   const snowflakeLease = await holdSnowflakeProcessId(config.SNOWFLAKE_PROCESS_ID, { pool, logger });
   const snowflakes = createSnowflakeGenerator({
     workerId: config.SNOWFLAKE_WORKER_ID,
@@ -68,7 +60,6 @@ export async function startService(
     contexts: new PermissionContextStore(prisma),
     memberGuilds: new ListMemberGuildsStore(prisma),
     commandPermissions,
-    commands: createCommandDirectory(registry),
     isReady: async () => {
       await pool.query('SELECT 1');
       return true;
@@ -91,7 +82,6 @@ export async function startService(
       { name: 'grpc', run: () => server.drain() },
       { name: 'command events consumer', run: () => commandEvents.stop() },
       { name: 'outbox relay', run: () => relay.stop() },
-      { name: 'command-registry client', run: () => registry.close() },
       { name: 'prisma', run: () => prisma.$disconnect() },
       { name: 'snowflake lease', run: () => snowflakeLease.release() },
       { name: 'database pool', run: () => pool.end() },

@@ -2,7 +2,6 @@ import type { permissions } from '@acs/protos';
 import { callUnary, fromGrpcError } from '@acs/service-kit';
 import { type DiscordError } from '@acs/discord-errors';
 import { PERMISSION_FLAGS as P } from '../src/domain/permission-flags';
-import { FakeCommandDirectory } from './support/fake-command-directory';
 import { startTestServer, type TestServer } from './support/start-test-server';
 import { createStoreFixture, type StoreFixture } from './support/test-database';
 
@@ -15,7 +14,7 @@ let client: permissions.PermissionsServiceClient;
 
 beforeAll(async () => {
   db = await createStoreFixture();
-  server = await startTestServer(db, new FakeCommandDirectory());
+  server = await startTestServer(db);
   client = server.client;
 });
 

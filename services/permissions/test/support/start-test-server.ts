@@ -1,7 +1,6 @@
 import * as grpc from '@grpc/grpc-js';
 import { loadPermissionsProto, type permissions } from '@acs/protos';
 import { createLogger } from '@acs/service-kit';
-import type { CommandDirectory } from '../../src/clients/command-directory';
 import { createServer } from '../../src/create-server';
 import type { StoreFixture } from './test-database';
 
@@ -12,10 +11,9 @@ export interface TestServer {
 }
 
 /** Starts the server as start-service.ts builds it (`createServer`), over the fixture's stores. */
-export async function startTestServer(db: StoreFixture, commands: CommandDirectory): Promise<TestServer> {
+export async function startTestServer(db: StoreFixture): Promise<TestServer> {
   const server = createServer({
     ...db,
-    commands,
     logger: createLogger('permissions', process.env.TEST_LOG ?? 'silent'),
     isReady: async () => true,
   });
