@@ -60,9 +60,9 @@ const SERVICE_WIRING = [
     kind: 'grpc',
     edge: false,
     workerId: 2,
+    // A leaf: it calls no other service.
     env: ({ grpc }) => ({
       GRPC_ADDRESS: grpc.permissions,
-      COMMAND_REGISTRY_GRPC_URL: grpc.registry,
     }),
   },
   {

@@ -1,29 +1,81 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import { loadPermissionsProto, type permissions } from '@acs/protos';
+import {
+  loadCommandRegistryProto,
+  loadPermissionsProto,
+  type commandRegistry,
+  type permissions,
+} from '@acs/protos';
 import { createGrpcServer, createLogger, type GrpcServer } from '@acs/service-kit';
 import { createAuthenticator } from '../src/auth/create-authenticator';
 import { closeBackendClients, createBackendClients, type BackendClients } from '../src/backends';
 import { createApp } from '../src/create-app';
 import { startFakeOAuth, type FakeOAuth } from './support/fake-oauth-server';
 
-// PUT …/commands/{command}/permissions through the HTTP app, with oauth and permissions
-// stood in for at the network edge: a write for an app not installed in the guild is
-// refused (403 / 50001) before permissions is asked, for app-level and command entries.
+// …/commands[/{command}]/permissions through the HTTP app, with oauth, command-registry and
+// permissions stood in for at the network edge: a write for an app not installed in the
+// guild is refused (403 / 50001) before permissions is asked, for app-level and command
+// entries; command-registry is asked which commands exist and permissions is given its
+// answer (permissions calls no other service).
 
 const APP = '1300000000000000001';
 const INSTALLED_GUILD = '1300000000000000100';
 const OTHER_GUILD = '1300000000000000200';
 const COMMAND = '1300000000000000300';
+const OTHER_COMMAND = '1300000000000000301';
 const TOKEN = 'manager-access-token';
 
 let oauth: FakeOAuth;
 let permissionsServer: GrpcServer;
+let registryServer: GrpcServer;
 let backends: BackendClients;
 let http: Server;
 let baseUrl: string;
 /** Every UpdateCommandPermissions request permissions received. */
 const writes: permissions.UpdateCommandPermissionsRequest__Output[] = [];
+/** Every read request permissions received (List and Get). */
+const reads: (
+  permissions.ListCommandPermissionsRequest__Output | permissions.GetCommandPermissionsRequest__Output
+)[] = [];
+
+/** The app's commands command-registry has in the installed guild. */
+const REGISTERED: commandRegistry.ResolvedCommand[] = [
+  {
+    id: COMMAND,
+    name: 'ban',
+    default_member_permissions: '',
+    guild_id: '',
+    version: '10',
+    named_version: '9',
+  },
+  {
+    id: OTHER_COMMAND,
+    name: 'kick',
+    default_member_permissions: '2',
+    guild_id: INSTALLED_GUILD,
+    version: '12',
+    named_version: '12',
+  },
+];
+/** Each command as permissions is given it. */
+const AS_REGISTERED = {
+  [COMMAND]: {
+    application_id: APP,
+    command_id: COMMAND,
+    name: 'ban',
+    default_member_permissions: '',
+    version: '10',
+    named_version: '9',
+  },
+  [OTHER_COMMAND]: {
+    application_id: APP,
+    command_id: OTHER_COMMAND,
+    name: 'kick',
+    default_member_permissions: '2',
+    version: '12',
+    named_version: '12',
+  },
+};
 
 beforeAll(async () => {
   oauth = await startFakeOAuth();
@@ -48,14 +100,41 @@ beforeAll(async () => {
             writes.push(request);
             return { permissions_json: '{}' };
           },
+          async ListCommandPermissions(request: permissions.ListCommandPermissionsRequest__Output) {
+            reads.push(request);
+            return { permissions_json: '[]' };
+          },
+          async GetCommandPermissions(request: permissions.GetCommandPermissionsRequest__Output) {
+            reads.push(request);
+            return { permissions_json: '{}' };
+          },
         },
       },
     ],
     isReady: async () => true,
   });
   const permissionsPort = await permissionsServer.listen('127.0.0.1:0');
+  registryServer = createGrpcServer({
+    logger: createLogger('fake-command-registry', 'silent'),
+    services: [
+      {
+        name: 'acs.command_registry.v1.CommandRegistryService',
+        definition: loadCommandRegistryProto().acs.command_registry.v1.CommandRegistryService.service,
+        handlers: {
+          async ResolveCommands(request: commandRegistry.ResolveCommandsRequest__Output) {
+            const here = request.application_id === APP && request.guild_id === INSTALLED_GUILD;
+            const asked = (c: commandRegistry.ResolvedCommand) =>
+              request.all || request.command_ids.includes(c.id ?? '');
+            return { commands: here ? REGISTERED.filter(asked) : [] };
+          },
+        },
+      },
+    ],
+    isReady: async () => true,
+  });
+  const registryPort = await registryServer.listen('127.0.0.1:0');
   backends = createBackendClients({
-    registry: '127.0.0.1:1',
+    registry: `127.0.0.1:${registryPort}`,
     oauth: `127.0.0.1:${oauth.port}`,
     permissions: `127.0.0.1:${permissionsPort}`,
     dispatcher: '127.0.0.1:1',
@@ -82,11 +161,13 @@ afterAll(async () => {
   await new Promise((resolve) => http?.close(resolve));
   if (backends) closeBackendClients(backends);
   await permissionsServer?.drain();
+  await registryServer?.drain();
   await oauth?.close();
 });
 
 beforeEach(() => {
   writes.length = 0;
+  reads.length = 0;
 });
 
 async function put(guildId: string, commandId: string) {
@@ -113,9 +194,30 @@ it.each([
 });
 
 it.each([
-  ['the app-level entry', APP],
-  ['a command entry', COMMAND],
-])('passes %s of an installed app on to permissions', async (_name, id) => {
-  expect((await put(INSTALLED_GUILD, id)).status).toBe(200);
-  expect(writes).toMatchObject([{ application_id: APP, guild_id: INSTALLED_GUILD, command_id: id }]);
+  ['the app-level entry', APP, []],
+  ['a command entry', COMMAND, [AS_REGISTERED[COMMAND]]],
+  ['an entry of an unknown command', '1300000000000000399', []],
+])(
+  "passes %s of an installed app on to permissions, with the registry's answer",
+  async (_name, id, commands) => {
+    expect((await put(INSTALLED_GUILD, id)).status).toBe(200);
+    expect(writes).toEqual([
+      expect.objectContaining({ application_id: APP, guild_id: INSTALLED_GUILD, command_id: id, commands }),
+    ]);
+  },
+);
+
+it('gives permissions every command of the app in the guild for the list, the named one for a GET, as the registry has them', async () => {
+  const read = (path: string) =>
+    fetch(`${baseUrl}/applications/${APP}/guilds/${INSTALLED_GUILD}/commands${path}`, {
+      headers: { Authorization: `Bearer ${TOKEN}` },
+    });
+  expect((await read('/permissions')).status).toBe(200);
+  expect((await read(`/${OTHER_COMMAND}/permissions`)).status).toBe(200);
+  expect((await read(`/${APP}/permissions`)).status).toBe(200);
+  expect(reads).toEqual([
+    expect.objectContaining({ commands: [AS_REGISTERED[COMMAND], AS_REGISTERED[OTHER_COMMAND]] }),
+    expect.objectContaining({ command_id: OTHER_COMMAND, commands: [AS_REGISTERED[OTHER_COMMAND]] }),
+    expect.objectContaining({ command_id: APP, commands: [] }),
+  ]);
 });

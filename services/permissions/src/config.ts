@@ -9,7 +9,6 @@ const schema = z.object({
   ...commonConfig,
   ...dataServiceConfig,
   GRPC_ADDRESS: z.string().default('127.0.0.1:50052'),
-  COMMAND_REGISTRY_GRPC_URL: z.string().default('127.0.0.1:50051'),
 });
 
 /** The parsed environment of permissions. */

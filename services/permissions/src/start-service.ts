@@ -1,25 +1,18 @@
-import type { Pool } from 'pg';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { eventStreamOf, startOutboxRelay } from '@acs/events';
-import { loadCommandRegistryProto, loadPermissionsProto } from '@acs/protos';
 import {
-  createGrpcClient,
-  createGrpcServer,
   createLogger,
   installGracefulShutdown,
   reportListening,
   createDatabasePool,
   holdSnowflakeProcessId,
-  type GrpcServer,
-  type Logger,
   type Telemetry,
 } from '@acs/service-kit';
 import { createSnowflakeGenerator } from '@acs/snowflake';
-import { createCommandDirectory, type CommandDirectory } from './clients/command-directory';
 import { startCommandEventsConsumer } from './events/command-events-consumer';
-import { DB_SCHEMA, loadConfig, SERVICE_NAME, type Config } from './config';
+import { DB_SCHEMA, loadConfig, SERVICE_NAME } from './config';
+import { createServer } from './create-server';
 import { PrismaClient } from './generated/prisma/client';
-import { createHandlers } from './server';
 import { BotMemberStore } from './store/bot-member-store';
 import { ChannelStore } from './store/channel-store';
 import { CommandPermissionsStore } from './store/command-permissions-store';
@@ -27,49 +20,6 @@ import { GuildStore } from './store/guild-store';
 import { MemberStore } from './store/member-store';
 import { ListMemberGuildsStore } from './store/list-member-guilds-store';
 import { PermissionContextStore } from './store/permission-context-store';
-
-/** Fully qualified name of the service this process serves (health reports it). */
-export const GRPC_SERVICE_NAME = 'acs.permissions.v1.PermissionsService';
-
-/** The gRPC server of permissions over a database pool: what tests start without the rest of the process. */
-export function createPermissionsServer(options: {
-  pool: Pool;
-  prisma: PrismaClient;
-  config: Config;
-  logger: Logger;
-  /** command-registry, asked which commands exist (tests pass their own). */
-  commands: CommandDirectory;
-}): GrpcServer {
-  const { pool, prisma, config, logger, commands } = options;
-  const snowflakes = createSnowflakeGenerator({
-    workerId: config.SNOWFLAKE_WORKER_ID,
-    processId: config.SNOWFLAKE_PROCESS_ID ?? 0,
-  });
-  const handlers = createHandlers({
-    guilds: new GuildStore(prisma, snowflakes),
-    members: new MemberStore(prisma),
-    bots: new BotMemberStore(prisma, snowflakes),
-    channels: new ChannelStore(prisma, snowflakes),
-    contexts: new PermissionContextStore(prisma),
-    memberGuilds: new ListMemberGuildsStore(prisma),
-    commandPermissions: new CommandPermissionsStore(prisma),
-    commands,
-  });
-  return createGrpcServer({
-    logger,
-    services: [
-      {
-        name: GRPC_SERVICE_NAME,
-        definition: loadPermissionsProto().acs.permissions.v1.PermissionsService.service,
-        handlers,
-      },
-    ],
-    isReady: async () => {
-      await pool.query('SELECT 1');
-      return true;
-    },
-  });
-}
 
 /** Wires config, logger, database, outbox relay, command events consumer and gRPC server; stops them in order on SIGTERM. */
 export async function startService(
@@ -95,24 +45,31 @@ export async function startService(
     name: SERVICE_NAME,
     events,
   });
-
-  const registry = createGrpcClient(
-    loadCommandRegistryProto().acs.command_registry.v1.CommandRegistryService,
-    config.COMMAND_REGISTRY_GRPC_URL,
-  );
   const snowflakeLease = await holdSnowflakeProcessId(config.SNOWFLAKE_PROCESS_ID, { pool, logger });
-  const server = createPermissionsServer({
-    pool,
-    prisma,
-    config: { ...config, SNOWFLAKE_PROCESS_ID: snowflakeLease.processId },
+  const snowflakes = createSnowflakeGenerator({
+    workerId: config.SNOWFLAKE_WORKER_ID,
+    processId: snowflakeLease.processId,
+  });
+  const commandPermissions = new CommandPermissionsStore(prisma);
+  const server = createServer({
     logger,
-    commands: createCommandDirectory(registry),
+    guilds: new GuildStore(prisma, snowflakes),
+    members: new MemberStore(prisma),
+    bots: new BotMemberStore(prisma, snowflakes),
+    channels: new ChannelStore(prisma, snowflakes),
+    contexts: new PermissionContextStore(prisma),
+    memberGuilds: new ListMemberGuildsStore(prisma),
+    commandPermissions,
+    isReady: async () => {
+      await pool.query('SELECT 1');
+      return true;
+    },
   });
   // Deletes the rows of deleted and renamed commands (reads already hide them).
   const commandEvents = startCommandEventsConsumer({
     natsUrl: config.NATS_URL,
     events,
-    store: new CommandPermissionsStore(prisma),
+    store: commandPermissions,
     logger,
   });
   const port = await server.listen(config.GRPC_ADDRESS);
@@ -125,7 +82,6 @@ export async function startService(
       { name: 'grpc', run: () => server.drain() },
       { name: 'command events consumer', run: () => commandEvents.stop() },
       { name: 'outbox relay', run: () => relay.stop() },
-      { name: 'command-registry client', run: () => registry.close() },
       { name: 'prisma', run: () => prisma.$disconnect() },
       { name: 'snowflake lease', run: () => snowflakeLease.release() },
       { name: 'database pool', run: () => pool.end() },

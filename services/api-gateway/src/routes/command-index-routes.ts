@@ -7,13 +7,13 @@ import type { Route } from '../http/route-table';
 import { sendJson } from '../http/send-json';
 import { snowflakeParam, snowflakeQuery } from './path-params';
 import { requireScope } from './require-scope';
+import { toRegisteredCommand } from './resolve-commands';
 
+/** What the route reads of a command object of the index. */
 interface IndexedCommand {
   id: string;
   application_id: string;
   version: string;
-  name: string;
-  default_member_permissions: string | null;
 }
 
 /**
@@ -47,16 +47,12 @@ export function commandIndexRoutes(backends: BackendClients, auth: Authenticator
       locale: resolveRequestLocale(req, principal.userLocale),
     });
     const commands = JSON.parse(all.commands_json) as IndexedCommand[];
+    // The registry's facts of the same commands (the version each got its name at).
     const usable = await call(permissions, permissions.FilterUsableCommands, {
       guild_id,
       channel_id,
       user_id: principal.userId,
-      commands: commands.map((c) => ({
-        application_id: c.application_id,
-        command_id: c.id,
-        name: c.name,
-        default_member_permissions: c.default_member_permissions ?? '',
-      })),
+      commands: all.commands.map(toRegisteredCommand),
     });
     const allowed = new Set(usable.command_ids);
     const application_commands = commands.filter((c) => allowed.has(c.id));

@@ -7,6 +7,7 @@ import type { Route } from '../http/route-table';
 import { sendJson } from '../http/send-json';
 import { snowflakeParam } from './path-params';
 import { requireInstallation } from './require-installation';
+import { resolveCommands } from './resolve-commands';
 
 /** The scope a Bearer token needs to read and edit command permissions. */
 const PERMISSIONS_UPDATE_SCOPE = 'applications.commands.permissions.update';
@@ -36,13 +37,17 @@ function assertMayEdit(principal: Principal, applicationId: string): void {
   assertMayRead(principal, applicationId);
 }
 
-/** Application command permissions: `/applications/{app}/guilds/{guild}/commands[/{command}]/permissions`. */
+/**
+ * Application command permissions: `/applications/{app}/guilds/{guild}/commands[/{command}]/permissions`.
+ * command-registry is asked first which commands exist (named how, since when), and its
+ * answer goes to permissions with the request: permissions calls no other service.
+ */
 export function commandPermissionRoutes(
   backends: BackendClients,
   auth: Authenticator,
   readBody: RequestHandler[],
 ): Route[] {
-  const { permissions, oauth } = backends;
+  const { permissions, oauth, registry } = backends;
 
   function pathIds(req: Request) {
     return {
@@ -51,11 +56,17 @@ export function commandPermissionRoutes(
     };
   }
 
+  /** The command, as command-registry has it in the guild (none for the app-level entry, which is no command). */
+  function commandOf(ids: { application_id: string; guild_id: string }, command_id: string) {
+    return resolveCommands(registry, ids, command_id === ids.application_id ? [] : [command_id]);
+  }
+
   const list: RequestHandler = async (req, res) => {
     const principal = await auth.authenticate(req);
     const ids = pathIds(req);
     assertMayRead(principal, ids.application_id);
-    const answer = await call(permissions, permissions.ListCommandPermissions, ids);
+    const commands = await resolveCommands(registry, ids, 'all');
+    const answer = await call(permissions, permissions.ListCommandPermissions, { ...ids, commands });
     sendJson(res, 200, answer.permissions_json);
   };
 
@@ -64,7 +75,12 @@ export function commandPermissionRoutes(
     const ids = pathIds(req);
     assertMayRead(principal, ids.application_id);
     const command_id = snowflakeParam(req, 'command_id');
-    const answer = await call(permissions, permissions.GetCommandPermissions, { ...ids, command_id });
+    const commands = await commandOf(ids, command_id);
+    const answer = await call(permissions, permissions.GetCommandPermissions, {
+      ...ids,
+      command_id,
+      commands,
+    });
     sendJson(res, 200, answer.permissions_json);
   };
 
@@ -74,11 +90,13 @@ export function commandPermissionRoutes(
     assertMayEdit(principal, ids.application_id);
     const command_id = snowflakeParam(req, 'command_id');
     await requireInstallation(oauth, ids);
+    const commands = await commandOf(ids, command_id);
     const answer = await call(permissions, permissions.UpdateCommandPermissions, {
       ...ids,
       command_id,
       user_id: principal.userId,
       body_json: req.rawBody ?? '',
+      commands,
     });
     sendJson(res, 200, answer.permissions_json);
   };

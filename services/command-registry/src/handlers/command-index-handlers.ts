@@ -3,6 +3,7 @@ import { readPathSnowflake } from '@acs/discord-errors';
 import { allowsCommands } from '../domain/allows-commands';
 import type { GuildInstallation, OAuthClient } from '../clients/oauth-client';
 import type { CommandLookup } from '../store/command-lookup';
+import { toResolvedCommand } from './resolve-handlers';
 
 /** What the command picker's handler needs. */
 export interface CommandIndexHandlerDeps {
@@ -36,7 +37,9 @@ export function createCommandIndexHandlers({ lookup, oauth }: CommandIndexHandle
       );
       return {
         applications_json: JSON.stringify(shown.map(pickApplication)),
-        commands_json: JSON.stringify(commands),
+        commands_json: JSON.stringify(commands.map((c) => c.command)),
+        // The same commands as ResolveCommands describes them: what permissions decides with.
+        commands: commands.map((c) => toResolvedCommand(c.summary)),
       };
     },
   };

@@ -26,37 +26,51 @@ interface SummaryRow {
   default_member_permissions: string | null;
 }
 
-interface IndexRow {
-  id: string;
-  application_id: string;
-  guild_id: string;
-  version: string;
+interface IndexRow extends SummaryRow {
   data: NormalizedCommand;
+}
+
+/** A command of the picker's index: its wire object, and what permissions decides with. */
+export interface IndexedCommand {
+  summary: CommandSummary;
+  /** The command object, localized. */
+  command: Record<string, unknown>;
+}
+
+/** The columns of a CommandSummary (table `command`). */
+const SUMMARY_COLUMNS = `id::text, application_id::text, guild_id::text, name, version::text, named_version::text,
+              data->>'default_member_permissions' AS default_member_permissions`;
+
+function toSummary(r: SummaryRow): CommandSummary {
+  return {
+    id: r.id,
+    applicationId: r.application_id,
+    guildId: r.guild_id === '0' ? '' : r.guild_id,
+    name: r.name,
+    version: r.version,
+    namedVersion: r.named_version,
+    defaultMemberPermissions: r.default_member_permissions,
+  };
 }
 
 /** Read-only questions across scopes, for permissions and the command picker (single statements on `pg`). */
 export class CommandLookup {
   constructor(private readonly pool: Pool) {}
 
-  /** Which of `ids` are the app's commands in the guild, global or that guild's. */
-  async resolve(applicationId: string, guildId: string, ids: readonly string[]): Promise<CommandSummary[]> {
-    if (ids.length === 0) return [];
+  /** Which of `ids` (`'all'`: every command) are the app's commands in the guild, global or that guild's. */
+  async resolve(
+    applicationId: string,
+    guildId: string,
+    ids: readonly string[] | 'all',
+  ): Promise<CommandSummary[]> {
+    if (ids !== 'all' && ids.length === 0) return [];
     const { rows } = await this.pool.query<SummaryRow>(
-      `SELECT id::text, application_id::text, guild_id::text, name, version::text, named_version::text,
-              data->>'default_member_permissions' AS default_member_permissions
+      `SELECT ${SUMMARY_COLUMNS}
          FROM command
-        WHERE application_id = $1 AND guild_id IN (0, $2) AND id = ANY($3::bigint[])`,
-      [applicationId, guildId, ids],
+        WHERE application_id = $1 AND guild_id IN (0, $2) AND ($3::bigint[] IS NULL OR id = ANY($3::bigint[]))`,
+      [applicationId, guildId, ids === 'all' ? null : ids],
     );
-    return rows.map((r) => ({
-      id: r.id,
-      applicationId: r.application_id,
-      guildId: r.guild_id === '0' ? '' : r.guild_id,
-      name: r.name,
-      version: r.version,
-      namedVersion: r.named_version,
-      defaultMemberPermissions: r.default_member_permissions,
-    }));
+    return rows.map(toSummary);
   }
 
   /** The application ids with commands usable in a guild: any global command, or one of that guild. */
@@ -73,24 +87,26 @@ export class CommandLookup {
     applicationIds: readonly string[],
     guildId: string,
     locale: string,
-  ): Promise<Record<string, unknown>[]> {
+  ): Promise<IndexedCommand[]> {
     if (applicationIds.length === 0) return [];
     const { rows } = await this.pool.query<IndexRow>(
-      `SELECT id::text, application_id::text, guild_id::text, version::text, data
+      `SELECT ${SUMMARY_COLUMNS}, data
          FROM command
         WHERE application_id = ANY($1::bigint[]) AND guild_id IN (0, $2)
         ORDER BY application_id, guild_id, id`,
       [applicationIds, guildId],
     );
     return rows.map((row) => {
+      const summary = toSummary(row);
+      const { id, applicationId, guildId: commandGuildId, version } = summary;
       const stored: StoredCommand = {
-        id: row.id,
-        applicationId: row.application_id,
-        guildId: row.guild_id === '0' ? '' : row.guild_id,
-        version: row.version,
+        id,
+        applicationId,
+        guildId: commandGuildId,
+        version,
         command: row.data,
       };
-      return renderCommand(stored, localizeCommand(stored.command, locale));
+      return { summary, command: renderCommand(stored, localizeCommand(stored.command, locale)) };
     });
   }
 }

@@ -70,7 +70,7 @@ describe('ids of RPCs', () => {
       }),
     ).rejects.toEqual(invalidAt('application_id', 'NUMBER_TYPE_MAX'));
     await expect(
-      handlers.ResolveCommands({ application_id: APP, guild_id: '1', command_ids: ['1', id] }),
+      handlers.ResolveCommands({ application_id: APP, guild_id: '1', command_ids: ['1', id], all: false }),
     ).rejects.toEqual(invalidAt('command_ids', 'NUMBER_TYPE_MAX'));
     await expect(handlers.ListGuildCommandIndex({ guild_id: id, locale: '' })).rejects.toEqual(
       invalidAt('guild_id', 'NUMBER_TYPE_MAX'),

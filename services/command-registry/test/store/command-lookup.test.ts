@@ -82,11 +82,37 @@ describe('CommandLookup', () => {
 
     expect(await lookup.applicationsWithCommands(GUILD)).toEqual([APP, OTHER_APP]);
     const index = await lookup.listForGuild([APP, OTHER_APP], GUILD, 'fr');
-    expect(index.map((c) => c.name)).toEqual(['moderate', 'other']);
-    expect(index[0]).toMatchObject({
+    expect(index.map((c) => c.command.name)).toEqual(['moderate', 'other']);
+    expect(index[0]?.command).toMatchObject({
       guild_id: GUILD,
       default_member_permissions: '32',
       application_id: APP,
     });
+    // With each command, what resolve says of it (permissions decides the picker with it).
+    expect(index.map((c) => c.summary)).toEqual([
+      ...(await lookup.resolve(APP, GUILD, [guild.stored.id])),
+      ...(await lookup.resolve(OTHER_APP, GUILD, [other.stored.id])),
+    ]);
+  });
+
+  it("resolves all of an app's commands in a guild: global and that guild's, not another guild's or app's", async () => {
+    // Apps of their own: the database is shared with the test above.
+    const app = '110';
+    const scope = (guildId: string) => ({ applicationId: app, guildId });
+    const global = await ctx.store.upsert(scope(''), slash('everywhere'));
+    const here = await ctx.store.upsert(scope(GUILD), slash('here'));
+    await ctx.store.upsert(scope(OTHER_GUILD), slash('there'));
+    await ctx.store.upsert({ applicationId: '111', guildId: GUILD }, slash('theirs'));
+
+    const all = await lookup.resolve(app, GUILD, 'all');
+    const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name);
+    expect(all.sort(byName)).toEqual(
+      (await lookup.resolve(app, GUILD, [global.stored.id, here.stored.id])).sort(byName),
+    );
+    expect(all.map((c) => c.name)).toEqual(['everywhere', 'here']);
+    expect(await lookup.resolve(app, '999', 'all')).toEqual([
+      expect.objectContaining({ id: global.stored.id, guildId: '' }),
+    ]);
+    expect(await lookup.resolve('112', GUILD, 'all')).toEqual([]);
   });
 });

@@ -7,7 +7,9 @@ import { DB_SCHEMA } from '../../src/config';
 import { PrismaClient } from '../../src/generated/prisma/client';
 import { BotMemberStore } from '../../src/store/bot-member-store';
 import { ChannelStore } from '../../src/store/channel-store';
+import { CommandPermissionsStore } from '../../src/store/command-permissions-store';
 import { GuildStore } from '../../src/store/guild-store';
+import { ListMemberGuildsStore } from '../../src/store/list-member-guilds-store';
 import { MemberStore } from '../../src/store/member-store';
 import { PermissionContextStore } from '../../src/store/permission-context-store';
 
@@ -21,6 +23,8 @@ export interface StoreFixture {
   bots: BotMemberStore;
   channels: ChannelStore;
   contexts: PermissionContextStore;
+  memberGuilds: ListMemberGuildsStore;
+  commandPermissions: CommandPermissionsStore;
   close(): Promise<void>;
 }
 
@@ -41,6 +45,8 @@ export async function createStoreFixture(): Promise<StoreFixture> {
     bots: new BotMemberStore(prisma, snowflakes),
     channels: new ChannelStore(prisma, snowflakes),
     contexts: new PermissionContextStore(prisma),
+    memberGuilds: new ListMemberGuildsStore(prisma),
+    commandPermissions: new CommandPermissionsStore(prisma),
     async close() {
       await prisma.$disconnect();
       await pool.end();

@@ -1,36 +1,35 @@
 import type { permissions } from '@acs/protos';
 import { MissingPermissionsError, parseJsonBody, readPathSnowflake } from '@acs/discord-errors';
-import { requireBitSet } from '@acs/validation';
-import type { CommandDirectory, ResolvedCommand } from './clients/command-directory';
-import { checkPermissions, type PermissionContext } from './domain/check-permissions';
-import { checkPermissionEditor } from './domain/command-permissions/check-permission-editor';
+import { addNulError, FormErrors, hasNul, requireBitSet } from '@acs/validation';
+import { checkPermissions, type PermissionContext } from '../domain/check-permissions';
+import { checkPermissionEditor } from '../domain/command-permissions/check-permission-editor';
 import {
   CommandPermissionType,
   renderCommandPermissions,
-} from './domain/command-permissions/command-permission-model';
+} from '../domain/command-permissions/command-permission-model';
 import {
   UnknownCommandError,
   UnknownCommandPermissionsError,
-} from './domain/command-permissions/command-permissions-errors';
-import { currentEntries } from './domain/command-permissions/current-entries';
+} from '../domain/command-permissions/command-permissions-errors';
+import { currentEntries } from '../domain/command-permissions/current-entries';
 import {
   decideCommandPermission,
   type CommandDecision,
-} from './domain/command-permissions/decide-command-permission';
+} from '../domain/command-permissions/decide-command-permission';
 import {
   commandPermissionChannelId,
   memberForDecision,
-} from './domain/command-permissions/member-for-decision';
-import { validateCommandPermissions } from './domain/command-permissions/validate-command-permissions';
-import { namePermissions, PERMISSION_FLAGS } from './domain/permission-flags';
-import type { CommandPermissionsStore, StoredCommandPermissions } from './store/command-permissions-store';
-import type { PermissionContextStore } from './store/permission-context-store';
+} from '../domain/command-permissions/member-for-decision';
+import type { RegisteredCommand } from '../domain/command-permissions/registered-command';
+import { validateCommandPermissions } from '../domain/command-permissions/validate-command-permissions';
+import { namePermissions, PERMISSION_FLAGS } from '../domain/permission-flags';
+import type { CommandPermissionsStore, StoredCommandPermissions } from '../store/command-permissions-store';
+import type { PermissionContextStore } from '../store/permission-context-store';
 
-/** What the command permission handlers work with. */
-export interface CommandPermissionDependencies {
+/** What the command permission RPCs work with. */
+export interface CommandPermissionHandlerDeps {
   commandPermissions: CommandPermissionsStore;
   contexts: PermissionContextStore;
-  commands: CommandDirectory;
 }
 
 /** What a user needs in the guild to edit command permissions (D: "Manage Guild and Manage Roles"). */
@@ -38,45 +37,28 @@ const EDIT_PERMISSIONS = PERMISSION_FLAGS.MANAGE_GUILD | PERMISSION_FLAGS.MANAGE
 
 /**
  * The application command permission RPCs. Reads show an entry only while its command
- * still exists under the name it was written for, not renamed since (asked of
- * command-registry), so that a delete or rename removes the permissions at once; the
- * registry's events delete the rows.
+ * still exists under the name it was written for, not renamed since: the request carries
+ * the commands as command-registry has them now (the caller asked it), so that a delete
+ * or rename removes the permissions at once; the registry's events delete the rows.
  */
-export function createCommandPermissionHandlers(deps: CommandPermissionDependencies) {
-  const { commandPermissions, contexts, commands } = deps;
-
-  /** The entries that still apply, given the commands that exist now (one call per app with entries). */
-  async function current(
-    guildId: string,
-    entries: StoredCommandPermissions[],
-  ): Promise<StoredCommandPermissions[]> {
-    const idsByApplication = new Map<string, string[]>();
-    for (const e of entries) {
-      if (e.commandName !== null)
-        idsByApplication.set(e.applicationId, [...(idsByApplication.get(e.applicationId) ?? []), e.id]);
-    }
-    const resolved = await Promise.all(
-      [...idsByApplication].map(([applicationId, ids]) => commands.resolve(applicationId, guildId, ids)),
-    );
-    // Command ids are snowflakes, unique across applications.
-    return currentEntries(entries, new Map(resolved.flatMap((found) => [...found])));
-  }
-
+export function createCommandPermissionHandlers({
+  commandPermissions,
+  contexts,
+}: CommandPermissionHandlerDeps) {
   /** The decision for one command of the app, given the app's current entries. */
   function decide(
     guildId: string,
     context: PermissionContext,
-    applicationId: string,
-    command: ResolvedCommand,
+    command: RegisteredCommand,
     entries: readonly StoredCommandPermissions[],
   ): CommandDecision {
-    const own = entries.filter((e) => e.applicationId === applicationId);
+    const own = entries.filter((e) => e.applicationId === command.applicationId);
     return decideCommandPermission({
       guildId,
       channelId: commandPermissionChannelId(context),
       member: memberForDecision(context),
       commandOverwrites: own.find((e) => e.id === command.id)?.permissions ?? [],
-      applicationOverwrites: own.find((e) => e.id === applicationId)?.permissions ?? [],
+      applicationOverwrites: own.find((e) => e.id === command.applicationId)?.permissions ?? [],
       defaultMemberPermissions: command.defaultMemberPermissions,
     });
   }
@@ -87,9 +69,10 @@ export function createCommandPermissionHandlers(deps: CommandPermissionDependenc
     ): Promise<permissions.ListCommandPermissionsResponse> {
       const applicationId = readPathSnowflake('application_id', request.application_id);
       const guildId = readPathSnowflake('guild_id', request.guild_id);
-      const entries = await current(
-        guildId,
+      const registered = readRegisteredCommands(request.commands);
+      const entries = currentEntries(
         await commandPermissions.listForApplication(guildId, applicationId),
+        registered,
       );
       return { permissions_json: JSON.stringify(entries.map(renderCommandPermissions)) };
     },
@@ -100,10 +83,11 @@ export function createCommandPermissionHandlers(deps: CommandPermissionDependenc
       const applicationId = readPathSnowflake('application_id', request.application_id);
       const guildId = readPathSnowflake('guild_id', request.guild_id);
       const commandId = readPathSnowflake('command_id', request.command_id);
+      const registered = readRegisteredCommands(request.commands);
       const stored = await commandPermissions.listByIds(guildId, [commandId]);
-      const [entry] = await current(
-        guildId,
+      const [entry] = currentEntries(
         stored.filter((e) => e.applicationId === applicationId),
+        registered,
       );
       if (!entry) throw new UnknownCommandPermissionsError();
       return { permissions_json: JSON.stringify(renderCommandPermissions(entry)) };
@@ -116,6 +100,7 @@ export function createCommandPermissionHandlers(deps: CommandPermissionDependenc
       const guildId = readPathSnowflake('guild_id', request.guild_id);
       const commandId = readPathSnowflake('command_id', request.command_id);
       const userId = readPathSnowflake('user_id', request.user_id);
+      const registered = readRegisteredCommands(request.commands);
       const body = validateCommandPermissions(parseJsonBody(request.body_json));
 
       const context = await contexts.loadPermissionContext(guildId, userId);
@@ -123,11 +108,10 @@ export function createCommandPermissionHandlers(deps: CommandPermissionDependenc
       if (!editor.allowed) throw new MissingPermissionsError(namePermissions(editor.missing));
 
       const isAppLevel = commandId === applicationId;
+      const found = isAppLevel ? undefined : commandOf(registered, applicationId, commandId);
+      if (!isAppLevel && !found) throw new UnknownCommandError();
       const idsOf = (type: number) => body.filter((p) => p.type === type).map((p) => p.id);
-      const [resolved, stored, targets] = await Promise.all([
-        isAppLevel
-          ? new Map<string, ResolvedCommand>()
-          : commands.resolve(applicationId, guildId, [commandId]),
+      const [stored, targets] = await Promise.all([
         commandPermissions.listByIds(guildId, [commandId, applicationId]),
         commandPermissions.loadEditTargets(
           guildId,
@@ -135,14 +119,10 @@ export function createCommandPermissionHandlers(deps: CommandPermissionDependenc
           idsOf(CommandPermissionType.CHANNEL),
         ),
       ]);
-      const found = resolved.get(commandId);
-      if (!isAppLevel && !found) throw new UnknownCommandError();
       checkPermissionEditor({
         context,
         // Guild-wide: may the editor use the command as its permissions stand now?
-        decision: found
-          ? decide(guildId, context, applicationId, found, currentEntries(stored, resolved))
-          : null,
+        decision: found ? decide(guildId, context, found, currentEntries(stored, registered)) : null,
         permissions: body,
         ...targets,
       });
@@ -167,15 +147,15 @@ export function createCommandPermissionHandlers(deps: CommandPermissionDependenc
       const commandId = readPathSnowflake('command_id', request.command_id);
       const channelId =
         request.channel_id === '' ? undefined : readPathSnowflake('channel_id', request.channel_id);
+      const registered = readRegisteredCommands(request.commands);
 
-      const [context, resolved, stored] = await Promise.all([
+      const [context, stored] = await Promise.all([
         contexts.loadPermissionContext(guildId, userId, channelId),
-        commands.resolve(applicationId, guildId, [commandId]),
         commandPermissions.listByIds(guildId, [commandId, applicationId]),
       ]);
-      const command = resolved.get(commandId);
+      const command = commandOf(registered, applicationId, commandId);
       if (!command) throw new UnknownCommandError();
-      const decision = decide(guildId, context, applicationId, command, currentEntries(stored, resolved));
+      const decision = decide(guildId, context, command, currentEntries(stored, registered));
       return {
         allowed: decision.allowed,
         reason: decision.reason,
@@ -192,18 +172,20 @@ export function createCommandPermissionHandlers(deps: CommandPermissionDependenc
       const userId = readPathSnowflake('user_id', request.user_id);
       const channelId =
         request.channel_id === '' ? undefined : readPathSnowflake('channel_id', request.channel_id);
-      const candidates = request.commands.map(readCandidate);
-      const applicationIds = [...new Set(candidates.map((c) => c.application_id))];
+      const candidates = readRegisteredCommands(request.commands);
+      const applicationIds = [...new Set([...candidates.values()].map((c) => c.applicationId))];
       const [context, stored] = await Promise.all([
         contexts.loadPermissionContext(guildId, userId, channelId),
-        commandPermissions.listByIds(guildId, [...applicationIds, ...candidates.map((c) => c.command_id)]),
+        commandPermissions.listByIds(guildId, [...applicationIds, ...candidates.keys()]),
       ]);
-      // The candidates carry their names but not since when (a rename A -> B -> A hides the
-      // entries written for the first A): command-registry is asked about those with entries.
-      const entries = new Map((await current(guildId, stored)).map((e) => [`${e.applicationId}:${e.id}`, e]));
+      // The candidates are the commands as the registry has them now: entries written
+      // for an older name (a rename, even A -> B -> A) no longer apply.
+      const entries = new Map(
+        currentEntries(stored, candidates).map((e) => [`${e.applicationId}:${e.id}`, e]),
+      );
       const member = memberForDecision(context);
       const effectiveChannelId = commandPermissionChannelId(context);
-      const usable = candidates.filter(
+      const usable = request.commands.filter(
         (c) =>
           decideCommandPermission({
             guildId,
@@ -211,7 +193,7 @@ export function createCommandPermissionHandlers(deps: CommandPermissionDependenc
             member,
             commandOverwrites: entries.get(`${c.application_id}:${c.command_id}`)?.permissions ?? [],
             applicationOverwrites: entries.get(`${c.application_id}:${c.application_id}`)?.permissions ?? [],
-            defaultMemberPermissions: c.defaultMemberPermissions,
+            defaultMemberPermissions: candidates.get(c.command_id)?.defaultMemberPermissions ?? null,
           }).allowed,
       );
       return { command_ids: usable.map((c) => c.command_id) };
@@ -220,16 +202,46 @@ export function createCommandPermissionHandlers(deps: CommandPermissionDependenc
 }
 
 /**
- * A FilterUsableCommands candidate, checked like any RPC field (ids fit a bigint, the bit
- * set is bounded before BigInt): 50035 at `commands` otherwise.
+ * The request's commands, as its caller got them from command-registry, by id (ids are
+ * snowflakes, unique across applications), checked like any RPC field (ids fit a bigint,
+ * the bit set is bounded before BigInt, no U+0000 in the name that a PUT stores): 50035
+ * at `commands` otherwise. An empty `named_version` lets the name alone decide.
  */
-function readCandidate(candidate: permissions.UsableCommandCandidate__Output) {
-  return {
-    application_id: readPathSnowflake('commands', candidate.application_id),
-    command_id: readPathSnowflake('commands', candidate.command_id),
-    defaultMemberPermissions:
-      candidate.default_member_permissions === ''
-        ? null
-        : requireBitSet('commands', candidate.default_member_permissions),
-  };
+function readRegisteredCommands(
+  commands: readonly permissions.RegisteredCommand__Output[],
+): Map<string, RegisteredCommand> {
+  return new Map(
+    commands.map((c) => {
+      const id = readPathSnowflake('commands', c.command_id);
+      const applicationId = readPathSnowflake('commands', c.application_id);
+      const defaultMemberPermissions =
+        c.default_member_permissions === '' ? null : requireBitSet('commands', c.default_member_permissions);
+      if (hasNul(c.name)) {
+        const errors = new FormErrors();
+        addNulError(errors, ['commands']);
+        throw errors.toError();
+      }
+      return [
+        id,
+        {
+          applicationId,
+          id,
+          name: c.name,
+          version: readPathSnowflake('commands', c.version),
+          namedVersion: c.named_version === '' ? '0' : readPathSnowflake('commands', c.named_version),
+          defaultMemberPermissions,
+        },
+      ];
+    }),
+  );
+}
+
+/** The app's command `commandId` among the registered ones, if the registry has it. */
+function commandOf(
+  registered: ReadonlyMap<string, RegisteredCommand>,
+  applicationId: string,
+  commandId: string,
+): RegisteredCommand | undefined {
+  const command = registered.get(commandId);
+  return command?.applicationId === applicationId ? command : undefined;
 }

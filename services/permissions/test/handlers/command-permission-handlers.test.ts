@@ -1,13 +1,11 @@
-import * as grpc from '@grpc/grpc-js';
-import { loadPermissionsProto, type permissions } from '@acs/protos';
-import { callUnary, createLogger, fromGrpcError, type GrpcServer } from '@acs/service-kit';
+import type { permissions } from '@acs/protos';
+import { callUnary, fromGrpcError } from '@acs/service-kit';
 import { type DiscordError } from '@acs/discord-errors';
-import { loadConfig } from '../src/config';
-import { PERMISSION_FLAGS as P } from '../src/domain/permission-flags';
-import { createPermissionsServer } from '../src/start-service';
-import { CommandPermissionsStore } from '../src/store/command-permissions-store';
-import { FakeCommandDirectory } from './support/fake-command-directory';
-import { createStoreFixture, type StoreFixture } from './support/test-database';
+import { PERMISSION_FLAGS as P } from '../../src/domain/permission-flags';
+import { CommandPermissionsStore } from '../../src/store/command-permissions-store';
+import { FakeCommandRegistry } from '../support/fake-command-registry';
+import { startTestServer, type TestServer } from '../support/start-test-server';
+import { createStoreFixture, type StoreFixture } from '../support/test-database';
 
 const OWNER = '1000';
 const MANAGER = '2000';
@@ -17,27 +15,19 @@ const COMMAND = '5000';
 const OTHER_COMMAND = '5001';
 
 let db: StoreFixture;
-let server: GrpcServer;
+let server: TestServer;
 let client: permissions.PermissionsServiceClient;
-const directory = new FakeCommandDirectory();
+// What command-registry has: each request carries its answer, as api-gateway passes it.
+const registry = new FakeCommandRegistry();
 
 beforeAll(async () => {
   db = await createStoreFixture();
-  server = createPermissionsServer({
-    pool: db.pool,
-    prisma: db.prisma,
-    config: loadConfig({}),
-    logger: createLogger('permissions', process.env.TEST_LOG ?? 'silent'),
-    commands: directory,
-  });
-  const port = await server.listen('127.0.0.1:0');
-  const { PermissionsService } = loadPermissionsProto().acs.permissions.v1;
-  client = new PermissionsService(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
+  server = await startTestServer(db);
+  client = server.client;
 });
 
 afterAll(async () => {
-  client?.close();
-  await server?.drain();
+  await server?.close();
   await db?.close();
 });
 
@@ -84,31 +74,52 @@ const put = (guildId: string, commandId: string, body: unknown, userId = MANAGER
     command_id: commandId,
     user_id: userId,
     body_json: JSON.stringify(body),
+    commands: registry.resolve(APP, [commandId]),
   });
 const get = (guildId: string, commandId: string) =>
   callUnary(client, client.GetCommandPermissions, {
     application_id: APP,
     guild_id: guildId,
     command_id: commandId,
+    commands: registry.resolve(APP, [commandId]),
   });
 const list = async (guildId: string) =>
   JSON.parse(
-    (await callUnary(client, client.ListCommandPermissions, { application_id: APP, guild_id: guildId }))
-      .permissions_json,
+    (
+      await callUnary(client, client.ListCommandPermissions, {
+        application_id: APP,
+        guild_id: guildId,
+        commands: registry.resolve(APP, 'all'),
+      })
+    ).permissions_json,
   );
-const check = (request: Omit<permissions.CheckCommandPermissionRequest, 'application_id'>) =>
-  callUnary(client, client.CheckCommandPermission, { application_id: APP, ...request });
+const check = (request: Omit<permissions.CheckCommandPermissionRequest, 'application_id' | 'commands'>) =>
+  callUnary(client, client.CheckCommandPermission, {
+    application_id: APP,
+    ...request,
+    commands: registry.resolve(APP, [request.command_id ?? '']),
+  });
+/** The picker's question, the candidates as command-registry has them. */
+const usableOf = async (guildId: string, channelId: string, commandIds: string[]) =>
+  (
+    await callUnary(client, client.FilterUsableCommands, {
+      guild_id: guildId,
+      channel_id: channelId,
+      user_id: MEMBER,
+      commands: registry.resolve(APP, commandIds),
+    })
+  ).command_ids;
 
 beforeEach(() => {
-  directory.commands.clear();
-  directory.put(APP, {
+  registry.commands.clear();
+  registry.put(APP, {
     id: COMMAND,
     name: 'ban',
     version: '10',
     namedVersion: '10',
     defaultMemberPermissions: null,
   });
-  directory.put(APP, {
+  registry.put(APP, {
     id: OTHER_COMMAND,
     name: 'kick',
     version: '10',
@@ -172,6 +183,43 @@ describe('command permissions over gRPC', () => {
     const unknown = await errorOf(put(guildId, '777', { permissions: [] }));
     expect(unknown.httpStatus).toBe(404);
     expect(unknown.toBody()).toEqual({ code: 10063, message: 'Unknown application command' });
+  });
+
+  it("takes the registry's facts from the request: 10063 for another app's command, 50035 for a malformed one", async () => {
+    const { guildId } = await world();
+    registry.put('4001', {
+      id: '5002',
+      name: 'theirs',
+      version: '10',
+      namedVersion: '10',
+      defaultMemberPermissions: null,
+    });
+    const theirs = registry.resolve('4001', ['5002']);
+    const request = { guild_id: guildId, user_id: MEMBER, channel_id: '', command_id: '5002' };
+    const asked = (commands: permissions.RegisteredCommand[]) =>
+      callUnary(client, client.CheckCommandPermission, { ...request, application_id: APP, commands });
+    expect((await errorOf(asked(theirs))).code).toBe(10063);
+    expect(
+      (await errorOf(asked([{ ...theirs[0], application_id: APP, named_version: 'ten' }]))).toBody(),
+    ).toEqual({
+      code: 50035,
+      message: 'Invalid Form Body',
+      errors: {
+        commands: { _errors: [{ code: 'NUMBER_TYPE_COERCE', message: 'Value "ten" is not snowflake.' }] },
+      },
+    });
+    expect(
+      (await errorOf(asked([{ ...theirs[0], application_id: APP, default_member_permissions: '-1' }]))).code,
+    ).toBe(50035);
+    // A PUT stores the name: no U+0000 in it.
+    expect(
+      (await errorOf(asked([{ ...theirs[0], application_id: APP, name: 'the\u0000irs' }]))).toBody(),
+    ).toMatchObject({ errors: { commands: { _errors: [{ code: 'STRING_TYPE_NUL_CHARACTER' }] } } });
+    // As command-registry of the app would answer: decided.
+    expect(await asked([{ ...theirs[0], application_id: APP }])).toMatchObject({
+      allowed: true,
+      reason: 'no_default_member_permissions',
+    });
   });
 
   it('requires MANAGE_GUILD and MANAGE_ROLES of the editing user, naming what is missing', async () => {
@@ -326,7 +374,7 @@ describe('command permissions over gRPC', () => {
     await put(guildId, OTHER_COMMAND, body, OWNER);
 
     // Renamed in command-registry: gone from the next read, before any event is consumed.
-    directory.put(APP, {
+    registry.put(APP, {
       id: COMMAND,
       name: 'banish',
       version: '11',
@@ -335,7 +383,7 @@ describe('command permissions over gRPC', () => {
     });
     expect((await errorOf(get(guildId, COMMAND))).code).toBe(10066);
     // Deleted in command-registry.
-    directory.commands.delete(OTHER_COMMAND);
+    registry.commands.delete(OTHER_COMMAND);
     expect((await errorOf(get(guildId, OTHER_COMMAND))).code).toBe(10066);
     expect(await list(guildId)).toEqual([]);
     // Nor does the decision see them.
@@ -363,18 +411,8 @@ describe('command permissions over gRPC', () => {
     const body = { permissions: [{ id: guildId, type: 1, permission: false }] };
     await put(guildId, COMMAND, body);
     const registryNow = (name: string, version: string, namedVersion: string) =>
-      directory.put(APP, { id: COMMAND, name, version, namedVersion, defaultMemberPermissions: null });
-    const usable = async () =>
-      (
-        await callUnary(client, client.FilterUsableCommands, {
-          guild_id: guildId,
-          channel_id: '',
-          user_id: MEMBER,
-          commands: [
-            { application_id: APP, command_id: COMMAND, name: 'ban', default_member_permissions: '' },
-          ],
-        })
-      ).command_ids;
+      registry.put(APP, { id: COMMAND, name, version, namedVersion, defaultMemberPermissions: null });
+    const usable = () => usableOf(guildId, '', [COMMAND]);
     const decision = async () =>
       (await check({ guild_id: guildId, user_id: MEMBER, command_id: COMMAND, channel_id: '' })).reason;
 
@@ -449,45 +487,17 @@ describe('command permissions over gRPC', () => {
       (await errorOf(check({ guild_id: guildId, user_id: MEMBER, command_id: '777', channel_id: '' }))).code,
     ).toBe(10063);
 
-    const usable = await callUnary(client, client.FilterUsableCommands, {
-      guild_id: guildId,
-      channel_id: '',
-      user_id: MEMBER,
-      commands: [
-        { application_id: APP, command_id: COMMAND, name: 'ban', default_member_permissions: '' },
-        {
-          application_id: APP,
-          command_id: OTHER_COMMAND,
-          name: 'kick',
-          default_member_permissions: String(P.KICK_MEMBERS),
-        },
-        // Renamed since its permissions were written: they no longer apply.
-      ],
-    });
-    expect(usable.command_ids).toEqual([COMMAND]);
-    const inChannel = await callUnary(client, client.FilterUsableCommands, {
-      guild_id: guildId,
-      channel_id: channelId,
-      user_id: MEMBER,
-      commands: [{ application_id: APP, command_id: COMMAND, name: 'ban', default_member_permissions: '' }],
-    });
-    expect(inChannel.command_ids).toEqual([]);
+    // ban and kick (KICK_MEMBERS by default).
+    expect(await usableOf(guildId, '', [COMMAND, OTHER_COMMAND])).toEqual([COMMAND]);
+    expect(await usableOf(guildId, channelId, [COMMAND])).toEqual([]);
     // Renamed since its permissions were written: they no longer apply.
-    directory.put(APP, {
+    registry.put(APP, {
       id: COMMAND,
       name: 'banish',
       version: '11',
       namedVersion: '11',
       defaultMemberPermissions: null,
     });
-    const renamed = await callUnary(client, client.FilterUsableCommands, {
-      guild_id: guildId,
-      channel_id: channelId,
-      user_id: MEMBER,
-      commands: [
-        { application_id: APP, command_id: COMMAND, name: 'banish', default_member_permissions: '' },
-      ],
-    });
-    expect(renamed.command_ids).toEqual([COMMAND]);
+    expect(await usableOf(guildId, channelId, [COMMAND])).toEqual([COMMAND]);
   });
 });

@@ -1,37 +1,25 @@
-import * as grpc from '@grpc/grpc-js';
-import { loadPermissionsProto, type permissions } from '@acs/protos';
-import { callUnary, createLogger, fromGrpcError, type GrpcServer } from '@acs/service-kit';
+import type { permissions } from '@acs/protos';
+import { callUnary, fromGrpcError } from '@acs/service-kit';
 import { type DiscordError } from '@acs/discord-errors';
-import { loadConfig } from '../src/config';
 import { PERMISSION_FLAGS as P } from '../src/domain/permission-flags';
-import { createPermissionsServer } from '../src/start-service';
-import { FakeCommandDirectory } from './support/fake-command-directory';
+import { startTestServer, type TestServer } from './support/start-test-server';
 import { createStoreFixture, type StoreFixture } from './support/test-database';
 
 const OWNER = '1000';
 const USER = '2000';
 
 let db: StoreFixture;
-let server: GrpcServer;
+let server: TestServer;
 let client: permissions.PermissionsServiceClient;
 
 beforeAll(async () => {
   db = await createStoreFixture();
-  server = createPermissionsServer({
-    pool: db.pool,
-    prisma: db.prisma,
-    config: loadConfig({}),
-    logger: createLogger('permissions', 'silent'),
-    commands: new FakeCommandDirectory(),
-  });
-  const port = await server.listen('127.0.0.1:0');
-  const { PermissionsService } = loadPermissionsProto().acs.permissions.v1;
-  client = new PermissionsService(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
+  server = await startTestServer(db);
+  client = server.client;
 });
 
 afterAll(async () => {
-  client?.close();
-  await server?.drain();
+  await server?.close();
   await db?.close();
 });
 

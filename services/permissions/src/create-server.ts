@@ -1,0 +1,37 @@
+import { loadPermissionsProto } from '@acs/protos';
+import { createGrpcServer, type GrpcServer, type Logger } from '@acs/service-kit';
+import {
+  createCommandPermissionHandlers,
+  type CommandPermissionHandlerDeps,
+} from './handlers/command-permission-handlers';
+import { createGuildHandlers, type GuildHandlerDeps } from './handlers/guild-handlers';
+import { createMemberHandlers, type MemberHandlerDeps } from './handlers/member-handlers';
+import { createPermissionHandlers, type PermissionHandlerDeps } from './handlers/permission-handlers';
+
+/** What the permissions gRPC server is built from. */
+export interface ServerDeps
+  extends GuildHandlerDeps, MemberHandlerDeps, PermissionHandlerDeps, CommandPermissionHandlerDeps {
+  logger: Logger;
+  /** Whether the service can take calls (its database is reachable); health reports it. */
+  isReady: () => Promise<boolean>;
+}
+
+/** The permissions gRPC server (`acs.permissions.v1.PermissionsService`), not yet listening. */
+export function createServer(deps: ServerDeps): GrpcServer {
+  return createGrpcServer({
+    logger: deps.logger,
+    services: [
+      {
+        name: 'acs.permissions.v1.PermissionsService',
+        definition: loadPermissionsProto().acs.permissions.v1.PermissionsService.service,
+        handlers: {
+          ...createGuildHandlers(deps),
+          ...createMemberHandlers(deps),
+          ...createPermissionHandlers(deps),
+          ...createCommandPermissionHandlers(deps),
+        },
+      },
+    ],
+    isReady: deps.isReady,
+  });
+}

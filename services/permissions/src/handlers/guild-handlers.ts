@@ -1,0 +1,75 @@
+import type { permissions } from '@acs/protos';
+import { parseJsonBody, readPathSnowflake } from '@acs/discord-errors';
+import { renderChannel } from '../domain/render/render-channel';
+import { renderGuild } from '../domain/render/render-guild';
+import { renderRole } from '../domain/render/render-role';
+import { validateCreateChannel } from '../domain/validate-create-channel';
+import { validateCreateGuild } from '../domain/validate-create-guild';
+import { validateCreateRole, validateUpdateRole } from '../domain/validate-role-body';
+import type { ChannelStore } from '../store/channel-store';
+import type { GuildStore } from '../store/guild-store';
+
+/** What the guild RPCs work with. */
+export interface GuildHandlerDeps {
+  guilds: GuildStore;
+  channels: ChannelStore;
+}
+
+/**
+ * The RPCs that build a guild: the guild, its roles and its channels. Each reads its ids
+ * and body, calls the domain and the store, and renders the answer; errors are
+ * DiscordErrors and go to service-kit's one translation.
+ */
+export function createGuildHandlers({ guilds, channels }: GuildHandlerDeps) {
+  return {
+    async CreateGuild(
+      request: permissions.CreateGuildRequest__Output,
+    ): Promise<permissions.CreateGuildResponse> {
+      const input = validateCreateGuild(parseJsonBody(request.body_json));
+      const { guild, roles } = await guilds.createGuild(input);
+      return { guild_json: JSON.stringify(renderGuild(guild, roles)) };
+    },
+
+    async GetGuild(request: permissions.GetGuildRequest__Output): Promise<permissions.GetGuildResponse> {
+      const guildId = readPathSnowflake('guild_id', request.guild_id);
+      const [{ guild, roles }, guildChannels] = await Promise.all([
+        guilds.getGuild(guildId),
+        request.with_channels ? channels.listChannels(guildId) : undefined,
+      ]);
+      return {
+        guild_json: JSON.stringify(renderGuild(guild, roles)),
+        owner_id: guild.ownerId,
+        channels_json: guildChannels
+          ? JSON.stringify(guildChannels.map((channel) => renderChannel(channel, guild.ownerId)))
+          : '',
+      };
+    },
+
+    async CreateRole(
+      request: permissions.CreateRoleRequest__Output,
+    ): Promise<permissions.CreateRoleResponse> {
+      const guildId = readPathSnowflake('guild_id', request.guild_id);
+      const role = await guilds.createRole(guildId, validateCreateRole(parseJsonBody(request.body_json)));
+      return { role_json: JSON.stringify(renderRole(role)) };
+    },
+
+    async UpdateRole(
+      request: permissions.UpdateRoleRequest__Output,
+    ): Promise<permissions.UpdateRoleResponse> {
+      const guildId = readPathSnowflake('guild_id', request.guild_id);
+      const roleId = readPathSnowflake('role_id', request.role_id);
+      const input = validateUpdateRole(parseJsonBody(request.body_json), roleId === guildId);
+      const role = await guilds.updateRole(guildId, roleId, input);
+      return { role_json: JSON.stringify(renderRole(role)) };
+    },
+
+    async CreateChannel(
+      request: permissions.CreateChannelRequest__Output,
+    ): Promise<permissions.CreateChannelResponse> {
+      const guildId = readPathSnowflake('guild_id', request.guild_id);
+      const input = validateCreateChannel(parseJsonBody(request.body_json));
+      const { channel, guildOwnerId } = await channels.createChannel(guildId, input);
+      return { channel_json: JSON.stringify(renderChannel(channel, guildOwnerId)) };
+    },
+  };
+}

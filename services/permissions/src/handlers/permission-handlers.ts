@@ -1,0 +1,66 @@
+import type { permissions } from '@acs/protos';
+import { readPathSnowflake } from '@acs/discord-errors';
+import { requireBitSet } from '@acs/validation';
+import { checkPermissions } from '../domain/check-permissions';
+import { renderMyGuild } from '../domain/render/render-my-guild';
+import type { ListMemberGuildsStore } from '../store/list-member-guilds-store';
+import type { PermissionContextStore } from '../store/permission-context-store';
+
+/** What the permission RPCs work with. */
+export interface PermissionHandlerDeps {
+  contexts: PermissionContextStore;
+  memberGuilds: ListMemberGuildsStore;
+}
+
+/** Default and largest page of `GET /users/@me/guilds` (D:resources/user.mdx). */
+const MAX_GUILDS_PAGE = 200;
+
+/**
+ * The RPCs that answer with a user's computed permissions: `CheckPermissions` (does the
+ * user hold these bits, here) and `ListMemberGuilds` (`GET /users/@me/guilds`, with
+ * grants: a bot's installations, whose bits count as one more role of the user's).
+ */
+export function createPermissionHandlers({ contexts, memberGuilds }: PermissionHandlerDeps) {
+  return {
+    async CheckPermissions(
+      request: permissions.CheckPermissionsRequest__Output,
+    ): Promise<permissions.CheckPermissionsResponse> {
+      const guildId = readPathSnowflake('guild_id', request.guild_id);
+      const userId = readPathSnowflake('user_id', request.user_id);
+      const required = requireBitSet('permissions', request.permissions);
+      const channelId =
+        request.channel_id === '' ? undefined : readPathSnowflake('channel_id', request.channel_id);
+      const decision = checkPermissions(
+        await contexts.loadPermissionContext(guildId, userId, channelId),
+        required,
+      );
+      return {
+        allowed: decision.allowed,
+        missing: decision.missing.toString(),
+        is_member: decision.isMember,
+      };
+    },
+
+    async ListMemberGuilds(
+      request: permissions.ListMemberGuildsRequest__Output,
+    ): Promise<permissions.ListMemberGuildsResponse> {
+      const userId = readPathSnowflake('user_id', request.user_id);
+      const granted = new Map(
+        request.grants.map((g) => [
+          readPathSnowflake('guild_id', g.guild_id),
+          requireBitSet('permissions', g.permissions),
+        ]),
+      );
+      const rows = await memberGuilds.listMemberGuilds({
+        userId,
+        guildIds: request.use_grants ? [...granted.keys()] : null,
+        before: request.before === '' ? null : readPathSnowflake('before', request.before),
+        after: request.after === '' ? null : readPathSnowflake('after', request.after),
+        limit: request.limit >= 1 && request.limit <= MAX_GUILDS_PAGE ? request.limit : MAX_GUILDS_PAGE,
+        withCounts: request.with_counts,
+      });
+      const guilds = rows.map((row) => renderMyGuild(row, userId, granted.get(row.id), request.with_counts));
+      return { guilds_json: JSON.stringify(guilds) };
+    },
+  };
+}
