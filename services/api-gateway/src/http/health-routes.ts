@@ -1,6 +1,6 @@
 import * as grpc from '@grpc/grpc-js';
 import type { Express } from 'express';
-import type { BackendClients } from '../backends';
+import type { BackendClients } from '../clients/backend-clients';
 import { sendJson } from './send-json';
 
 /** grpc.health.v1 Check, called with a generic client over an existing channel. */

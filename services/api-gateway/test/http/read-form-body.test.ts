@@ -2,9 +2,9 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { createLogger } from '@acs/service-kit';
-import { readFormBody } from '../src/http/read-form-body';
-import { createErrorRenderer } from '../src/http/render-error';
-import { sendJson } from '../src/http/send-json';
+import { readFormBody } from '../../src/http/read-form-body';
+import { createErrorRenderer } from '../../src/http/render-error';
+import { sendJson } from '../../src/http/send-json';
 
 /** The OAuth2 endpoints' body reader in an Express app on a real port, with a 4 KB limit. */
 let server: Server;

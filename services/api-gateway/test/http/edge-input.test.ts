@@ -2,12 +2,12 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import express from 'express';
 import { createLogger } from '@acs/service-kit';
-import { readFormBody } from '../src/http/read-form-body';
-import { readJsonBody } from '../src/http/read-json-body';
-import { refuseNulQuery } from '../src/http/refuse-bad-text';
-import { createErrorRenderer } from '../src/http/render-error';
-import { sendJson } from '../src/http/send-json';
-import { snowflakeParam, snowflakeQuery } from '../src/routes/path-params';
+import { readFormBody } from '../../src/http/read-form-body';
+import { readJsonBody } from '../../src/http/read-json-body';
+import { refuseNulQuery } from '../../src/http/refuse-bad-text';
+import { createErrorRenderer } from '../../src/http/render-error';
+import { sendJson } from '../../src/http/send-json';
+import { snowflakeParam, snowflakeQuery } from '../../src/http/path-params';
 
 /**
  * The edge's readers in an Express app on a real port, mounted as createApp mounts them:

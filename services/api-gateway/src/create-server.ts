@@ -1,27 +1,29 @@
+import type { Server } from 'node:http';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from '@acs/service-kit';
 import type { Authenticator } from './auth/create-authenticator';
-import type { BackendClients } from './backends';
+import type { BackendClients } from './clients/backend-clients';
+import { createHttpServer, type HttpTimeouts } from './http/create-http-server';
 import { mountHealthRoutes } from './http/health-routes';
 import { limitRequestTime } from './http/limit-request-time';
 import { readJsonBody } from './http/read-json-body';
 import { InvalidRequestLimiter, type InvalidRequestLimits } from './http/invalid-request-limiter';
 import { RateLimiter, type RateLimits } from './http/rate-limiter';
-import type { TrustProxy } from './http/read-trust-proxy';
+import type { TrustProxy } from './domain/read-trust-proxy';
 import { refuseNulQuery } from './http/refuse-bad-text';
 import { createErrorRenderer } from './http/render-error';
 import { mountRoutes, notFound } from './http/route-table';
 import { setSecurityHeaders } from './http/set-security-headers';
-import { adminRoutes } from './routes/admin-routes';
-import { commandIndexRoutes } from './routes/command-index-routes';
-import { commandPermissionRoutes } from './routes/command-permission-routes';
-import { commandRoutes } from './routes/command-routes';
-import { gatewayRoutes } from './routes/gateway-routes';
-import { oauth2Routes } from './routes/oauth2-routes';
-import { userRoutes } from './routes/user-routes';
+import { adminRoutes } from './handlers/admin-routes';
+import { commandIndexRoutes } from './handlers/command-index-routes';
+import { commandPermissionRoutes } from './handlers/command-permission-routes';
+import { commandRoutes } from './handlers/command-routes';
+import { gatewayRoutes } from './handlers/gateway-routes';
+import { oauth2Routes } from './handlers/oauth2-routes';
+import { userRoutes } from './handlers/user-routes';
 
-/** Everything the HTTP app needs. */
-export interface AppDependencies {
+/** What api-gateway's HTTP server is built from. */
+export interface ServerDeps {
   backends: BackendClients;
   auth: Authenticator;
   logger: Logger;
@@ -36,6 +38,8 @@ export interface AppDependencies {
   /** Express's `trust proxy`: which hops may name the client (`req.ip`) in `X-Forwarded-For`. */
   trustProxy: TrustProxy;
   isDraining: () => boolean;
+  /** Node's limits on how long a client may take to send its request. */
+  httpTimeouts: HttpTimeouts;
 }
 
 /**
@@ -51,7 +55,7 @@ function decodeAtSign(req: Request, _res: Response, next: NextFunction): void {
 }
 
 /** Builds the Express app: health, `/api/v10`, `/admin`, the 404/405 fallbacks and the one error renderer. */
-export function createApp(deps: AppDependencies): Express {
+function createApp(deps: ServerDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -88,4 +92,9 @@ export function createApp(deps: AppDependencies): Express {
   if (invalidRequests) app.use(invalidRequests.countInvalid);
   app.use(createErrorRenderer(deps.logger));
   return app;
+}
+
+/** api-gateway's HTTP server (the Express app with Node's timeouts set for an API), not yet listening. */
+export function createServer(deps: ServerDeps): Server {
+  return createHttpServer(createApp(deps), deps.httpTimeouts);
 }

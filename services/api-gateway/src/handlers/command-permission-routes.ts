@@ -1,11 +1,11 @@
 import type { Request, RequestHandler } from 'express';
 import { DiscordError } from '@acs/discord-errors';
 import type { Authenticator } from '../auth/create-authenticator';
-import { hasScope, type Principal } from '../auth/principal';
-import { call, type BackendClients } from '../backends';
+import { hasScope, type Principal } from '../domain/principal';
+import { call, type BackendClients } from '../clients/backend-clients';
 import type { Route } from '../http/route-table';
 import { sendJson } from '../http/send-json';
-import { snowflakeParam } from './path-params';
+import { snowflakeParam } from '../http/path-params';
 import { requireInstallation } from './require-installation';
 import { resolveCommands } from './resolve-commands';
 

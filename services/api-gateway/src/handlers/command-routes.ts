@@ -1,12 +1,12 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { DiscordError } from '@acs/discord-errors';
 import type { Authenticator } from '../auth/create-authenticator';
-import { hasScope, type Principal } from '../auth/principal';
-import { call, type BackendClients } from '../backends';
-import { resolveRequestLocale } from '../http/resolve-locale';
+import { hasScope, type Principal } from '../domain/principal';
+import { call, type BackendClients } from '../clients/backend-clients';
+import { resolveRequestLocale } from '../domain/resolve-request-locale';
 import type { Route } from '../http/route-table';
 import { sendJson, sendNoContent } from '../http/send-json';
-import { booleanQuery, snowflakeParam } from './path-params';
+import { booleanQuery, snowflakeParam } from '../http/path-params';
 
 /** Scope a Bearer token needs to manage its application's commands. */
 const COMMANDS_UPDATE_SCOPE = 'applications.commands.update';
@@ -48,7 +48,7 @@ export function commandRoutes(
       application_id,
       guild_id,
       with_localizations: booleanQuery(req, 'with_localizations'),
-      locale: resolveRequestLocale(req, principal.userLocale),
+      locale: resolveRequestLocale(req.headers, principal.userLocale),
     });
     sendJson(res, 200, answer.commands_json);
   };

@@ -3,8 +3,8 @@ import { connect, type NatsConnection } from 'nats';
 import type { RunningConsumer } from '@acs/events';
 import { createLogger } from '@acs/service-kit';
 import { findTestServers } from '@acs/testing';
-import { followCredentialChanges } from '../../src/auth/follow-credential-changes';
-import type { Principal } from '../../src/auth/principal';
+import { followCredentialChanges } from '../../src/events/follow-credential-changes';
+import type { Principal } from '../../src/domain/principal';
 import { TokenCache } from '../../src/auth/token-cache';
 
 const suffix = randomBytes(4).toString('hex');

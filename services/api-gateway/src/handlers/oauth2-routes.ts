@@ -3,11 +3,11 @@ import type { oauth } from '@acs/protos';
 import { fromGrpcError } from '@acs/service-kit';
 import { invalidClientError, OAuth2Error, oauth2BadRequest, UnauthorizedError } from '@acs/discord-errors';
 import type { Authenticator } from '../auth/create-authenticator';
-import { call, type BackendClients } from '../backends';
+import { call, type BackendClients } from '../clients/backend-clients';
 import { readFormBody } from '../http/read-form-body';
 import type { Route } from '../http/route-table';
 import { sendJson } from '../http/send-json';
-import { requireBearer, requireBot } from './require-scope';
+import { requireBearer, requireBot } from '../domain/require-scope';
 import { verifyEndpointUrls } from './verify-endpoint-urls';
 
 /** The client of a token or revocation request, and the form without its credentials. */

@@ -3,11 +3,11 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { createLogger } from '@acs/service-kit';
-import { createAuthenticator, type Authenticator } from '../src/auth/create-authenticator';
-import { RateLimiter } from '../src/http/rate-limiter';
-import { createErrorRenderer } from '../src/http/render-error';
-import { sendJson } from '../src/http/send-json';
-import { startFakeOAuth, type FakeOAuth } from './support/fake-oauth-server';
+import { createAuthenticator, type Authenticator } from '../../src/auth/create-authenticator';
+import { RateLimiter } from '../../src/http/rate-limiter';
+import { createErrorRenderer } from '../../src/http/render-error';
+import { sendJson } from '../../src/http/send-json';
+import { startFakeOAuth, type FakeOAuth } from '../support/fake-oauth-server';
 
 /**
  * Who the rate limits count: the limiter as createApp mounts it, in an Express app on a

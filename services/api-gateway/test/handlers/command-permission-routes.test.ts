@@ -7,16 +7,20 @@ import {
   type permissions,
 } from '@acs/protos';
 import { createGrpcServer, createLogger, type GrpcServer } from '@acs/service-kit';
-import { createAuthenticator } from '../src/auth/create-authenticator';
-import { closeBackendClients, createBackendClients, type BackendClients } from '../src/backends';
-import { createApp } from '../src/create-app';
-import { startFakeOAuth, type FakeOAuth } from './support/fake-oauth-server';
+import { createAuthenticator } from '../../src/auth/create-authenticator';
+import {
+  closeBackendClients,
+  createBackendClients,
+  type BackendClients,
+} from '../../src/clients/backend-clients';
+import { createServer } from '../../src/create-server';
+import { startFakeOAuth, type FakeOAuth } from '../support/fake-oauth-server';
 
-// …/commands[/{command}]/permissions through the HTTP app, with oauth, command-registry and
-// permissions stood in for at the network edge: a write for an app not installed in the
-// guild is refused (403 / 50001) before permissions is asked, for app-level and command
-// entries; command-registry is asked which commands exist and permissions is given its
-// answer (permissions calls no other service).
+// …/commands[/{command}]/permissions through the HTTP server, with oauth, command-registry
+// and permissions stood in for at the network edge: a write for an app not installed in
+// the guild is refused (403 / 50001) before permissions is asked, for app-level and
+// command entries; command-registry is asked which commands exist and permissions is
+// given its answer (permissions calls no other service).
 
 const APP = '1300000000000000001';
 const INSTALLED_GUILD = '1300000000000000100';
@@ -139,7 +143,7 @@ beforeAll(async () => {
     permissions: `127.0.0.1:${permissionsPort}`,
     dispatcher: '127.0.0.1:1',
   });
-  const app = createApp({
+  http = createServer({
     backends,
     auth: createAuthenticator(backends.oauth, { maxCacheSeconds: 30, unknownTokenSeconds: 10 }),
     logger: createLogger('api-gateway', 'silent'),
@@ -150,10 +154,9 @@ beforeAll(async () => {
     invalidRequestLimits: { limit: 0, windowSeconds: 600 },
     trustProxy: false,
     isDraining: () => false,
+    httpTimeouts: { requestTimeoutMs: 30_000, headersTimeoutMs: 10_000, keepAliveTimeoutMs: 5_000 },
   });
-  http = await new Promise<Server>((resolve) => {
-    const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
-  });
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   baseUrl = `http://127.0.0.1:${(http.address() as AddressInfo).port}/api/v10`;
 });
 

@@ -3,12 +3,12 @@ import type { Server } from 'node:http';
 import express from 'express';
 import { createLogger } from '@acs/service-kit';
 import { MissingAccessError, UnauthorizedError } from '@acs/discord-errors';
-import { clientOf } from '../src/http/client-of';
-import { InvalidRequestLimiter } from '../src/http/invalid-request-limiter';
-import { markRateLimited } from '../src/http/rate-limiter';
-import { createErrorRenderer } from '../src/http/render-error';
-import { notFound } from '../src/http/route-table';
-import { sendJson } from '../src/http/send-json';
+import { clientOf } from '../../src/http/client-of';
+import { InvalidRequestLimiter } from '../../src/http/invalid-request-limiter';
+import { markRateLimited } from '../../src/http/rate-limiter';
+import { createErrorRenderer } from '../../src/http/render-error';
+import { notFound } from '../../src/http/route-table';
+import { sendJson } from '../../src/http/send-json';
 
 /**
  * The limiter in an Express app on a real port, mounted as createApp mounts it (before the

@@ -4,11 +4,11 @@ import pino from 'pino';
 import { loadCommandRegistryProto, loadDispatcherProto, loadPermissionsProto } from '@acs/protos';
 import { createGrpcClient, createGrpcServer, createLogger, type GrpcServer } from '@acs/service-kit';
 import { createAuthenticator } from '../src/auth/create-authenticator';
-import { createApp } from '../src/create-app';
+import { createServer } from '../src/create-server';
 import { startFakeOAuth, type FakeOAuth } from './support/fake-oauth-server';
 
 /**
- * The whole Express app of the gateway on a real port, against gRPC stand-ins at the
+ * The gateway's whole HTTP server on a real port, against gRPC stand-ins at the
  * network edge: oauth (tokens), a dispatcher whose GetGateway takes as long as the test
  * says, and a registry and permissions service that are down (their port refuses).
  */
@@ -79,7 +79,7 @@ beforeAll(async () => {
     ),
   };
   closeClients = () => Object.values(backends).forEach((client) => client.close());
-  const app = createApp({
+  server = createServer({
     backends,
     auth: createAuthenticator(oauth.client, { maxCacheSeconds: 30, unknownTokenSeconds: 10 }),
     logger,
@@ -90,10 +90,9 @@ beforeAll(async () => {
     invalidRequestLimits: { limit: 0, windowSeconds: 1 },
     trustProxy: false,
     isDraining: () => false,
+    httpTimeouts: { requestTimeoutMs: 30_000, headersTimeoutMs: 10_000, keepAliveTimeoutMs: 5_000 },
   });
-  server = await new Promise((resolve) => {
-    const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
-  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
 

@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import { DiscordError } from '@acs/discord-errors';
-import { createAuthenticator, type Authenticator } from '../src/auth/create-authenticator';
-import { startFakeOAuth, type FakeOAuth } from './support/fake-oauth-server';
+import { createAuthenticator, type Authenticator } from '../../src/auth/create-authenticator';
+import { startFakeOAuth, type FakeOAuth } from '../support/fake-oauth-server';
 
 /** The authenticator against a real gRPC server standing in for oauth, with a clock of its own. */
 let oauth: FakeOAuth;

@@ -1,9 +1,9 @@
 import type { Request } from 'express';
 import type { Authenticator } from '../auth/create-authenticator';
-import { call, type BackendClients } from '../backends';
+import { call, type BackendClients } from '../clients/backend-clients';
 import type { Route } from '../http/route-table';
 import { sendJson } from '../http/send-json';
-import { requireBot } from './require-scope';
+import { requireBot } from '../domain/require-scope';
 
 /**
  * `GET /gateway` (anyone: the WebSocket URL) and `GET /gateway/bot` (a bot: the URL,

@@ -4,10 +4,10 @@ import { fromGrpcError } from '@acs/service-kit';
 import { fieldError, UnauthorizedError } from '@acs/discord-errors';
 import { isSnowflake } from '@acs/snowflake';
 import type { Authenticator } from '../auth/create-authenticator';
-import { call, type BackendClients } from '../backends';
+import { call, type BackendClients } from '../clients/backend-clients';
 import type { Route } from '../http/route-table';
 import { sendJson, sendNoContent } from '../http/send-json';
-import { snowflakeParam } from './path-params';
+import { snowflakeParam } from '../http/path-params';
 import { endpointUrlsOf, verifyEndpointUrls } from './verify-endpoint-urls';
 
 /** EMBEDDED: the app has an Activity, and with it a PRIMARY_ENTRY_POINT command. */

@@ -1,12 +1,12 @@
 import type { RequestHandler } from 'express';
 import { DiscordError } from '@acs/discord-errors';
 import type { Authenticator } from '../auth/create-authenticator';
-import { call, type BackendClients } from '../backends';
-import { resolveRequestLocale } from '../http/resolve-locale';
+import { call, type BackendClients } from '../clients/backend-clients';
+import { resolveRequestLocale } from '../domain/resolve-request-locale';
 import type { Route } from '../http/route-table';
 import { sendJson } from '../http/send-json';
-import { snowflakeParam, snowflakeQuery } from './path-params';
-import { requireScope } from './require-scope';
+import { snowflakeParam, snowflakeQuery } from '../http/path-params';
+import { requireScope } from '../domain/require-scope';
 import { toRegisteredCommand } from './resolve-commands';
 
 /** What the route reads of a command object of the index. */
@@ -44,7 +44,7 @@ export function commandIndexRoutes(backends: BackendClients, auth: Authenticator
     if (!membership.is_member) throw new DiscordError(403, 50001, 'Missing Access');
     const all = await call(registry, registry.ListGuildCommandIndex, {
       guild_id,
-      locale: resolveRequestLocale(req, principal.userLocale),
+      locale: resolveRequestLocale(req.headers, principal.userLocale),
     });
     const commands = JSON.parse(all.commands_json) as IndexedCommand[];
     // The registry's facts of the same commands (the version each got its name at).

@@ -1,5 +1,5 @@
 import { DiscordError } from '@acs/discord-errors';
-import { hasScope, type Principal } from '../auth/principal';
+import { hasScope, type Principal } from './principal';
 
 /**
  * A Bearer principal must hold `scope`: 403 / 50026 naming it otherwise. Not 401, which

@@ -1,5 +1,5 @@
 import type { commandRegistry, permissions } from '@acs/protos';
-import { call } from '../backends';
+import { call } from '../clients/backend-clients';
 
 /**
  * What command-registry says of an app's commands in a guild (global and that guild's):

@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
-import { createHttpServer } from '../src/http/create-http-server';
-import { loadConfig } from '../src/config';
+import { createHttpServer } from '../../src/http/create-http-server';
+import { loadConfig } from '../../src/config';
 
 /**
  * Node's timeouts as the gateway sets them: a client that trickles its headers or its body

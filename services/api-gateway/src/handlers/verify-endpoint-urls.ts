@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import type { dispatcher as dispatcherTypes } from '@acs/protos';
-import { call } from '../backends';
+import { call } from '../clients/backend-clients';
 
 /** The endpoint URLs an application body sets (as sent: the owning service checks their types). */
 export function endpointUrlsOf(req: Request): {

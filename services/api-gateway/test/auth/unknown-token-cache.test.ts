@@ -1,4 +1,4 @@
-import { UnknownTokenCache } from '../src/auth/unknown-token-cache';
+import { UnknownTokenCache } from '../../src/auth/unknown-token-cache';
 
 describe('UnknownTokenCache', () => {
   it('forgets an entry when its time is up', () => {

@@ -1,5 +1,5 @@
 import { ConfigError } from '@acs/service-kit';
-import { loadConfig } from '../src/config';
+import { loadConfig } from '../../src/config';
 
 const withTrustProxy = (value?: string) =>
   loadConfig({ ADMIN_TOKEN: 'a-long-enough-admin-token', TRUST_PROXY: value }).TRUST_PROXY;

@@ -1,5 +1,5 @@
 import type { oauth as oauthTypes } from '@acs/protos';
-import { call } from '../backends';
+import { call } from '../clients/backend-clients';
 
 /**
  * Refuses an application not installed in the guild: 403 / 50001 Missing Access, oauth's

@@ -1,9 +1,9 @@
 import { createServer, request } from 'node:http';
 import express from 'express';
-import { FairWorkQueue } from '../src/http/fair-work-queue';
-import { findLongNumberText } from '../src/http/find-long-number-text';
-import { PacedTurns, TurnTooFarError } from '../src/http/paced-turns';
-import { readJsonBody } from '../src/http/read-json-body';
+import { FairWorkQueue } from '../../src/http/fair-work-queue';
+import { findLongNumberText } from '../../src/http/find-long-number-text';
+import { PacedTurns, TurnTooFarError } from '../../src/http/paced-turns';
+import { readJsonBody } from '../../src/http/read-json-body';
 
 // The pieces that keep one client's megabyte bodies from slowing everyone else down.
 

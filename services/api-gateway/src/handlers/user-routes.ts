@@ -1,11 +1,11 @@
 import type { Request, RequestHandler } from 'express';
 import { fieldError } from '@acs/discord-errors';
 import type { Authenticator } from '../auth/create-authenticator';
-import { call, type BackendClients } from '../backends';
+import { call, type BackendClients } from '../clients/backend-clients';
 import type { Route } from '../http/route-table';
 import { sendJson } from '../http/send-json';
-import { booleanQuery, snowflakeQuery } from './path-params';
-import { requireScope } from './require-scope';
+import { booleanQuery, snowflakeQuery } from '../http/path-params';
+import { requireScope } from '../domain/require-scope';
 
 /** `limit` of `GET /users/@me/guilds`: 1-200, default 200 (D:resources/user.mdx). */
 const MAX_GUILDS_LIMIT = 200;

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { startEventConsumer, type EventStreamConfig, type RunningConsumer } from '@acs/events';
 import type { Logger } from '@acs/service-kit';
-import type { TokenCache } from './token-cache';
+import type { TokenCache } from '../auth/token-cache';
 
 /** Events of oauth after which an application's cached principals must not be trusted. */
 export const CREDENTIAL_EVENTS = [
