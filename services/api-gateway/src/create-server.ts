@@ -3,6 +3,7 @@ import express, { type Express, type NextFunction, type Request, type Response }
 import type { Logger } from '@acs/service-kit';
 import type { Authenticator } from './auth/create-authenticator';
 import type { BackendClients } from './clients/backend-clients';
+import type { PeerClients } from './clients/peer-clients';
 import { createHttpServer, type HttpTimeouts } from './http/create-http-server';
 import { mountHealthRoutes } from './http/health-routes';
 import { limitRequestTime } from './http/limit-request-time';
@@ -24,6 +25,9 @@ import { userRoutes } from './handlers/user-routes';
 
 /** What api-gateway's HTTP server is built from. */
 export interface ServerDeps {
+  /** The services it calls, through their typed clients. */
+  clients: PeerClients;
+  /** Their gRPC clients, for the command permission routes, which still call permissions and oauth themselves. */
   backends: BackendClients;
   auth: Authenticator;
   logger: Logger;
@@ -67,7 +71,7 @@ function createApp(deps: ServerDeps): Express {
   app.use(setSecurityHeaders);
   app.use(limitRequestTime(deps.requestDeadlineMs));
   app.use(decodeAtSign);
-  mountHealthRoutes(app, deps.backends, deps.isDraining);
+  mountHealthRoutes(app, deps.clients, deps.isDraining);
   // After the probes, which a blocked address must not fail; before every route, so that a
   // blocked address is refused whatever it asks and whichever token it sends.
   if (invalidRequests) app.use(invalidRequests.refuseBlocked);

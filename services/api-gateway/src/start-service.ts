@@ -3,6 +3,7 @@ import { createLogger, installGracefulShutdown, reportListening, type Telemetry 
 import { createAuthenticator } from './auth/create-authenticator';
 import { followCredentialChanges } from './events/follow-credential-changes';
 import { closeBackendClients, createBackendClients } from './clients/backend-clients';
+import { createPeerClients } from './clients/peer-clients';
 import { loadConfig, SERVICE_NAME } from './config';
 import { createServer } from './create-server';
 
@@ -22,8 +23,9 @@ export async function startService(
     permissions: config.PERMISSIONS_GRPC_URL,
     dispatcher: config.DISPATCHER_GRPC_URL,
   });
+  const clients = createPeerClients(backends);
   let draining = false;
-  const auth = createAuthenticator(backends.oauth, {
+  const auth = createAuthenticator(clients.oauth, {
     maxCacheSeconds: config.TOKEN_CACHE_SECONDS,
     unknownTokenSeconds: config.UNKNOWN_TOKEN_CACHE_SECONDS,
   });
@@ -34,6 +36,7 @@ export async function startService(
     logger,
   });
   const server = createServer({
+    clients,
     backends,
     auth,
     logger,

@@ -4,6 +4,7 @@ import pino from 'pino';
 import { loadCommandRegistryProto, loadDispatcherProto, loadPermissionsProto } from '@acs/protos';
 import { createGrpcClient, createGrpcServer, createLogger, type GrpcServer } from '@acs/service-kit';
 import { createAuthenticator } from '../src/auth/create-authenticator';
+import { createPeerClients } from '../src/clients/peer-clients';
 import { createServer } from '../src/create-server';
 import { startFakeOAuth, type FakeOAuth } from './support/fake-oauth-server';
 
@@ -79,9 +80,11 @@ beforeAll(async () => {
     ),
   };
   closeClients = () => Object.values(backends).forEach((client) => client.close());
+  const clients = createPeerClients(backends);
   server = createServer({
+    clients,
     backends,
-    auth: createAuthenticator(oauth.client, { maxCacheSeconds: 30, unknownTokenSeconds: 10 }),
+    auth: createAuthenticator(clients.oauth, { maxCacheSeconds: 30, unknownTokenSeconds: 10 }),
     logger,
     adminToken: 'an-admin-token-of-the-test',
     maxBodyBytes: 1024,

@@ -8,7 +8,7 @@ import {
 import type { commandRegistry, dispatcher, oauth, permissions } from '@acs/protos';
 import { callUnary, createGrpcClient } from '@acs/service-kit';
 
-/** The gRPC clients api-gateway talks to. */
+/** The gRPC clients of the services api-gateway talks to (handlers use them through `PeerClients`). */
 export interface BackendClients {
   registry: commandRegistry.CommandRegistryServiceClient;
   oauth: oauth.OAuthServiceClient;
@@ -37,7 +37,11 @@ export function createBackendClients(urls: {
   };
 }
 
-/** Calls `client.method(request)` with the default deadline; rejects with the gRPC error. */
+/**
+ * Calls `client.method(request)` with the default deadline; rejects with the gRPC error.
+ * Only for the command permission routes, which still call permissions and oauth
+ * themselves: everything else goes through the typed clients.
+ */
 export function call<C extends grpc.Client, Req, Res>(
   client: C,
   method: (request: Req, callback: grpc.requestCallback<Res>) => grpc.ClientUnaryCall,

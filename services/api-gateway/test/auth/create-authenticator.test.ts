@@ -1,6 +1,7 @@
 import type { Request } from 'express';
 import { DiscordError } from '@acs/discord-errors';
 import { createAuthenticator, type Authenticator } from '../../src/auth/create-authenticator';
+import { createOAuthClient } from '../../src/clients/oauth-client';
 import { startFakeOAuth, type FakeOAuth } from '../support/fake-oauth-server';
 
 /** The authenticator against a real gRPC server standing in for oauth, with a clock of its own. */
@@ -41,7 +42,7 @@ beforeEach(() => {
   oauth.calls.length = 0;
   oauth.failing = false;
   clock = 1_000_000;
-  auth = createAuthenticator(oauth.client, {
+  auth = createAuthenticator(createOAuthClient(oauth.client), {
     maxCacheSeconds: 30,
     unknownTokenSeconds: 10,
     now: () => clock,
@@ -101,7 +102,7 @@ describe('unknown tokens', () => {
   });
 
   it('are always asked about when the cache period is 0', async () => {
-    auth = createAuthenticator(oauth.client, {
+    auth = createAuthenticator(createOAuthClient(oauth.client), {
       maxCacheSeconds: 30,
       unknownTokenSeconds: 0,
       now: () => clock,

@@ -13,6 +13,7 @@ import {
   createBackendClients,
   type BackendClients,
 } from '../../src/clients/backend-clients';
+import { createPeerClients } from '../../src/clients/peer-clients';
 import { createServer } from '../../src/create-server';
 import { startFakeOAuth, type FakeOAuth } from '../support/fake-oauth-server';
 
@@ -143,9 +144,11 @@ beforeAll(async () => {
     permissions: `127.0.0.1:${permissionsPort}`,
     dispatcher: '127.0.0.1:1',
   });
+  const clients = createPeerClients(backends);
   http = createServer({
+    clients,
     backends,
-    auth: createAuthenticator(backends.oauth, { maxCacheSeconds: 30, unknownTokenSeconds: 10 }),
+    auth: createAuthenticator(clients.oauth, { maxCacheSeconds: 30, unknownTokenSeconds: 10 }),
     logger: createLogger('api-gateway', 'silent'),
     adminToken: 'admin-token-of-the-test-0123456789',
     maxBodyBytes: 1024 * 1024,

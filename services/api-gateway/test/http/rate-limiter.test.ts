@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { createLogger } from '@acs/service-kit';
 import { createAuthenticator, type Authenticator } from '../../src/auth/create-authenticator';
+import { createOAuthClient } from '../../src/clients/oauth-client';
 import { RateLimiter } from '../../src/http/rate-limiter';
 import { createErrorRenderer } from '../../src/http/render-error';
 import { sendJson } from '../../src/http/send-json';
@@ -36,7 +37,10 @@ beforeAll(async () => {
   oauth.tokens.set('valid.bot.token', BOT);
   oauth.tokens.set('other.bot.token', { ...BOT, application_id: '1300000000000000002' });
   oauth.tokens.set('known.bot.token', { ...BOT, application_id: '1300000000000000003' });
-  auth = createAuthenticator(oauth.client, { maxCacheSeconds: 30, unknownTokenSeconds: 10 });
+  auth = createAuthenticator(createOAuthClient(oauth.client), {
+    maxCacheSeconds: 30,
+    unknownTokenSeconds: 10,
+  });
   const limiter = new RateLimiter(
     { globalPerSecond: LIMIT, routeLimit: 1000, routeWindowSeconds: 1 },
     auth.identify,
