@@ -85,7 +85,7 @@ function createApp(deps: ServerDeps): Express {
       ...commandPermissionRoutes(deps.backends, deps.auth, readBody),
       ...commandIndexRoutes(deps.backends, deps.auth),
       ...commandRoutes(deps.backends, deps.auth, readBody),
-      ...gatewayRoutes(deps.backends, deps.auth),
+      ...gatewayRoutes(deps.clients, deps.auth),
       ...oauth2Routes(deps.backends, deps.auth, readBody, deps.maxBodyBytes),
       ...userRoutes(deps.backends, deps.auth),
     ],

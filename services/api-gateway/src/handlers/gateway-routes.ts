@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import type { Authenticator } from '../auth/create-authenticator';
-import { call, type BackendClients } from '../clients/backend-clients';
+import type { PeerClients } from '../clients/peer-clients';
 import type { Route } from '../http/route-table';
 import { sendJson } from '../http/send-json';
 import { requireBot } from '../domain/require-scope';
@@ -11,16 +11,15 @@ import { requireBot } from '../domain/require-scope';
  * 403 / 20002, not 401), both from the dispatcher, which runs the gateway. discord.js
  * connects to `${url}?v=10&encoding=json`.
  */
-export function gatewayRoutes(backends: BackendClients, auth: Authenticator): Route[] {
-  const { dispatcher } = backends;
+export function gatewayRoutes(clients: PeerClients, auth: Authenticator): Route[] {
+  const { dispatcher } = clients;
   return [
     {
       method: 'get',
       path: '/gateway',
       handlers: [
         async (_req, res) => {
-          const answer = await call(dispatcher, dispatcher.GetGateway, { application_id: '' });
-          sendJson(res, 200, { url: answer.url });
+          sendJson(res, 200, { url: await dispatcher.gatewayUrl() });
         },
       ],
     },
@@ -32,18 +31,16 @@ export function gatewayRoutes(backends: BackendClients, auth: Authenticator): Ro
         async (req: Request, res) => {
           const principal = await auth.authenticate(req);
           requireBot(principal);
-          const answer = await call(dispatcher, dispatcher.GetGateway, {
-            application_id: principal.applicationId,
-          });
-          const limit = answer.session_start_limit;
+          const gateway = await dispatcher.botGateway(principal.applicationId);
+          const limit = gateway.sessionStartLimit;
           sendJson(res, 200, {
-            url: answer.url,
-            shards: answer.shards,
+            url: gateway.url,
+            shards: gateway.shards,
             session_start_limit: {
-              total: limit?.total ?? 1000,
-              remaining: limit?.remaining ?? 1000,
-              reset_after: Number(limit?.reset_after ?? 0),
-              max_concurrency: limit?.max_concurrency ?? 1,
+              total: limit.total,
+              remaining: limit.remaining,
+              reset_after: limit.resetAfter,
+              max_concurrency: limit.maxConcurrency,
             },
           });
         },
