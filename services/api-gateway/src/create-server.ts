@@ -87,7 +87,7 @@ function createApp(deps: ServerDeps): Express {
       ...commandRoutes(deps.backends, deps.auth, readBody),
       ...gatewayRoutes(deps.clients, deps.auth),
       ...oauth2Routes(deps.backends, deps.auth, readBody, deps.maxBodyBytes),
-      ...userRoutes(deps.backends, deps.auth),
+      ...userRoutes(deps.clients, deps.auth),
     ],
     new RateLimiter(deps.rateLimits, deps.auth.identify),
   );

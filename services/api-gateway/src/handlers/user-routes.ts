@@ -1,7 +1,7 @@
 import type { Request, RequestHandler } from 'express';
 import { fieldError } from '@acs/discord-errors';
 import type { Authenticator } from '../auth/create-authenticator';
-import { call, type BackendClients } from '../clients/backend-clients';
+import type { PeerClients } from '../clients/peer-clients';
 import type { Route } from '../http/route-table';
 import { sendJson } from '../http/send-json';
 import { booleanQuery, snowflakeQuery } from '../http/path-params';
@@ -35,55 +35,35 @@ function limitQuery(req: Request): number {
  * `/users/@me/guilds` (bot: the guilds it is installed in; Bearer `guilds`: the user's),
  * `/users/@me/connections` (Bearer `connections`; a bot has none).
  */
-export function userRoutes(backends: BackendClients, auth: Authenticator): Route[] {
-  const { oauth, permissions } = backends;
+export function userRoutes(clients: PeerClients, auth: Authenticator): Route[] {
+  const { oauth, permissions } = clients;
 
   const me: RequestHandler = async (req, res) => {
     const principal = await auth.authenticate(req);
     requireScope(principal, 'identify');
-    const answer = await call(oauth, oauth.GetCurrentUser, {
-      user_id: principal.userId,
-      scopes: [...principal.scopes],
-      bot: principal.kind === 'bot',
-    });
-    sendJson(res, 200, answer.user_json);
+    sendJson(res, 200, await oauth.getCurrentUser(principal));
   };
 
   const guilds: RequestHandler = async (req, res) => {
     const principal = await auth.authenticate(req);
     requireScope(principal, 'guilds');
     const page = {
-      user_id: principal.userId,
+      userId: principal.userId,
       before: snowflakeQuery(req, 'before'),
       after: snowflakeQuery(req, 'after'),
       limit: limitQuery(req),
-      with_counts: booleanQuery(req, 'with_counts'),
+      withCounts: booleanQuery(req, 'with_counts'),
     };
-    if (principal.kind === 'bot') {
-      // A bot's guilds are its installations with `bot`; its permissions there are the
-      // ones granted at installation (its managed role) on top of @everyone's.
-      const installed = await call(oauth, oauth.ListBotGuilds, { application_id: principal.applicationId });
-      const answer = await call(permissions, permissions.ListMemberGuilds, {
-        ...page,
-        use_grants: true,
-        grants: installed.guilds.map((g) => ({ guild_id: g.guild_id, permissions: g.permissions })),
-      });
-      sendJson(res, 200, answer.guilds_json);
-      return;
-    }
-    const answer = await call(permissions, permissions.ListMemberGuilds, {
-      ...page,
-      use_grants: false,
-      grants: [],
-    });
-    sendJson(res, 200, answer.guilds_json);
+    // A bot's guilds are its installations with `bot`; its permissions there are the
+    // ones granted at installation (its managed role) on top of @everyone's.
+    const grants = principal.kind === 'bot' ? await oauth.listBotGuilds(principal.applicationId) : undefined;
+    sendJson(res, 200, await permissions.listMemberGuilds(page, grants));
   };
 
   const connections: RequestHandler = async (req, res) => {
     const principal = await auth.authenticate(req);
     requireScope(principal, 'connections');
-    const answer = await call(oauth, oauth.ListConnections, { user_id: principal.userId });
-    sendJson(res, 200, answer.connections_json);
+    sendJson(res, 200, await oauth.listConnections(principal.userId));
   };
 
   return [
