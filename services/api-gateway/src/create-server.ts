@@ -83,7 +83,7 @@ function createApp(deps: ServerDeps): Express {
     [
       // Before commandRoutes: `…/commands/permissions` must not match `…/commands/:command_id`.
       ...commandPermissionRoutes(deps.backends, deps.auth, readBody),
-      ...commandIndexRoutes(deps.backends, deps.auth),
+      ...commandIndexRoutes(deps.clients, deps.auth),
       ...commandRoutes(deps.clients, deps.auth, readBody),
       ...gatewayRoutes(deps.clients, deps.auth),
       ...oauth2Routes(deps.backends, deps.auth, readBody, deps.maxBodyBytes),

@@ -1,5 +1,5 @@
 import type { commandRegistry } from '@acs/protos';
-import type { IndexedApplication, IndexedCommand } from '../domain/command-index';
+import type { IndexedApplication, IndexedCommand, RegisteredCommand } from '../domain/command-index';
 import { callPeer } from './call-peer';
 import { checkServing } from './check-serving';
 
@@ -40,11 +40,18 @@ export interface CommandRegistryClient {
   deleteCommand(scope: CommandScope, commandId: string): Promise<void>;
   /** Creates an EMBEDDED application's `Launch` entry point command when it has none. */
   ensureEntryPoint(applicationId: string, applicationFlags: number): Promise<void>;
-  /** Every command of the applications installed in the guild, localized, with those applications. */
+  /**
+   * Every command of the applications installed in the guild, localized, with those
+   * applications; and the same commands as registered (what permissions decides with).
+   */
   guildCommandIndex(
     guildId: string,
     locale: string,
-  ): Promise<{ commands: IndexedCommand[]; applications: IndexedApplication[] }>;
+  ): Promise<{
+    commands: IndexedCommand[];
+    applications: IndexedApplication[];
+    registered: RegisteredCommand[];
+  }>;
 }
 
 /** The ids of a scope as command-registry's requests carry them ('' for global). */
@@ -120,6 +127,14 @@ export function createCommandRegistryClient(
       return {
         commands: JSON.parse(answer.commands_json) as IndexedCommand[],
         applications: JSON.parse(answer.applications_json) as IndexedApplication[],
+        registered: answer.commands.map((c) => ({
+          applicationId: c.application_id,
+          commandId: c.id,
+          name: c.name,
+          defaultMemberPermissions: c.default_member_permissions,
+          version: c.version,
+          namedVersion: c.named_version,
+        })),
       };
     },
   };

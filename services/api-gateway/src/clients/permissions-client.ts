@@ -1,5 +1,5 @@
 import type { permissions } from '@acs/protos';
-import type { CommandCandidate } from '../domain/command-index';
+import type { RegisteredCommand } from '../domain/command-index';
 import type { GuildGrant } from '../domain/guild-grant';
 import { callPeer } from './call-peer';
 import { checkServing } from './check-serving';
@@ -25,12 +25,12 @@ export interface PermissionsClient {
   isServing(deadlineMs: number): Promise<boolean>;
   /** Whether the user is a member of the guild; 404 (10004 Unknown Guild) when there is no such guild. */
   isMember(guildId: string, userId: string): Promise<boolean>;
-  /** The ids of the candidates the member may use in the guild (in `channelId` unless ''). */
+  /** The ids of the commands the member may use in the guild (in `channelId` unless ''). */
   filterUsableCommands(
     guildId: string,
     channelId: string,
     userId: string,
-    candidates: CommandCandidate[],
+    commands: RegisteredCommand[],
   ): Promise<string[]>;
   /**
    * The user's guilds, a page of them, as JSON text. With `grants` (a bot), the guilds are
@@ -66,16 +66,18 @@ export function createPermissionsClient(client: permissions.PermissionsServiceCl
       return answer.is_member;
     },
 
-    async filterUsableCommands(guildId, channelId, userId, candidates) {
+    async filterUsableCommands(guildId, channelId, userId, commands) {
       const answer = await callPeer(client, client.FilterUsableCommands, {
         guild_id: guildId,
         channel_id: channelId,
         user_id: userId,
-        commands: candidates.map((c) => ({
+        commands: commands.map((c) => ({
           application_id: c.applicationId,
           command_id: c.commandId,
           name: c.name,
           default_member_permissions: c.defaultMemberPermissions,
+          version: c.version,
+          named_version: c.namedVersion,
         })),
       });
       return answer.command_ids;

@@ -1,10 +1,8 @@
-/** A command of a guild's index, as command-registry renders it (more fields pass through). */
+/** What the command index reads of a command object (more fields pass through). */
 export interface IndexedCommand {
   id: string;
   application_id: string;
   version: string;
-  name: string;
-  default_member_permissions: string | null;
 }
 
 /** An application of a guild's index (more fields pass through). */
@@ -12,23 +10,19 @@ export interface IndexedApplication {
   id: string;
 }
 
-/** A command as permissions is asked whether a member may use it. */
-export interface CommandCandidate {
+/**
+ * A command as command-registry has it now (its name not localized): what permissions
+ * decides with, since it calls no other service.
+ */
+export interface RegisteredCommand {
   applicationId: string;
   commandId: string;
   name: string;
-  /** '' when the command has none. */
+  /** Decimal bit set; '' when the command has none. */
   defaultMemberPermissions: string;
-}
-
-/** The candidates permissions filters, for the commands of an index. */
-export function candidatesOf(commands: readonly IndexedCommand[]): CommandCandidate[] {
-  return commands.map((c) => ({
-    applicationId: c.application_id,
-    commandId: c.id,
-    name: c.name,
-    defaultMemberPermissions: c.default_member_permissions ?? '',
-  }));
+  version: string;
+  /** The version at which it got its current name ('' lets the name alone decide). */
+  namedVersion: string;
 }
 
 /**

@@ -86,6 +86,9 @@ beforeAll(async () => {
         definition: loadPermissionsProto().acs.permissions.v1.PermissionsService.service,
         handlers: {
           ListMemberGuilds: recorded('ListMemberGuilds', () => ({ guilds_json: '[]' })),
+          FilterUsableCommands: recorded('FilterUsableCommands', () => ({
+            command_ids: ['1400000000000000300'],
+          })),
           CheckPermissions: recorded(
             'CheckPermissions',
             (request: permissions.CheckPermissionsRequest__Output) => {
@@ -99,6 +102,21 @@ beforeAll(async () => {
         name: 'acs.command_registry.v1.CommandRegistryService',
         definition: loadCommandRegistryProto().acs.command_registry.v1.CommandRegistryService.service,
         handlers: {
+          ListGuildCommandIndex: recorded('ListGuildCommandIndex', () => ({
+            applications_json: `[{"id":"${APP}","name":"App"}]`,
+            commands_json: `[{"id":"1400000000000000300","application_id":"${APP}","version":"7","name":"Ping"}]`,
+            commands: [
+              {
+                id: '1400000000000000300',
+                application_id: APP,
+                name: 'ping',
+                default_member_permissions: '',
+                guild_id: '',
+                version: '7',
+                named_version: '5',
+              },
+            ],
+          })),
           CreateCommand: recorded(
             'CreateCommand',
             (request: commandRegistry.CreateCommandRequest__Output) => ({
@@ -243,6 +261,35 @@ describe('the command-registry client', () => {
     expect(received.get('CreateCommand')).toMatchObject({ application_id: APP, guild_id: '' });
     await peers.registry.createCommand({ applicationId: APP, guildId: GUILD }, '{}', 4);
     expect(received.get('CreateCommand')).toMatchObject({ guild_id: GUILD, application_flags: 4 });
+  });
+});
+
+describe('the command index', () => {
+  it('hands permissions the commands as command-registry registered them', async () => {
+    const index = await peers.registry.guildCommandIndex(GUILD, 'fr');
+    expect(received.get('ListGuildCommandIndex')).toEqual({ guild_id: GUILD, locale: 'fr' });
+    expect(index.applications).toEqual([{ id: APP, name: 'App' }]);
+    expect(index.commands).toEqual([
+      { id: '1400000000000000300', application_id: APP, version: '7', name: 'Ping' },
+    ]);
+    expect(await peers.permissions.filterUsableCommands(GUILD, '', USER, index.registered)).toEqual([
+      '1400000000000000300',
+    ]);
+    expect(received.get('FilterUsableCommands')).toEqual({
+      guild_id: GUILD,
+      channel_id: '',
+      user_id: USER,
+      commands: [
+        {
+          application_id: APP,
+          command_id: '1400000000000000300',
+          name: 'ping',
+          default_member_permissions: '',
+          version: '7',
+          named_version: '5',
+        },
+      ],
+    });
   });
 });
 
