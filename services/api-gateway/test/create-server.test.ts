@@ -23,7 +23,9 @@ let gatewayDelayMs = 0;
 const logLines: Array<{ level: number; msg: string }> = [];
 
 const APP_ID = '1300000000000000001';
-const REQUEST_DEADLINE_MS = 300;
+// Well above a call to a refused port or a prompt peer on a busy machine, well below the
+// slow peer's delay and the call's own 5 s.
+const REQUEST_DEADLINE_MS = 1_000;
 
 beforeAll(async () => {
   oauth = await startFakeOAuth();
@@ -150,7 +152,7 @@ describe('a service that is down or slow', () => {
   });
 
   it('answers 504 once the request’s budget is spent, not after the call’s own 5 s', async () => {
-    gatewayDelayMs = 2_000;
+    gatewayDelayMs = 3_000;
     const before = Date.now();
     const answer = await fetch(`${url}/api/v10/gateway`);
     expect(answer.status).toBe(504);
