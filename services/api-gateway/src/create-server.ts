@@ -86,12 +86,12 @@ function createApp(deps: ServerDeps): Express {
       ...commandIndexRoutes(deps.clients, deps.auth),
       ...commandRoutes(deps.clients, deps.auth, readBody),
       ...gatewayRoutes(deps.clients, deps.auth),
-      ...oauth2Routes(deps.backends, deps.auth, readBody, deps.maxBodyBytes),
+      ...oauth2Routes(deps.clients, deps.auth, readBody, deps.maxBodyBytes),
       ...userRoutes(deps.clients, deps.auth),
     ],
     new RateLimiter(deps.rateLimits, deps.auth.identify),
   );
-  mountRoutes(app, '/admin', [...adminRoutes(deps.backends, deps.auth, readBody, deps.adminToken)]);
+  mountRoutes(app, '/admin', [...adminRoutes(deps.clients, deps.auth, readBody, deps.adminToken)]);
   app.use(notFound);
   if (invalidRequests) app.use(invalidRequests.countInvalid);
   app.use(createErrorRenderer(deps.logger));

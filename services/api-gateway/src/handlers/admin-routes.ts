@@ -1,10 +1,9 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
-import { fromGrpcError } from '@acs/service-kit';
-import { fieldError, UnauthorizedError } from '@acs/discord-errors';
+import { DiscordError, fieldError, UnauthorizedError } from '@acs/discord-errors';
 import { isSnowflake } from '@acs/snowflake';
 import type { Authenticator } from '../auth/create-authenticator';
-import { call, type BackendClients } from '../clients/backend-clients';
+import type { PeerClients } from '../clients/peer-clients';
 import type { Route } from '../http/route-table';
 import { sendJson, sendNoContent } from '../http/send-json';
 import { snowflakeParam } from '../http/path-params';
@@ -30,32 +29,30 @@ function createAdminCheck(adminToken: string): RequestHandler {
  * (a guild's owner must be a user; an EMBEDDED app gets its entry point command).
  */
 export function adminRoutes(
-  backends: BackendClients,
+  clients: PeerClients,
   auth: Authenticator,
   readBody: RequestHandler[],
   adminToken: string,
 ): Route[] {
-  const { oauth, permissions, registry, dispatcher } = backends;
+  const { oauth, permissions, registry, dispatcher } = clients;
   const admin = createAdminCheck(adminToken);
   const body = (req: Request): string => req.rawBody ?? '';
 
   /** An EMBEDDED app always has its `Launch` entry point (created when missing). */
   async function ensureEntryPoint(applicationId: string, flags: number): Promise<void> {
     if ((flags & EMBEDDED_FLAG) === 0) return;
-    await call(registry, registry.EnsureEntryPoint, {
-      application_id: applicationId,
-      application_flags: flags,
-    });
+    await registry.ensureEntryPoint(applicationId, flags);
   }
 
   /** A user id in a body must name an existing user: 50035 on that field otherwise. */
   async function assertUserField(field: string, value: unknown): Promise<void> {
     if (typeof value !== 'string' || !isSnowflake(value)) return; // the owning service reports the type error
     try {
-      await call(oauth, oauth.GetUser, { user_id: value });
+      await oauth.getUser(value);
     } catch (error) {
-      const known = fromGrpcError(error);
-      if (known?.httpStatus === 404) throw fieldError(field, 'UNKNOWN_USER', `Unknown user ${value}`);
+      if (error instanceof DiscordError && error.httpStatus === 404) {
+        throw fieldError(field, 'UNKNOWN_USER', `Unknown user ${value}`);
+      }
       throw error;
     }
   }
@@ -79,9 +76,9 @@ export function adminRoutes(
             `Set ${field} with PATCH after creating the application: the URL must verify a PING signed with its key (verify_key).`,
           );
         }
-        const answer = await call(oauth, oauth.CreateApplication, { body_json: body(req) });
-        await ensureEntryPoint(answer.application_id, Number(answer.flags));
-        sendJson(res, 201, answer.application_json);
+        const created = await oauth.createApplication(body(req));
+        await ensureEntryPoint(created.applicationId, created.flags);
+        sendJson(res, 201, created.applicationJson);
       }),
     },
     {
@@ -90,10 +87,10 @@ export function adminRoutes(
       handlers: w(async (req, res) => {
         const application_id = snowflakeParam(req, 'application_id');
         await verifyEndpointUrls(dispatcher, application_id, req);
-        const answer = await call(oauth, oauth.UpdateApplication, { application_id, body_json: body(req) });
+        const updated = await oauth.updateApplication(application_id, body(req));
         auth.cache.invalidateApplication(application_id);
-        await ensureEntryPoint(application_id, Number(answer.flags));
-        sendJson(res, 200, answer.application_json);
+        await ensureEntryPoint(application_id, updated.flags);
+        sendJson(res, 200, updated.applicationJson);
       }),
     },
     {
@@ -101,9 +98,9 @@ export function adminRoutes(
       path: '/applications/:application_id/bot/reset-token',
       handlers: w(async (req, res) => {
         const application_id = snowflakeParam(req, 'application_id');
-        const answer = await call(oauth, oauth.ResetBotToken, { application_id });
+        const token = await oauth.resetBotToken(application_id);
         auth.cache.invalidateApplication(application_id);
-        sendJson(res, 200, { token: answer.token });
+        sendJson(res, 200, { token });
       }),
     },
     {
@@ -111,25 +108,24 @@ export function adminRoutes(
       path: '/applications/:application_id/reset-secret',
       handlers: w(async (req, res) => {
         const application_id = snowflakeParam(req, 'application_id');
-        const answer = await call(oauth, oauth.ResetClientSecret, { application_id });
+        const client_secret = await oauth.resetClientSecret(application_id);
         auth.cache.invalidateApplication(application_id);
-        sendJson(res, 200, { client_secret: answer.client_secret });
+        sendJson(res, 200, { client_secret });
       }),
     },
     {
       method: 'post',
       path: '/users',
       handlers: w(async (req, res) => {
-        const answer = await call(oauth, oauth.CreateUser, { body_json: body(req) });
-        sendJson(res, 201, answer.user_json);
+        sendJson(res, 201, await oauth.createUser(body(req)));
       }),
     },
     {
       method: 'post',
       path: '/users/:user_id/sessions',
       handlers: w(async (req, res) => {
-        const answer = await call(oauth, oauth.CreateSession, { user_id: snowflakeParam(req, 'user_id') });
-        sendJson(res, 201, { token: answer.token });
+        const token = await oauth.createSession(snowflakeParam(req, 'user_id'));
+        sendJson(res, 201, { token });
       }),
     },
     {
@@ -137,8 +133,7 @@ export function adminRoutes(
       path: '/users/:user_id/connections',
       handlers: w(async (req, res) => {
         const user_id = snowflakeParam(req, 'user_id');
-        const answer = await call(oauth, oauth.CreateConnection, { user_id, body_json: body(req) });
-        sendJson(res, 201, answer.connection_json);
+        sendJson(res, 201, await oauth.createConnection(user_id, body(req)));
       }),
     },
     {
@@ -147,7 +142,7 @@ export function adminRoutes(
       handlers: w(async (req, res) => {
         const user_id = snowflakeParam(req, 'user_id');
         const application_id = snowflakeParam(req, 'application_id');
-        await call(oauth, oauth.RemoveAuthorization, { application_id, user_id });
+        await oauth.removeAuthorization(application_id, user_id);
         // Its revoked tokens must fail here at once, not after the cache's TTL.
         auth.cache.invalidateApplication(application_id);
         sendNoContent(res);
@@ -158,8 +153,7 @@ export function adminRoutes(
       path: '/guilds',
       handlers: w(async (req, res) => {
         await assertUserField('owner_id', (req.body as { owner_id?: unknown } | undefined)?.owner_id);
-        const answer = await call(permissions, permissions.CreateGuild, { body_json: body(req) });
-        sendJson(res, 201, answer.guild_json);
+        sendJson(res, 201, await permissions.createGuild(body(req)));
       }),
     },
     {
@@ -167,8 +161,7 @@ export function adminRoutes(
       path: '/guilds/:guild_id/roles',
       handlers: w(async (req, res) => {
         const guild_id = snowflakeParam(req, 'guild_id');
-        const answer = await call(permissions, permissions.CreateRole, { guild_id, body_json: body(req) });
-        sendJson(res, 201, answer.role_json);
+        sendJson(res, 201, await permissions.createRole(guild_id, body(req)));
       }),
     },
     {
@@ -177,12 +170,7 @@ export function adminRoutes(
       handlers: w(async (req, res) => {
         const guild_id = snowflakeParam(req, 'guild_id');
         const role_id = snowflakeParam(req, 'role_id');
-        const answer = await call(permissions, permissions.UpdateRole, {
-          guild_id,
-          role_id,
-          body_json: body(req),
-        });
-        sendJson(res, 200, answer.role_json);
+        sendJson(res, 200, await permissions.updateRole(guild_id, role_id, body(req)));
       }),
     },
     {
@@ -191,13 +179,9 @@ export function adminRoutes(
       handlers: w(async (req, res) => {
         const guild_id = snowflakeParam(req, 'guild_id');
         const user_id = snowflakeParam(req, 'user_id');
-        await call(oauth, oauth.GetUser, { user_id });
-        const answer = await call(permissions, permissions.PutMember, {
-          guild_id,
-          user_id,
-          body_json: body(req),
-        });
-        sendJson(res, answer.created ? 201 : 200, answer.member_json);
+        await oauth.getUser(user_id);
+        const member = await permissions.putMember(guild_id, user_id, body(req));
+        sendJson(res, member.created ? 201 : 200, member.memberJson);
       }),
     },
     {
@@ -208,11 +192,8 @@ export function adminRoutes(
         const user_id = snowflakeParam(req, 'user_id');
         // Removing an application's bot from a guild uninstalls the application there
         // (APPLICATION_DEAUTHORIZED, integration type 0); bots are not members here.
-        const uninstalled = await call(oauth, oauth.RemoveGuildInstallation, {
-          application_id: user_id,
-          guild_id,
-        });
-        if (!uninstalled.removed) await call(permissions, permissions.RemoveMember, { guild_id, user_id });
+        const uninstalled = await oauth.removeGuildInstallation(user_id, guild_id);
+        if (!uninstalled) await permissions.removeMember(guild_id, user_id);
         sendNoContent(res);
       }),
     },
@@ -221,15 +202,14 @@ export function adminRoutes(
       path: '/guilds/:guild_id/channels',
       handlers: w(async (req, res) => {
         const guild_id = snowflakeParam(req, 'guild_id');
-        const answer = await call(permissions, permissions.CreateChannel, { guild_id, body_json: body(req) });
-        sendJson(res, 201, answer.channel_json);
+        sendJson(res, 201, await permissions.createChannel(guild_id, body(req)));
       }),
     },
     {
       method: 'post',
       path: '/oauth2/authorize',
       handlers: w(async (req, res) => {
-        const answer = await call(oauth, oauth.Authorize, { body_json: body(req) });
+        const answer = await oauth.authorize(body(req));
         sendJson(
           res,
           200,

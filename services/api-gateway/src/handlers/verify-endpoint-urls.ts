@@ -1,6 +1,5 @@
 import type { Request } from 'express';
-import type { dispatcher as dispatcherTypes } from '@acs/protos';
-import { call } from '../clients/backend-clients';
+import type { DispatcherClient } from '../clients/dispatcher-client';
 
 /** The endpoint URLs an application body sets (as sent: the owning service checks their types). */
 export function endpointUrlsOf(req: Request): {
@@ -21,22 +20,16 @@ export function endpointUrlsOf(req: Request): {
  * application both go through it before oauth saves the body.
  */
 export async function verifyEndpointUrls(
-  dispatcher: dispatcherTypes.DispatcherServiceClient,
+  dispatcher: DispatcherClient,
   applicationId: string,
   req: Request,
 ): Promise<void> {
   const { interactions_endpoint_url: interactionsUrl, event_webhooks_url: eventsUrl } = endpointUrlsOf(req);
   // Absent, null (removal) or a type error the owning service reports: nothing to verify.
   if (typeof interactionsUrl === 'string' && interactionsUrl !== '') {
-    await call(dispatcher, dispatcher.VerifyInteractionsEndpoint, {
-      application_id: applicationId,
-      url: interactionsUrl,
-    });
+    await dispatcher.verifyInteractionsEndpoint(applicationId, interactionsUrl);
   }
   if (typeof eventsUrl === 'string' && eventsUrl !== '') {
-    await call(dispatcher, dispatcher.VerifyWebhookEndpoint, {
-      application_id: applicationId,
-      url: eventsUrl,
-    });
+    await dispatcher.verifyEventWebhooksEndpoint(applicationId, eventsUrl);
   }
 }
