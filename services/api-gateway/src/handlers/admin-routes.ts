@@ -4,13 +4,12 @@ import { DiscordError, fieldError, UnauthorizedError } from '@acs/discord-errors
 import { isSnowflake } from '@acs/snowflake';
 import type { Authenticator } from '../auth/create-authenticator';
 import type { PeerClients } from '../clients/peer-clients';
+import { refuseEndpointUrlsAtCreation } from '../domain/endpoint-urls';
+import { needsEntryPoint } from '../domain/needs-entry-point';
 import type { Route } from '../http/route-table';
 import { sendJson, sendNoContent } from '../http/send-json';
 import { snowflakeParam } from '../http/path-params';
-import { endpointUrlsOf, verifyEndpointUrls } from './verify-endpoint-urls';
-
-/** EMBEDDED: the app has an Activity, and with it a PRIMARY_ENTRY_POINT command. */
-const EMBEDDED_FLAG = 1 << 17;
+import { verifyEndpointUrls } from './verify-endpoint-urls';
 
 /** Compares the presented admin credential with the configured one in constant time. */
 function createAdminCheck(adminToken: string): RequestHandler {
@@ -40,8 +39,7 @@ export function adminRoutes(
 
   /** An EMBEDDED app always has its `Launch` entry point (created when missing). */
   async function ensureEntryPoint(applicationId: string, flags: number): Promise<void> {
-    if ((flags & EMBEDDED_FLAG) === 0) return;
-    await registry.ensureEntryPoint(applicationId, flags);
+    if (needsEntryPoint(flags)) await registry.ensureEntryPoint(applicationId, flags);
   }
 
   /** A user id in a body must name an existing user: 50035 on that field otherwise. */
@@ -64,18 +62,7 @@ export function adminRoutes(
       method: 'post',
       path: '/applications',
       handlers: w(async (req, res) => {
-        // The PING that verifies a URL is signed with the application's key, which does
-        // not exist yet: URLs are set with PATCH once the application does.
-        for (const [field, url] of Object.entries(endpointUrlsOf(req))) {
-          if (typeof url !== 'string' || url === '') continue;
-          throw fieldError(
-            field,
-            field === 'event_webhooks_url'
-              ? 'EVENT_WEBHOOKS_URL_INVALID'
-              : 'APPLICATION_INTERACTIONS_ENDPOINT_URL_INVALID',
-            `Set ${field} with PATCH after creating the application: the URL must verify a PING signed with its key (verify_key).`,
-          );
-        }
+        refuseEndpointUrlsAtCreation(req.body);
         const created = await oauth.createApplication(body(req));
         await ensureEntryPoint(created.applicationId, created.flags);
         sendJson(res, 201, created.applicationJson);
@@ -86,7 +73,7 @@ export function adminRoutes(
       path: '/applications/:application_id',
       handlers: w(async (req, res) => {
         const application_id = snowflakeParam(req, 'application_id');
-        await verifyEndpointUrls(dispatcher, application_id, req);
+        await verifyEndpointUrls(dispatcher, application_id, req.body);
         const updated = await oauth.updateApplication(application_id, body(req));
         auth.cache.invalidateApplication(application_id);
         await ensureEntryPoint(application_id, updated.flags);

@@ -86,7 +86,7 @@ export function oauth2Routes(
     const principal = await auth.authenticate(req);
     requireBot(principal);
     const application_id = principal.applicationId;
-    await verifyEndpointUrls(dispatcher, application_id, req);
+    await verifyEndpointUrls(dispatcher, application_id, req.body);
     const application = await oauth.updateCurrentApplication(application_id, req.rawBody ?? '');
     // The flags resolved tokens carry may have changed (oauth also announces it).
     auth.cache.invalidateApplication(application_id);

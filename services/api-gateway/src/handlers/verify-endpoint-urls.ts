@@ -1,17 +1,5 @@
-import type { Request } from 'express';
 import type { DispatcherClient } from '../clients/dispatcher-client';
-
-/** The endpoint URLs an application body sets (as sent: the owning service checks their types). */
-export function endpointUrlsOf(req: Request): {
-  interactions_endpoint_url?: unknown;
-  event_webhooks_url?: unknown;
-} {
-  const body = req.body as Record<string, unknown> | undefined;
-  return {
-    interactions_endpoint_url: body?.interactions_endpoint_url,
-    event_webhooks_url: body?.event_webhooks_url,
-  };
-}
+import { endpointUrlsSetBy } from '../domain/endpoint-urls';
 
 /**
  * An interactions endpoint or event webhook URL is saved only after the dispatcher
@@ -22,14 +10,13 @@ export function endpointUrlsOf(req: Request): {
 export async function verifyEndpointUrls(
   dispatcher: DispatcherClient,
   applicationId: string,
-  req: Request,
+  body: unknown,
 ): Promise<void> {
-  const { interactions_endpoint_url: interactionsUrl, event_webhooks_url: eventsUrl } = endpointUrlsOf(req);
-  // Absent, null (removal) or a type error the owning service reports: nothing to verify.
-  if (typeof interactionsUrl === 'string' && interactionsUrl !== '') {
-    await dispatcher.verifyInteractionsEndpoint(applicationId, interactionsUrl);
+  const urls = endpointUrlsSetBy(body);
+  if (urls.interactions_endpoint_url !== undefined) {
+    await dispatcher.verifyInteractionsEndpoint(applicationId, urls.interactions_endpoint_url);
   }
-  if (typeof eventsUrl === 'string' && eventsUrl !== '') {
-    await dispatcher.verifyEventWebhooksEndpoint(applicationId, eventsUrl);
+  if (urls.event_webhooks_url !== undefined) {
+    await dispatcher.verifyEventWebhooksEndpoint(applicationId, urls.event_webhooks_url);
   }
 }
