@@ -27,7 +27,7 @@ import { userRoutes } from './handlers/user-routes';
 export interface ServerDeps {
   /** The services it calls, through their typed clients. */
   clients: PeerClients;
-  /** Their gRPC clients, for the command permission routes, which still call permissions and oauth themselves. */
+  /** Their gRPC clients, for the command permission routes, which still call their peers themselves. */
   backends: BackendClients;
   auth: Authenticator;
   logger: Logger;

@@ -39,8 +39,8 @@ export function createBackendClients(urls: {
 
 /**
  * Calls `client.method(request)` with the default deadline; rejects with the gRPC error.
- * Only for the command permission routes, which still call permissions and oauth
- * themselves: everything else goes through the typed clients.
+ * Only for the command permission routes, which still call permissions, oauth and
+ * command-registry themselves: everything else goes through the typed clients.
  */
 export function call<C extends grpc.Client, Req, Res>(
   client: C,
