@@ -88,7 +88,7 @@ const ADMIN_ROUTES: Array<[Method, string]> = [
 
 /** How many routes each of the gateway's route files declares (`method: '…', path: …`). */
 function declaredRouteCount(): number {
-  const folder = join(__dirname, '..', 'services', 'api-gateway', 'src', 'routes');
+  const folder = join(__dirname, '..', 'services', 'api-gateway', 'src', 'handlers');
   return readdirSync(folder)
     .filter((file) => file.endsWith('.ts'))
     .map((file) => readFileSync(join(folder, file), 'utf8').match(/method: '\w+',\s*path: /g)?.length ?? 0)

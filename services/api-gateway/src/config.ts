@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { commonConfig, parseConfig } from '@acs/service-kit';
-import { readTrustProxy } from './http/read-trust-proxy';
+import { readTrustProxy } from './domain/read-trust-proxy';
 
 export { SERVICE_NAME } from './service-name';
 

@@ -1,14 +1,16 @@
-import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createLogger, installGracefulShutdown, reportListening, type Telemetry } from '@acs/service-kit';
 import { createAuthenticator } from './auth/create-authenticator';
-import { followCredentialChanges } from './auth/follow-credential-changes';
-import { closeBackendClients, createBackendClients } from './backends';
+import { followCredentialChanges } from './events/follow-credential-changes';
+import { closeBackendClients, createBackendClients } from './clients/backend-clients';
+import { createPeerClients } from './clients/peer-clients';
 import { loadConfig, SERVICE_NAME } from './config';
-import { createApp } from './create-app';
-import { createHttpServer } from './http/create-http-server';
+import { createServer } from './create-server';
 
-/** Wires config, backends and the HTTP server; drains and stops them in order on SIGTERM. */
+/**
+ * Wires config, the peer clients, the authenticator, the credential follower and the HTTP
+ * server; drains and stops them in order on SIGTERM.
+ */
 export async function startService(
   env: Record<string, string | undefined>,
   telemetry: Telemetry,
@@ -21,8 +23,9 @@ export async function startService(
     permissions: config.PERMISSIONS_GRPC_URL,
     dispatcher: config.DISPATCHER_GRPC_URL,
   });
+  const clients = createPeerClients(backends);
   let draining = false;
-  const auth = createAuthenticator(backends.oauth, {
+  const auth = createAuthenticator(clients.oauth, {
     maxCacheSeconds: config.TOKEN_CACHE_SECONDS,
     unknownTokenSeconds: config.UNKNOWN_TOKEN_CACHE_SECONDS,
   });
@@ -32,7 +35,8 @@ export async function startService(
     cache: auth.cache,
     logger,
   });
-  const app = createApp({
+  const server = createServer({
+    clients,
     backends,
     auth,
     logger,
@@ -51,11 +55,11 @@ export async function startService(
     },
     trustProxy: config.TRUST_PROXY,
     isDraining: () => draining,
-  });
-  const server: Server = createHttpServer(app, {
-    requestTimeoutMs: config.HTTP_REQUEST_TIMEOUT_MS,
-    headersTimeoutMs: config.HTTP_HEADERS_TIMEOUT_MS,
-    keepAliveTimeoutMs: config.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+    httpTimeouts: {
+      requestTimeoutMs: config.HTTP_REQUEST_TIMEOUT_MS,
+      headersTimeoutMs: config.HTTP_HEADERS_TIMEOUT_MS,
+      keepAliveTimeoutMs: config.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+    },
   });
   await new Promise<void>((resolve) => server.listen(config.PORT, config.HOST, resolve));
   // The bound port: PORT 0 lets the OS choose one.

@@ -1,19 +1,10 @@
 import type { Request } from 'express';
-import type { oauth } from '@acs/protos';
-import { fromGrpcError } from '@acs/service-kit';
-import { UnauthorizedError } from '@acs/discord-errors';
-import { call } from '../backends';
-import type { Principal } from './principal';
+import { DiscordError, UnauthorizedError } from '@acs/discord-errors';
+import type { OAuthClient, ResolvedToken } from '../clients/oauth-client';
+import type { Principal } from '../domain/principal';
 import { readCredential } from './read-credential';
 import { TokenCache } from './token-cache';
 import { UnknownTokenCache } from './unknown-token-cache';
-
-/** What oauth is asked to resolve, for each kind of credential. */
-const WIRE_KINDS: Record<Principal['kind'], oauth.PrincipalKind> = {
-  bot: 'PRINCIPAL_KIND_BOT',
-  bearer: 'PRINCIPAL_KIND_BEARER',
-  user: 'PRINCIPAL_KIND_USER_SESSION',
-};
 
 /** Resolves the Authorization header of a request to a principal, or throws 401. */
 export interface Authenticator {
@@ -48,7 +39,7 @@ export interface AuthenticatorCaching {
  * (401) for `unknownTokenSeconds`.
  */
 export function createAuthenticator(
-  client: oauth.OAuthServiceClient,
+  oauth: OAuthClient,
   { maxCacheSeconds, unknownTokenSeconds, now = Date.now }: AuthenticatorCaching,
 ): Authenticator {
   const cache = new TokenCache(undefined, now);
@@ -60,25 +51,16 @@ export function createAuthenticator(
   const resolved = new WeakMap<Request, { allowUserSession: boolean; principal: Promise<Principal> }>();
 
   async function resolve(kind: Principal['kind'], token: string, key: string): Promise<Principal> {
-    let answer: oauth.ResolveTokenResponse__Output;
+    let answer: ResolvedToken;
     try {
-      answer = await call(client, client.ResolveToken, { kind: WIRE_KINDS[kind], token });
+      answer = await oauth.resolveToken(kind, token);
     } catch (error) {
-      const known = fromGrpcError(error);
-      // Only oauth's verdict on the token is remembered; a failed call (no detail) is not.
-      if (known?.httpStatus === 401) unknown.add(key);
-      throw known ?? error;
+      // Only oauth's verdict on the token is remembered; a failed call (503, 504) is not.
+      if (error instanceof DiscordError && error.httpStatus === 401) unknown.add(key);
+      throw error;
     }
-    const principal: Principal = {
-      kind,
-      applicationId: answer.application_id,
-      userId: answer.user_id,
-      scopes: answer.scopes,
-      applicationFlags: Number(answer.application_flags),
-      userLocale: answer.user_locale,
-    };
-    cache.set(key, principal, Math.min(answer.cache_seconds, maxCacheSeconds));
-    return principal;
+    cache.set(key, answer.principal, Math.min(answer.cacheSeconds, maxCacheSeconds));
+    return answer.principal;
   }
 
   async function authenticateOnce(req: Request, allowUserSession: boolean): Promise<Principal> {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Principal } from './principal';
+import type { Principal } from '../domain/principal';
 
 /** The prefixes of the Authorization header, lowercased; a Map, so `constructor` or `__proto__` is no prefix. */
 const PREFIXES = new Map<string, Principal['kind']>([

@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import type { Principal } from './principal';
+import type { Principal } from '../domain/principal';
 
 /**
  * A short-lived map from a token's hash to its principal, so that the hot path does not

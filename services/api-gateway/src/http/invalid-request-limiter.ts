@@ -1,4 +1,5 @@
 import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
+import { FixedWindows } from '../domain/fixed-windows';
 import { clientOf } from './client-of';
 import { markRateLimited } from './rate-limiter';
 import { toDiscordError } from './render-error';
@@ -14,14 +15,6 @@ export interface InvalidRequestLimits {
 /** The statuses Discord counts: a bad token, a refused permission, a rate limit. */
 const INVALID_STATUSES = new Set([401, 403, 429]);
 
-/** How often windows that ended are dropped. */
-const SWEEP_INTERVAL_MS = 60_000;
-
-interface Window {
-  started: number;
-  count: number;
-}
-
 /**
  * Blocks a client address that piles up invalid answers, as Discord does: once an address
  * has had `limit` answers of 401, 403 or 429 in one fixed window (429s of
@@ -36,12 +29,11 @@ interface Window {
  * longer. Counters are per gateway process and swept once a minute.
  */
 export class InvalidRequestLimiter {
-  private readonly windows = new Map<string, Window>();
+  private readonly windows = new FixedWindows();
   // The client of each request, read once when it arrived: `req.ip` parses X-Forwarded-For
   // on every read, and a socket closed before its address was read has none.
   private readonly clients = new WeakMap<Request, string>();
   private readonly windowMs: number;
-  private sweptAt = 0;
 
   constructor(
     private readonly limits: InvalidRequestLimits,
@@ -58,14 +50,13 @@ export class InvalidRequestLimiter {
   /** Before the routes: a blocked client gets a global 429 until its window ends. */
   readonly refuseBlocked: RequestHandler = (req, res, next) => {
     const now = this.now();
-    this.sweep(now);
+    // Windows that ended go, at most once a minute, so memory follows live clients.
+    this.windows.sweep(now, this.windowMs);
     const client = clientOf(req.ip);
     if (client === undefined) return next();
     this.clients.set(req, client);
-    const window = this.windows.get(client);
-    if (!window || window.count < this.limits.limit || now - window.started >= this.windowMs) {
-      return next();
-    }
+    const window = this.windows.current(client, now, this.windowMs);
+    if (!window || window.count < this.limits.limit) return next();
     // Rounded up to the millisecond, so that a client waiting `retry_after` is not early.
     const retryAfter = Math.ceil(window.started + this.windowMs - now) / 1000;
     next(markRateLimited(res, retryAfter, 'global'));
@@ -81,26 +72,8 @@ export class InvalidRequestLimiter {
       INVALID_STATUSES.has(status) &&
       res.getHeader('X-RateLimit-Scope') !== 'shared'
     ) {
-      this.count(client, this.now());
+      this.windows.hit(client, this.now(), this.windowMs);
     }
     next(error);
   };
-
-  private count(client: string, now: number): void {
-    let window = this.windows.get(client);
-    if (!window || now - window.started >= this.windowMs) {
-      window = { started: now, count: 0 };
-      this.windows.set(client, window);
-    }
-    window.count += 1;
-  }
-
-  // Drops windows that ended, at most once a minute, so memory follows live clients.
-  private sweep(now: number): void {
-    if (now - this.sweptAt < SWEEP_INTERVAL_MS) return;
-    this.sweptAt = now;
-    for (const [client, window] of this.windows) {
-      if (now - window.started >= this.windowMs) this.windows.delete(client);
-    }
-  }
 }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 import { DiscordError, type DiscordErrorBody } from '@acs/discord-errors';
+import { FixedWindows } from '../domain/fixed-windows';
 import { clientOf } from './client-of';
 
 /** Limits of the public API (D: topics/rate-limits). */
@@ -49,11 +50,6 @@ export function markRateLimited(
   return new RateLimitedError(Number(seconds.toFixed(3)), scope === 'global');
 }
 
-interface Window {
-  started: number;
-  count: number;
-}
-
 /** Discord's top-level resources partition buckets: a guild's commands are counted apart from another guild's. */
 const MAJOR_PARAMETERS = ['guild_id', 'channel_id', 'webhook_id'];
 
@@ -86,8 +82,7 @@ export type IdentifyCaller = (
  * process: with N replicas behind a balancer a client gets up to N times the limit.
  */
 export class RateLimiter {
-  private readonly windows = new Map<string, Window>();
-  private sweptAt = 0;
+  private readonly windows = new FixedWindows();
 
   constructor(
     private readonly limits: RateLimits,
@@ -124,23 +119,29 @@ export class RateLimiter {
   private isSpent(caller: string, routeId: string, req: Request): boolean {
     const now = this.now();
     const { globalPerSecond, routeLimit, routeWindowSeconds } = this.limits;
-    const spent = (key: string, limit: number, length: number): boolean => {
-      const window = this.windows.get(key);
-      return limit > 0 && window !== undefined && now - window.started < length && window.count >= limit;
-    };
     return (
-      spent(`g:${caller}`, globalPerSecond, 1000) ||
-      spent(`r:${caller}:${routeId}:${majorOf(req)}`, routeLimit, routeWindowSeconds * 1000)
+      this.windows.isFull(`g:${caller}`, now, 1000, globalPerSecond) ||
+      this.windows.isFull(
+        `r:${caller}:${routeId}:${majorOf(req)}`,
+        now,
+        routeWindowSeconds * 1000,
+        routeLimit,
+      )
     );
   }
 
   private check(req: Request, res: Response, caller: string, routeId: string, bucket: string): void {
     const now = this.now();
-    this.sweep(now);
     const { globalPerSecond, routeLimit, routeWindowSeconds } = this.limits;
+    // Windows that ended long ago go, so memory follows live clients.
+    this.windows.sweep(now, Math.max(60, routeWindowSeconds) * 1000);
 
     if (routeLimit > 0) {
-      const window = this.hit(`r:${caller}:${routeId}:${majorOf(req)}`, now, routeWindowSeconds * 1000);
+      const window = this.windows.hit(
+        `r:${caller}:${routeId}:${majorOf(req)}`,
+        now,
+        routeWindowSeconds * 1000,
+      );
       const resetAfter = Math.max(0, window.started + routeWindowSeconds * 1000 - now) / 1000;
       res.setHeader('X-RateLimit-Limit', String(routeLimit));
       res.setHeader('X-RateLimit-Remaining', String(Math.max(0, routeLimit - window.count)));
@@ -150,29 +151,11 @@ export class RateLimiter {
       if (window.count > routeLimit) throw markRateLimited(res, resetAfter, 'user');
     }
     if (globalPerSecond > 0) {
-      const window = this.hit(`g:${caller}`, now, 1000);
+      const window = this.windows.hit(`g:${caller}`, now, 1000);
       if (window.count > globalPerSecond) {
         throw markRateLimited(res, Math.max(0, window.started + 1000 - now) / 1000, 'global');
       }
     }
-  }
-
-  private hit(key: string, now: number, length: number): Window {
-    let window = this.windows.get(key);
-    if (!window || now - window.started >= length) {
-      window = { started: now, count: 0 };
-      this.windows.set(key, window);
-    }
-    window.count += 1;
-    return window;
-  }
-
-  // Drops windows that ended long ago, at most once a minute, so memory follows live clients.
-  private sweep(now: number): void {
-    if (now - this.sweptAt < 60_000) return;
-    this.sweptAt = now;
-    const horizon = Math.max(60, this.limits.routeWindowSeconds) * 1000;
-    for (const [key, window] of this.windows) if (now - window.started > horizon) this.windows.delete(key);
   }
 }
 

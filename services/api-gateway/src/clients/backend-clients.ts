@@ -1,0 +1,59 @@
+import * as grpc from '@grpc/grpc-js';
+import {
+  loadCommandRegistryProto,
+  loadDispatcherProto,
+  loadOAuthProto,
+  loadPermissionsProto,
+} from '@acs/protos';
+import type { commandRegistry, dispatcher, oauth, permissions } from '@acs/protos';
+import { callUnary, createGrpcClient } from '@acs/service-kit';
+
+/** The gRPC clients of the services api-gateway talks to (handlers use them through `PeerClients`). */
+export interface BackendClients {
+  registry: commandRegistry.CommandRegistryServiceClient;
+  oauth: oauth.OAuthServiceClient;
+  permissions: permissions.PermissionsServiceClient;
+  dispatcher: dispatcher.DispatcherServiceClient;
+}
+
+/** Opens one channel per backend service. */
+export function createBackendClients(urls: {
+  registry: string;
+  oauth: string;
+  permissions: string;
+  dispatcher: string;
+}): BackendClients {
+  return {
+    registry: createGrpcClient(
+      loadCommandRegistryProto().acs.command_registry.v1.CommandRegistryService,
+      urls.registry,
+    ),
+    oauth: createGrpcClient(loadOAuthProto().acs.oauth.v1.OAuthService, urls.oauth),
+    permissions: createGrpcClient(
+      loadPermissionsProto().acs.permissions.v1.PermissionsService,
+      urls.permissions,
+    ),
+    dispatcher: createGrpcClient(loadDispatcherProto().acs.dispatcher.v1.DispatcherService, urls.dispatcher),
+  };
+}
+
+/**
+ * Calls `client.method(request)` with the default deadline; rejects with the gRPC error.
+ * Only for the command permission routes, which still call permissions, oauth and
+ * command-registry themselves: everything else goes through the typed clients.
+ */
+export function call<C extends grpc.Client, Req, Res>(
+  client: C,
+  method: (request: Req, callback: grpc.requestCallback<Res>) => grpc.ClientUnaryCall,
+  request: Req,
+): Promise<Res> {
+  return callUnary(client, method, request);
+}
+
+/** Closes every channel. */
+export function closeBackendClients(clients: BackendClients): void {
+  clients.registry.close();
+  clients.oauth.close();
+  clients.permissions.close();
+  clients.dispatcher.close();
+}

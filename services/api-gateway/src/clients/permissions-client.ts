@@ -1,0 +1,135 @@
+import type { permissions } from '@acs/protos';
+import type { RegisteredCommand } from '../domain/command-index';
+import type { GuildGrant } from '../domain/guild-grant';
+import { callPeer } from './call-peer';
+import { checkServing } from './check-serving';
+
+/** A page of `GET /users/@me/guilds`: ids '' when absent. */
+export interface GuildPage {
+  userId: string;
+  before: string;
+  after: string;
+  limit: number;
+  withCounts: boolean;
+}
+
+/**
+ * What api-gateway asks of permissions: guilds, roles, members and channels (the admin
+ * API), membership, the guilds a user is in, and which commands a member may use.
+ * Objects come back as permissions' JSON text, passed on as is. A failure permissions
+ * answers with its own error rejects with that DiscordError; one in transport with 503
+ * or 504.
+ */
+export interface PermissionsClient {
+  /** Whether permissions reports SERVING on its health service. */
+  isServing(deadlineMs: number): Promise<boolean>;
+  /** Whether the user is a member of the guild; 404 (10004 Unknown Guild) when there is no such guild. */
+  isMember(guildId: string, userId: string): Promise<boolean>;
+  /** The ids of the commands the member may use in the guild (in `channelId` unless ''). */
+  filterUsableCommands(
+    guildId: string,
+    channelId: string,
+    userId: string,
+    commands: RegisteredCommand[],
+  ): Promise<string[]>;
+  /**
+   * The user's guilds, a page of them, as JSON text. With `grants` (a bot), the guilds are
+   * those and its permissions there the granted ones on top of @everyone's.
+   */
+  listMemberGuilds(page: GuildPage, grants?: GuildGrant[]): Promise<string>;
+  createGuild(bodyJson: string): Promise<string>;
+  createRole(guildId: string, bodyJson: string): Promise<string>;
+  updateRole(guildId: string, roleId: string, bodyJson: string): Promise<string>;
+  /** Adds or updates a member; `created` when it was added. */
+  putMember(
+    guildId: string,
+    userId: string,
+    bodyJson: string,
+  ): Promise<{ memberJson: string; created: boolean }>;
+  removeMember(guildId: string, userId: string): Promise<void>;
+  createChannel(guildId: string, bodyJson: string): Promise<string>;
+}
+
+/** The PermissionsClient over permissions' gRPC client. */
+export function createPermissionsClient(client: permissions.PermissionsServiceClient): PermissionsClient {
+  return {
+    isServing: (deadlineMs) => checkServing(client, deadlineMs),
+
+    async isMember(guildId, userId) {
+      // No bits and no channel: only membership is asked.
+      const answer = await callPeer(client, client.CheckPermissions, {
+        guild_id: guildId,
+        user_id: userId,
+        permissions: '0',
+        channel_id: '',
+      });
+      return answer.is_member;
+    },
+
+    async filterUsableCommands(guildId, channelId, userId, commands) {
+      const answer = await callPeer(client, client.FilterUsableCommands, {
+        guild_id: guildId,
+        channel_id: channelId,
+        user_id: userId,
+        commands: commands.map((c) => ({
+          application_id: c.applicationId,
+          command_id: c.commandId,
+          name: c.name,
+          default_member_permissions: c.defaultMemberPermissions,
+          version: c.version,
+          named_version: c.namedVersion,
+        })),
+      });
+      return answer.command_ids;
+    },
+
+    async listMemberGuilds(page, grants) {
+      const answer = await callPeer(client, client.ListMemberGuilds, {
+        user_id: page.userId,
+        before: page.before,
+        after: page.after,
+        limit: page.limit,
+        with_counts: page.withCounts,
+        use_grants: grants !== undefined,
+        grants: (grants ?? []).map((g) => ({ guild_id: g.guildId, permissions: g.permissions })),
+      });
+      return answer.guilds_json;
+    },
+
+    async createGuild(bodyJson) {
+      return (await callPeer(client, client.CreateGuild, { body_json: bodyJson })).guild_json;
+    },
+
+    async createRole(guildId, bodyJson) {
+      return (await callPeer(client, client.CreateRole, { guild_id: guildId, body_json: bodyJson }))
+        .role_json;
+    },
+
+    async updateRole(guildId, roleId, bodyJson) {
+      const answer = await callPeer(client, client.UpdateRole, {
+        guild_id: guildId,
+        role_id: roleId,
+        body_json: bodyJson,
+      });
+      return answer.role_json;
+    },
+
+    async putMember(guildId, userId, bodyJson) {
+      const answer = await callPeer(client, client.PutMember, {
+        guild_id: guildId,
+        user_id: userId,
+        body_json: bodyJson,
+      });
+      return { memberJson: answer.member_json, created: answer.created };
+    },
+
+    async removeMember(guildId, userId) {
+      await callPeer(client, client.RemoveMember, { guild_id: guildId, user_id: userId });
+    },
+
+    async createChannel(guildId, bodyJson) {
+      const answer = await callPeer(client, client.CreateChannel, { guild_id: guildId, body_json: bodyJson });
+      return answer.channel_json;
+    },
+  };
+}

@@ -1,0 +1,104 @@
+import type { Server } from 'node:http';
+import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import type { Logger } from '@acs/service-kit';
+import type { Authenticator } from './auth/create-authenticator';
+import type { BackendClients } from './clients/backend-clients';
+import type { PeerClients } from './clients/peer-clients';
+import { createHttpServer, type HttpTimeouts } from './http/create-http-server';
+import { mountHealthRoutes } from './http/health-routes';
+import { limitRequestTime } from './http/limit-request-time';
+import { readJsonBody } from './http/read-json-body';
+import { InvalidRequestLimiter, type InvalidRequestLimits } from './http/invalid-request-limiter';
+import { RateLimiter, type RateLimits } from './http/rate-limiter';
+import type { TrustProxy } from './domain/read-trust-proxy';
+import { refuseNulQuery } from './http/refuse-bad-text';
+import { createErrorRenderer } from './http/render-error';
+import { mountRoutes, notFound } from './http/route-table';
+import { setSecurityHeaders } from './http/set-security-headers';
+import { adminRoutes } from './handlers/admin-routes';
+import { commandIndexRoutes } from './handlers/command-index-routes';
+import { commandPermissionRoutes } from './handlers/command-permission-routes';
+import { commandRoutes } from './handlers/command-routes';
+import { gatewayRoutes } from './handlers/gateway-routes';
+import { oauth2Routes } from './handlers/oauth2-routes';
+import { userRoutes } from './handlers/user-routes';
+
+/** What api-gateway's HTTP server is built from. */
+export interface ServerDeps {
+  /** The services it calls, through their typed clients. */
+  clients: PeerClients;
+  /** Their gRPC clients, for the command permission routes, which still call their peers themselves. */
+  backends: BackendClients;
+  auth: Authenticator;
+  logger: Logger;
+  adminToken: string;
+  maxBodyBytes: number;
+  /** How long a request's calls to services may take in all (each call's deadline ends by then). */
+  requestDeadlineMs: number;
+  /** How fast one client address may have large bodies read (bytes a second); unset: one at a time, unpaced. */
+  largeBodyBytesPerSecond?: number;
+  rateLimits: RateLimits;
+  invalidRequestLimits: InvalidRequestLimits;
+  /** Express's `trust proxy`: which hops may name the client (`req.ip`) in `X-Forwarded-For`. */
+  trustProxy: TrustProxy;
+  isDraining: () => boolean;
+  /** Node's limits on how long a client may take to send its request. */
+  httpTimeouts: HttpTimeouts;
+}
+
+/**
+ * Routes name `@me` literally, while clients may send it percent-encoded: discord-api-types
+ * encodes route parameters, so `Routes.user('@me')` is `/users/%40me`, which the real API
+ * serves. Decoding `%40` in the path (never in the query) lets both spellings match.
+ */
+function decodeAtSign(req: Request, _res: Response, next: NextFunction): void {
+  const query = req.url.indexOf('?');
+  const path = query < 0 ? req.url : req.url.slice(0, query);
+  if (/%40/i.test(path)) req.url = path.replace(/%40/gi, '@') + (query < 0 ? '' : req.url.slice(query));
+  next();
+}
+
+/** Builds the Express app: health, `/api/v10`, `/admin`, the 404/405 fallbacks and the one error renderer. */
+function createApp(deps: ServerDeps): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('trust proxy', deps.trustProxy);
+  const readBody = readJsonBody(deps.maxBodyBytes, deps.largeBodyBytesPerSecond);
+  const invalidRequests =
+    deps.invalidRequestLimits.limit > 0 ? new InvalidRequestLimiter(deps.invalidRequestLimits) : undefined;
+
+  app.use(setSecurityHeaders);
+  app.use(limitRequestTime(deps.requestDeadlineMs));
+  app.use(decodeAtSign);
+  mountHealthRoutes(app, deps.clients, deps.isDraining);
+  // After the probes, which a blocked address must not fail; before every route, so that a
+  // blocked address is refused whatever it asks and whichever token it sends.
+  if (invalidRequests) app.use(invalidRequests.refuseBlocked);
+  app.use(refuseNulQuery);
+  // One table per base path, so that its 404/405 fallbacks know every route of it.
+  mountRoutes(
+    app,
+    '/api/v10',
+    [
+      // Before commandRoutes: `…/commands/permissions` must not match `…/commands/:command_id`.
+      ...commandPermissionRoutes(deps.backends, deps.auth, readBody),
+      ...commandIndexRoutes(deps.clients, deps.auth),
+      ...commandRoutes(deps.clients, deps.auth, readBody),
+      ...gatewayRoutes(deps.clients, deps.auth),
+      ...oauth2Routes(deps.clients, deps.auth, readBody, deps.maxBodyBytes),
+      ...userRoutes(deps.clients, deps.auth),
+    ],
+    new RateLimiter(deps.rateLimits, deps.auth.identify),
+  );
+  mountRoutes(app, '/admin', [...adminRoutes(deps.clients, deps.auth, readBody, deps.adminToken)]);
+  app.use(notFound);
+  if (invalidRequests) app.use(invalidRequests.countInvalid);
+  app.use(createErrorRenderer(deps.logger));
+  return app;
+}
+
+/** api-gateway's HTTP server (the Express app with Node's timeouts set for an API), not yet listening. */
+export function createServer(deps: ServerDeps): Server {
+  return createHttpServer(createApp(deps), deps.httpTimeouts);
+}

@@ -1,0 +1,208 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { Request, RequestHandler } from 'express';
+import { DiscordError, fieldError, UnauthorizedError } from '@acs/discord-errors';
+import { isSnowflake } from '@acs/snowflake';
+import type { Authenticator } from '../auth/create-authenticator';
+import type { PeerClients } from '../clients/peer-clients';
+import { refuseEndpointUrlsAtCreation } from '../domain/endpoint-urls';
+import { needsEntryPoint } from '../domain/needs-entry-point';
+import type { Route } from '../http/route-table';
+import { sendJson, sendNoContent } from '../http/send-json';
+import { snowflakeParam } from '../http/path-params';
+import { verifyEndpointUrls } from './verify-endpoint-urls';
+
+/** Compares the presented admin credential with the configured one in constant time. */
+function createAdminCheck(adminToken: string): RequestHandler {
+  const expected = createHash('sha256').update(`Admin ${adminToken}`).digest();
+  return (req, _res, next) => {
+    const presented = createHash('sha256')
+      .update(req.headers.authorization ?? '')
+      .digest();
+    next(timingSafeEqual(presented, expected) ? undefined : new UnauthorizedError());
+  };
+}
+
+/**
+ * The admin API of ADMIN-API.md. It only forwards to the owning service's RPCs, which
+ * validate bodies under the public API's rules; the gateway adds what spans services
+ * (a guild's owner must be a user; an EMBEDDED app gets its entry point command).
+ */
+export function adminRoutes(
+  clients: PeerClients,
+  auth: Authenticator,
+  readBody: RequestHandler[],
+  adminToken: string,
+): Route[] {
+  const { oauth, permissions, registry, dispatcher } = clients;
+  const admin = createAdminCheck(adminToken);
+  const body = (req: Request): string => req.rawBody ?? '';
+
+  /** An EMBEDDED app always has its `Launch` entry point (created when missing). */
+  async function ensureEntryPoint(applicationId: string, flags: number): Promise<void> {
+    if (needsEntryPoint(flags)) await registry.ensureEntryPoint(applicationId, flags);
+  }
+
+  /** A user id in a body must name an existing user: 50035 on that field otherwise. */
+  async function assertUserField(field: string, value: unknown): Promise<void> {
+    if (typeof value !== 'string' || !isSnowflake(value)) return; // the owning service reports the type error
+    try {
+      await oauth.getUser(value);
+    } catch (error) {
+      if (error instanceof DiscordError && error.httpStatus === 404) {
+        throw fieldError(field, 'UNKNOWN_USER', `Unknown user ${value}`);
+      }
+      throw error;
+    }
+  }
+
+  const w = (...handlers: RequestHandler[]): RequestHandler[] => [admin, ...readBody, ...handlers];
+
+  return [
+    {
+      method: 'post',
+      path: '/applications',
+      handlers: w(async (req, res) => {
+        refuseEndpointUrlsAtCreation(req.body);
+        const created = await oauth.createApplication(body(req));
+        await ensureEntryPoint(created.applicationId, created.flags);
+        sendJson(res, 201, created.applicationJson);
+      }),
+    },
+    {
+      method: 'patch',
+      path: '/applications/:application_id',
+      handlers: w(async (req, res) => {
+        const application_id = snowflakeParam(req, 'application_id');
+        await verifyEndpointUrls(dispatcher, application_id, req.body);
+        const updated = await oauth.updateApplication(application_id, body(req));
+        auth.cache.invalidateApplication(application_id);
+        await ensureEntryPoint(application_id, updated.flags);
+        sendJson(res, 200, updated.applicationJson);
+      }),
+    },
+    {
+      method: 'post',
+      path: '/applications/:application_id/bot/reset-token',
+      handlers: w(async (req, res) => {
+        const application_id = snowflakeParam(req, 'application_id');
+        const token = await oauth.resetBotToken(application_id);
+        auth.cache.invalidateApplication(application_id);
+        sendJson(res, 200, { token });
+      }),
+    },
+    {
+      method: 'post',
+      path: '/applications/:application_id/reset-secret',
+      handlers: w(async (req, res) => {
+        const application_id = snowflakeParam(req, 'application_id');
+        const client_secret = await oauth.resetClientSecret(application_id);
+        auth.cache.invalidateApplication(application_id);
+        sendJson(res, 200, { client_secret });
+      }),
+    },
+    {
+      method: 'post',
+      path: '/users',
+      handlers: w(async (req, res) => {
+        sendJson(res, 201, await oauth.createUser(body(req)));
+      }),
+    },
+    {
+      method: 'post',
+      path: '/users/:user_id/sessions',
+      handlers: w(async (req, res) => {
+        const token = await oauth.createSession(snowflakeParam(req, 'user_id'));
+        sendJson(res, 201, { token });
+      }),
+    },
+    {
+      method: 'post',
+      path: '/users/:user_id/connections',
+      handlers: w(async (req, res) => {
+        const user_id = snowflakeParam(req, 'user_id');
+        sendJson(res, 201, await oauth.createConnection(user_id, body(req)));
+      }),
+    },
+    {
+      method: 'delete',
+      path: '/users/:user_id/authorizations/:application_id',
+      handlers: w(async (req, res) => {
+        const user_id = snowflakeParam(req, 'user_id');
+        const application_id = snowflakeParam(req, 'application_id');
+        await oauth.removeAuthorization(application_id, user_id);
+        // Its revoked tokens must fail here at once, not after the cache's TTL.
+        auth.cache.invalidateApplication(application_id);
+        sendNoContent(res);
+      }),
+    },
+    {
+      method: 'post',
+      path: '/guilds',
+      handlers: w(async (req, res) => {
+        await assertUserField('owner_id', (req.body as { owner_id?: unknown } | undefined)?.owner_id);
+        sendJson(res, 201, await permissions.createGuild(body(req)));
+      }),
+    },
+    {
+      method: 'post',
+      path: '/guilds/:guild_id/roles',
+      handlers: w(async (req, res) => {
+        const guild_id = snowflakeParam(req, 'guild_id');
+        sendJson(res, 201, await permissions.createRole(guild_id, body(req)));
+      }),
+    },
+    {
+      method: 'patch',
+      path: '/guilds/:guild_id/roles/:role_id',
+      handlers: w(async (req, res) => {
+        const guild_id = snowflakeParam(req, 'guild_id');
+        const role_id = snowflakeParam(req, 'role_id');
+        sendJson(res, 200, await permissions.updateRole(guild_id, role_id, body(req)));
+      }),
+    },
+    {
+      method: 'put',
+      path: '/guilds/:guild_id/members/:user_id',
+      handlers: w(async (req, res) => {
+        const guild_id = snowflakeParam(req, 'guild_id');
+        const user_id = snowflakeParam(req, 'user_id');
+        await oauth.getUser(user_id);
+        const member = await permissions.putMember(guild_id, user_id, body(req));
+        sendJson(res, member.created ? 201 : 200, member.memberJson);
+      }),
+    },
+    {
+      method: 'delete',
+      path: '/guilds/:guild_id/members/:user_id',
+      handlers: w(async (req, res) => {
+        const guild_id = snowflakeParam(req, 'guild_id');
+        const user_id = snowflakeParam(req, 'user_id');
+        // Removing an application's bot from a guild uninstalls the application there
+        // (APPLICATION_DEAUTHORIZED, integration type 0); bots are not members here.
+        const uninstalled = await oauth.removeGuildInstallation(user_id, guild_id);
+        if (!uninstalled) await permissions.removeMember(guild_id, user_id);
+        sendNoContent(res);
+      }),
+    },
+    {
+      method: 'post',
+      path: '/guilds/:guild_id/channels',
+      handlers: w(async (req, res) => {
+        const guild_id = snowflakeParam(req, 'guild_id');
+        sendJson(res, 201, await permissions.createChannel(guild_id, body(req)));
+      }),
+    },
+    {
+      method: 'post',
+      path: '/oauth2/authorize',
+      handlers: w(async (req, res) => {
+        const answer = await oauth.authorize(body(req));
+        sendJson(
+          res,
+          200,
+          answer.code ? { location: answer.location, code: answer.code } : { location: answer.location },
+        );
+      }),
+    },
+  ];
+}
