@@ -1,8 +1,8 @@
 import type { permissions } from '@acs/protos';
-import { callUnary, fromGrpcError } from '@acs/service-kit';
-import { type DiscordError } from '@acs/discord-errors';
+import { callUnary } from '@acs/service-kit';
 import { PERMISSION_FLAGS as P } from '../src/domain/permission-flags';
 import { startTestServer, type TestServer } from './support/start-test-server';
+import { errorOf } from './support/errors';
 import { createStoreFixture, type StoreFixture } from './support/test-database';
 
 const OWNER = '1000';
@@ -22,18 +22,6 @@ afterAll(async () => {
   await server?.close();
   await db?.close();
 });
-
-/** The Discord error a failed call carries; fails when the call succeeds. */
-async function errorOf(call: Promise<unknown>): Promise<DiscordError> {
-  try {
-    await call;
-  } catch (error) {
-    const discord = fromGrpcError(error);
-    if (discord) return discord;
-    throw error;
-  }
-  throw new Error('expected the call to fail');
-}
 
 const createGuild = (body: unknown) =>
   callUnary(client, client.CreateGuild, { body_json: JSON.stringify(body) });

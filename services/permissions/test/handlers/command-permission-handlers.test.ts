@@ -1,10 +1,10 @@
 import type { permissions } from '@acs/protos';
-import { callUnary, fromGrpcError } from '@acs/service-kit';
-import { type DiscordError } from '@acs/discord-errors';
+import { callUnary } from '@acs/service-kit';
 import { PERMISSION_FLAGS as P } from '../../src/domain/permission-flags';
 import { CommandPermissionsStore } from '../../src/store/command-permissions-store';
 import { FakeCommandRegistry } from '../support/fake-command-registry';
 import { startTestServer, type TestServer } from '../support/start-test-server';
+import { errorOf } from '../support/errors';
 import { createStoreFixture, type StoreFixture } from '../support/test-database';
 
 const OWNER = '1000';
@@ -30,17 +30,6 @@ afterAll(async () => {
   await server?.close();
   await db?.close();
 });
-
-async function errorOf(call: Promise<unknown>): Promise<DiscordError> {
-  try {
-    await call;
-  } catch (error) {
-    const discord = fromGrpcError(error);
-    if (discord) return discord;
-    throw error;
-  }
-  throw new Error('expected the call to fail');
-}
 
 /** A guild with a manager (MANAGE_GUILD + MANAGE_ROLES + MANAGE_CHANNELS), a plain member, a role, a channel and a thread. */
 async function world() {

@@ -1,4 +1,5 @@
 import { DiscordError, type ErrorTree } from '@acs/discord-errors';
+import { fromGrpcError } from '@acs/service-kit';
 
 /** The DiscordError `run` throws (sync or async); fails when it throws nothing or something else. */
 export async function discordErrorOf(run: () => unknown): Promise<DiscordError> {
@@ -31,4 +32,16 @@ export function oneError(path: (string | number)[], code: string, message: strin
   let tree: ErrorTree = { _errors: [{ code, message }] };
   for (const segment of [...path].reverse()) tree = { [String(segment)]: tree };
   return tree;
+}
+
+/** The Discord error a failed gRPC call carries; fails when the call succeeds. */
+export async function errorOf(call: Promise<unknown>): Promise<DiscordError> {
+  try {
+    await call;
+  } catch (error) {
+    const discord = fromGrpcError(error);
+    if (discord) return discord;
+    throw error;
+  }
+  throw new Error('expected the call to fail');
 }
