@@ -12,6 +12,7 @@ const files = [
   'acs/oauth/v1/oauth.proto',
   'acs/permissions/v1/permissions.proto',
   'acs/dispatcher/v1/dispatcher.proto',
+  'acs/interactions/v1/interactions.proto',
 ];
 fs.rmSync(out, { recursive: true, force: true });
 execFileSync(

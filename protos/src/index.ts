@@ -3,6 +3,7 @@ import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import type { ProtoGrpcType as CommandRegistryProto } from './generated/command_registry';
 import type { ProtoGrpcType as DispatcherProto } from './generated/dispatcher';
+import type { ProtoGrpcType as InteractionsProto } from './generated/interactions';
 import type { ProtoGrpcType as OAuthProto } from './generated/oauth';
 import type { ProtoGrpcType as PermissionsProto } from './generated/permissions';
 
@@ -11,6 +12,7 @@ export type * as commandRegistry from './generated/acs/command_registry/v1';
 export type * as oauth from './generated/acs/oauth/v1';
 export type * as permissions from './generated/acs/permissions/v1';
 export type * as dispatcher from './generated/acs/dispatcher/v1';
+export type * as interactions from './generated/acs/interactions/v1';
 
 /** Folder holding the .proto files (acs/<service>/v1/*.proto). */
 export const PROTO_DIR = path.join(__dirname, '..');
@@ -51,4 +53,9 @@ export function loadPermissionsProto(): PermissionsProto {
 /** acs.dispatcher.v1 */
 export function loadDispatcherProto(): DispatcherProto {
   return load<DispatcherProto>('acs/dispatcher/v1/dispatcher.proto');
+}
+
+/** acs.interactions.v1 */
+export function loadInteractionsProto(): InteractionsProto {
+  return load<InteractionsProto>('acs/interactions/v1/interactions.proto');
 }

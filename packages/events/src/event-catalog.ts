@@ -6,6 +6,15 @@ import {
   applicationCredentialsChanged,
   applicationDeauthorized,
 } from './catalog/oauth-events';
+import {
+  autocompleteAnswered,
+  interactionCreated,
+  interactionFailed,
+  interactionSucceeded,
+  messageCreated,
+  messageDeleted,
+  messageUpdated,
+} from './catalog/interactions-events';
 import { applicationCommandPermissionsUpdated } from './catalog/permissions-events';
 
 /**
@@ -22,6 +31,13 @@ export const EVENT_CATALOG = {
   'command-registry.command.deleted': commandDeleted,
   'command-registry.command.renamed': commandRenamed,
   'permissions.application_command_permissions.updated': applicationCommandPermissionsUpdated,
+  'interactions.interaction.created': interactionCreated,
+  'interactions.interaction.succeeded': interactionSucceeded,
+  'interactions.interaction.failed': interactionFailed,
+  'interactions.autocomplete.answered': autocompleteAnswered,
+  'interactions.message.created': messageCreated,
+  'interactions.message.updated': messageUpdated,
+  'interactions.message.deleted': messageDeleted,
 } as const satisfies Record<string, z.ZodType>;
 
 /** The name of an event: `oauth.application.authorized`. */

@@ -104,6 +104,13 @@ describe('the catalog', () => {
         guild_id: '2000',
         permissions: [{ id: '2000', type: 1, permission: false }],
       },
+      'interactions.interaction.created': { ...audience, type: 2, bot_payload: { id: '5000', token: 't' } },
+      'interactions.interaction.succeeded': audience,
+      'interactions.interaction.failed': { ...audience, reason_code: 2 },
+      'interactions.autocomplete.answered': { ...audience, choices: [{ name: 'a', value: 'a' }] },
+      'interactions.message.created': { ...message, message: { id: '6000', type: 20 } },
+      'interactions.message.updated': { ...message, message: { id: '6000', type: 20 } },
+      'interactions.message.deleted': { ...message, message_id: '6000' },
     };
     for (const [name, data] of Object.entries(valid))
       expect(EVENT_CATALOG[name as EventName].safeParse(data).success).toBe(true);
@@ -116,8 +123,29 @@ describe('the catalog', () => {
         permissions: [{ id: '1', type: 4, permission: true }],
       }).success,
     ).toBe(false);
+    expect(
+      EVENT_CATALOG['interactions.interaction.failed'].safeParse({ ...audience, reason_code: '2' }).success,
+    ).toBe(false);
   });
 });
+
+const audience = {
+  interaction_id: '5000',
+  application_id: '4000',
+  user_id: '3000',
+  session_id: null,
+  nonce: '123',
+  guild_id: '2000',
+  channel_id: '2001',
+};
+
+const message = {
+  application_id: '4000',
+  channel_id: '2001',
+  guild_id: '2000',
+  ephemeral_user_id: null,
+  recipient_ids: [],
+};
 
 const deleted: EventPayload<'command-registry.command.deleted'> = {
   application_id: '4000',

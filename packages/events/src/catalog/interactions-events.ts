@@ -1,0 +1,77 @@
+import { z } from 'zod';
+import { snowflake } from './snowflake-schema';
+
+/**
+ * Who an interaction's events go to: the invoking user (their gateway sessions: only
+ * `session_id` when the invocation named one, else every session of the user) and, for
+ * the bot, the application.
+ */
+const interactionAudience = {
+  interaction_id: snowflake,
+  application_id: snowflake,
+  /** The invoking user. */
+  user_id: snowflake,
+  /** The user's gateway session named by the invocation (`session_id`); null for all of them. */
+  session_id: z.string().nullable(),
+  /** The invocation's `nonce`, echoed in the user's events; null when none was sent. */
+  nonce: z.string().nullable(),
+  /** Null outside a guild (the bot's shard is computed from it; DMs go to shard 0). */
+  guild_id: snowflake.nullable(),
+  channel_id: snowflake,
+};
+
+/**
+ * A user invoked a command (or its autocomplete): the user's session gets
+ * INTERACTION_CREATE `{id, nonce}`; when `bot_payload` is set (the application has no
+ * interactions endpoint), the bot's session on the guild's shard gets INTERACTION_CREATE
+ * with it: the full interaction object, token included (A1).
+ */
+export const interactionCreated = z.object({
+  ...interactionAudience,
+  /** Interaction type: 2 APPLICATION_COMMAND, 3 MESSAGE_COMPONENT, 4 AUTOCOMPLETE, 5 MODAL_SUBMIT. */
+  type: z.number().int(),
+  bot_payload: z.record(z.string(), z.unknown()).nullable(),
+});
+
+/** The application acknowledged the interaction in time: INTERACTION_SUCCESS `{id, nonce}` to the user. */
+export const interactionSucceeded = z.object(interactionAudience);
+
+/**
+ * The interaction failed: INTERACTION_FAILURE `{id, nonce, reason_code}` to the user
+ * (reason 1 UNKNOWN: delivery failed; 2 TIMEOUT: no initial response within the deadline).
+ */
+export const interactionFailed = z.object({ ...interactionAudience, reason_code: z.number().int() });
+
+/** The application answered an autocomplete: APPLICATION_COMMAND_AUTOCOMPLETE_RESPONSE `{choices, nonce}` to the user. */
+export const autocompleteAnswered = z.object({
+  ...interactionAudience,
+  choices: z.array(z.record(z.string(), z.unknown())),
+});
+
+/** Who may see a message an interaction produced. */
+const messageAudience = {
+  application_id: snowflake,
+  channel_id: snowflake,
+  /** Null in a DM or group DM. */
+  guild_id: snowflake.nullable(),
+  /**
+   * Set for an ephemeral message (flag 64): only this user's sessions (and the bot) see it;
+   * null for everyone who can view the channel.
+   */
+  ephemeral_user_id: snowflake.nullable(),
+  /** In a DM or group DM: every member's user id; empty in a guild. */
+  recipient_ids: z.array(snowflake),
+};
+
+/** An interaction response or follow-up was posted: MESSAGE_CREATE with `message`. */
+export const messageCreated = z.object({
+  ...messageAudience,
+  /** The message object (type 20 or 23, author the bot user, interaction_metadata...). */
+  message: z.record(z.string(), z.unknown()),
+});
+
+/** A message was edited (or a deferred response got its content): MESSAGE_UPDATE with `message`. */
+export const messageUpdated = messageCreated;
+
+/** A message was deleted: MESSAGE_DELETE `{id, channel_id, guild_id?}`. */
+export const messageDeleted = z.object({ ...messageAudience, message_id: snowflake });
