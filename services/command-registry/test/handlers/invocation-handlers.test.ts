@@ -63,7 +63,8 @@ const unknownCommand = expect.objectContaining({
 
 describe('GetInvocableCommand', () => {
   it('finds a global command in a guild and outside any, as GET answers it', async () => {
-    const created = await create(APP, '', {
+    // Every field an invocation is checked against.
+    const body = {
       name: 'roll',
       description: 'Rolls dice',
       name_localizations: { fr: 'lancer' },
@@ -82,7 +83,8 @@ describe('GetInvocableCommand', () => {
         },
         { type: 3, name: 'label', description: 'A label', choices: [{ name: 'Red', value: 'red' }] },
       ],
-    });
+    };
+    const created = await create(APP, '', body);
     const id = created.id as string;
     const expected = await getCommand('', id);
 
@@ -92,26 +94,7 @@ describe('GetInvocableCommand', () => {
       expect(answer.named_version).toBe(id);
       const command = JSON.parse(answer.command_json) as Record<string, unknown>;
       expect(command).toEqual(expected);
-      expect(command).toMatchObject({
-        id,
-        application_id: APP,
-        version: created.version,
-        type: 1,
-        name: 'roll',
-        name_localizations: { fr: 'lancer' },
-        contexts: [0, 1, 2],
-        integration_types: [0, 1],
-        nsfw: true,
-        default_member_permissions: '2048',
-        options: [
-          expect.objectContaining({ type: 4, name: 'sides', required: true, min_value: 2, max_value: 100 }),
-          expect.objectContaining({
-            type: 3,
-            name: 'label',
-            choices: [expect.objectContaining({ value: 'red' })],
-          }),
-        ],
-      });
+      expect(command).toMatchObject({ id, application_id: APP, version: created.version, type: 1, ...body });
       expect(command).not.toHaveProperty('guild_id');
     }
   });
