@@ -1,5 +1,5 @@
 import { checkCommandIdentity } from '../../../src/domain/invocation';
-import { commandOf, errorOf, readBody, treeOf } from './fixtures';
+import { commandOf, errorOf, leavesAt, readBody, treeOf } from './fixtures';
 
 describe('checkCommandIdentity (read-repair, A9)', () => {
   it('passes the command the client knows', () => {
@@ -53,6 +53,6 @@ describe('checkCommandIdentity (read-repair, A9)', () => {
     const tree = treeOf(() =>
       checkCommandIdentity(4, readBody({}, { type: 2, name: 'Inspect' }).data, command),
     );
-    expect(tree.type?._errors?.[0]?.code).toBe('INTERACTION_APPLICATION_COMMAND_INVALID');
+    expect(leavesAt(tree, ['type'])[0]?.code).toBe('INTERACTION_APPLICATION_COMMAND_INVALID');
   });
 });

@@ -1,5 +1,15 @@
 import { validateCommandData, type TargetLookups } from '../../../src/domain/invocation';
-import { COMMAND, commandOf, errorsIn, GUILD, OTHER_USER, readBody, treeOf, user } from './fixtures';
+import {
+  COMMAND,
+  commandOf,
+  errorsIn,
+  leavesAt,
+  GUILD,
+  OTHER_USER,
+  readBody,
+  treeOf,
+  user,
+} from './fixtures';
 
 const MESSAGE_ID = '1600000000000000001';
 const lookups = (overrides: Partial<TargetLookups> = {}): TargetLookups => ({
@@ -65,14 +75,17 @@ describe('validateCommandData', () => {
 
   it('needs a USER target that exists, and is a member in a guild', () => {
     const at = (l: TargetLookups) =>
-      treeOf(() =>
-        validateCommandData(
-          2,
-          readBody({}, { type: 2, name: 'Inspect', target_id: OTHER_USER }).data,
-          userCommand,
-          l,
+      leavesAt(
+        treeOf(() =>
+          validateCommandData(
+            2,
+            readBody({}, { type: 2, name: 'Inspect', target_id: OTHER_USER }).data,
+            userCommand,
+            l,
+          ),
         ),
-      ).data?.target_id?._errors;
+        ['data', 'target_id'],
+      );
     expect(at(lookups({ users: {} }))).toEqual([
       { code: 'INTERACTION_APPLICATION_COMMAND_INVALID', message: 'Unknown user' },
     ]);
