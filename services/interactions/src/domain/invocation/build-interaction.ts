@@ -107,7 +107,8 @@ export function buildInteraction(input: InteractionInput): JsonRecord {
 
 /** The interaction as stored and shown in outcomes: everything but its token. */
 export function withoutToken(interaction: JsonRecord): JsonRecord {
-  const { token: _token, ...rest } = interaction;
+  const rest = { ...interaction };
+  delete rest.token;
   return rest;
 }
 
