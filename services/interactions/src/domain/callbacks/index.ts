@@ -6,3 +6,4 @@ export * from './focused-option-type';
 export * from './read-autocomplete-choices';
 export * from './render-callback-response';
 export * from './validate-callback';
+export * from './check-token';
