@@ -1,8 +1,14 @@
 import { loadInteractionsProto } from '@acs/protos';
 import { createGrpcServer, type GrpcServer, type Logger } from '@acs/service-kit';
+import { createCallbackHandlers, type CallbackHandlerDeps } from './handlers/callback-handlers';
+import { createInteractionHandlers, type InteractionHandlerDeps } from './handlers/interaction-handlers';
+import {
+  createWebhookMessageHandlers,
+  type WebhookMessageHandlerDeps,
+} from './handlers/webhook-message-handlers';
 
 /** What interactions' gRPC server is built from. */
-export interface ServerDeps {
+export interface ServerDeps extends InteractionHandlerDeps, CallbackHandlerDeps, WebhookMessageHandlerDeps {
   logger: Logger;
   /** Whether the service can take calls (its database is reachable); health reports it. */
   isReady: () => Promise<boolean>;
@@ -16,9 +22,11 @@ export function createServer(deps: ServerDeps): GrpcServer {
       {
         name: 'acs.interactions.v1.InteractionsService',
         definition: loadInteractionsProto().acs.interactions.v1.InteractionsService.service,
-        // The RPCs arrive with the invocation path (CreateInteraction) and the responses
-        // (callbacks, follow-ups, messages); until then grpc answers UNIMPLEMENTED.
-        handlers: {},
+        handlers: {
+          ...createInteractionHandlers(deps),
+          ...createCallbackHandlers(deps),
+          ...createWebhookMessageHandlers(deps),
+        },
       },
     ],
     isReady: deps.isReady,

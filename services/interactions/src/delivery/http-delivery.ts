@@ -3,15 +3,19 @@ import { signatureTimestamp, signWebhook } from '@acs/outbound';
 import type { Logger } from '@acs/service-kit';
 import { readEndpointAnswer, type EndpointOutcome } from '../domain/invocation';
 
-/** The initial response of an interaction, processed as the callback route processes it (resp's responder). */
+/**
+ * What records an initial response as the callback route records a callback (resp's
+ * responder, `handlers/responder.ts`), as far as delivery uses it.
+ */
 export interface InlineResponder {
   respond(input: {
     interactionId: string;
-    token?: string;
     body: unknown;
     withResponse: boolean;
-    /** The endpoint's own answer to the delivery: no token to check. */
+    /** The endpoint's own answer to the signed delivery: no token to check. */
     inline?: boolean;
+    /** The application's facts at hand (saves the responder asking oauth). */
+    application?: HttpTarget['application'];
   }): Promise<string>;
 }
 
@@ -26,11 +30,14 @@ export interface HttpTarget {
   url: string;
   /** PKCS#8 PEM of the application's Ed25519 signing key. */
   signingKeyPem: string;
+  /** What an inline answer's message needs of the application (its author, its flags). */
+  application: { botUser: Record<string, unknown>; applicationFlags: number };
 }
 
 /** What HTTP delivery is built from. */
 export interface HttpDeliveryOptions {
   poster: EndpointPoster;
+  /** Records an inline answer as the callback route records a callback. */
   responder: InlineResponder;
   /** Fails the interaction at once with reason 1 UNKNOWN, unless it has its outcome already. */
   fail: (interactionId: string) => Promise<unknown>;
@@ -90,7 +97,7 @@ export class HttpDelivery {
         await this.options.fail(target.interactionId);
         return;
       }
-      await this.respondInline(target.interactionId, answer.response);
+      await this.respondInline(target, answer.response);
     } catch (error) {
       logger.warn({ err: error, interaction_id: target.interactionId }, 'interaction delivery broke off');
       await this.options.fail(target.interactionId).catch(() => undefined);
@@ -98,13 +105,15 @@ export class HttpDelivery {
   }
 
   /** The endpoint's 200 answer as the initial response; a response the rules refuse fails the interaction. */
-  private async respondInline(interactionId: string, response: unknown): Promise<void> {
+  private async respondInline(target: HttpTarget, response: unknown): Promise<void> {
+    const { interactionId } = target;
     try {
       await this.options.responder.respond({
         interactionId,
         body: response,
         withResponse: false,
         inline: true,
+        application: target.application,
       });
     } catch (error) {
       if (!(error instanceof DiscordError)) throw error;

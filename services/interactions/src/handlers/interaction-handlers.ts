@@ -27,6 +27,7 @@ import {
   type InvocationPlace,
   type SettledInteraction,
 } from '../domain/invocation';
+import type { HttpTarget } from '../delivery/http-delivery';
 import type { InteractionStore, Launch, NewInteraction } from '../store/interaction-store';
 
 /** What the invocation RPC needs. */
@@ -37,9 +38,7 @@ export interface InteractionHandlerDeps {
   interactions: Pick<InteractionStore, 'findByNonce' | 'record' | 'findTargetMessage'>;
   ids: SnowflakeGenerator;
   /** Signed POSTs to interactions endpoints (started in the background). */
-  http: {
-    start(target: { interactionId: string; url: string; signingKeyPem: string }, bodyJson: string): void;
-  };
+  http: { start(target: HttpTarget, bodyJson: string): void };
   deadlines: { watch(interactionId: string): void };
   outcomes: { wait(interactionId: string, untilMs: number): Promise<SettledInteraction | undefined> };
   /** INTERACTION_RESPONSE_DEADLINE_MS and the sweep's interval: by then every outcome is known. */
@@ -141,6 +140,7 @@ async function invoke(
         interactionId: id,
         url: parties.interactionsEndpointUrl as string,
         signingKeyPem: parties.signingKeyPem,
+        application: { botUser: parties.botUser, applicationFlags: parties.applicationFlags },
       },
       JSON.stringify(interaction),
     );

@@ -143,7 +143,9 @@ export class InteractionStore {
             JSON.stringify(launch.message),
           ],
         );
+        // The order of a callback's events: the user's INTERACTION_SUCCESS, then the message.
         events.push(
+          createEvent('interactions.interaction.succeeded', audience),
           createEvent('interactions.message.created', {
             application_id: interaction.applicationId,
             channel_id: interaction.channelId,
@@ -152,7 +154,6 @@ export class InteractionStore {
             recipient_ids: interaction.recipientIds,
             message: launch.message,
           }),
-          createEvent('interactions.interaction.succeeded', audience),
         );
       }
       await writeEvents(db, events);

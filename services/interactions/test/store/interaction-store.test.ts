@@ -103,7 +103,7 @@ describe('InteractionStore.record', () => {
     await expect(open.store.findByNonce(first.userId, 'old')).resolves.toBe(second.id);
   });
 
-  it('records a launch acknowledged, with its message, message.created and succeeded', async () => {
+  it('records a launch acknowledged, with its message, succeeded and message.created', async () => {
     const interaction = newInteraction({ delivery: 'activity', botPayload: null });
     const messageId = nextId();
     const message = { id: messageId, type: 20, content: '', channel_id: interaction.channelId };
@@ -120,8 +120,8 @@ describe('InteractionStore.record', () => {
     });
     expect((await outboxEvents(open.pool)).map((e) => e.subject)).toEqual([
       'acs.interactions.interaction.created',
-      'acs.interactions.message.created',
       'acs.interactions.interaction.succeeded',
+      'acs.interactions.message.created',
     ]);
     await expect(open.store.settled(interaction.id)).resolves.toMatchObject({
       state: 'acknowledged',
