@@ -1,4 +1,5 @@
 import { connectNats, eventStreamOf, schedulePruning, startEventConsumer } from '@acs/events';
+import { parseAddressPolicy, WebhookPoster } from '@acs/outbound';
 import { loadOAuthProto, loadPermissionsProto } from '@acs/protos';
 import {
   createGrpcClient,
@@ -15,9 +16,7 @@ import { createServer } from './create-server';
 import { DispatchBus } from './delivery/gateway/dispatch-bus';
 import { startGatewayServer } from './delivery/gateway/gateway-server';
 import { SessionRegistry } from './delivery/gateway/session-registry';
-import { WebhookPoster } from './delivery/webhooks/post-webhook';
 import { WebhookWorker } from './delivery/webhooks/webhook-worker';
-import { parseAddressPolicy } from './domain/address-policy';
 import { DISPATCHED_EVENTS } from './domain/plan-event';
 import { deliverEvents } from './events/deliver-events';
 import { DeliveryStore } from './store/delivery-store';
@@ -65,6 +64,7 @@ export async function startService(
     policy: parseAddressPolicy(config.WEBHOOK_ALLOWED_ADDRESSES),
     timeoutMs: config.WEBHOOK_TIMEOUT_MS,
     maxSocketsPerDestination: config.WEBHOOK_CONCURRENCY_PER_ENDPOINT,
+    userAgent: 'ACS-Dispatcher (webhook events, 1)',
   });
   const worker = new WebhookWorker({
     store,

@@ -16,6 +16,7 @@ import { createCurrentUserHandlers } from './handlers/current-user-handlers';
 import { createDispatcherHandlers } from './handlers/dispatcher-handlers';
 import { createGuildInstallationHandlers } from './handlers/guild-installation-handlers';
 import type { HandlerDeps } from './handlers/handler-deps';
+import { createInvocationHandlers } from './handlers/invocation-handlers';
 import { createInstallationHandlers } from './handlers/installation-handlers';
 import { createTokenEndpointHandlers } from './handlers/token-endpoint-handlers';
 import { createTokenHandlers } from './handlers/token-handlers';
@@ -25,6 +26,7 @@ import { ConnectionStore } from './store/connection-store';
 import { EventWebhookSettingsStore } from './store/event-webhook-settings-store';
 import { GrantStore } from './store/grant-store';
 import { InstallationStore } from './store/installation-store';
+import { InvocationStore } from './store/invocation-store';
 import { TokenStore } from './store/token-store';
 import { UserStore } from './store/user-store';
 
@@ -56,6 +58,7 @@ export function createServer(deps: ServerDeps): GrpcServer {
   const handlers = {
     ...createDispatcherHandlers(new EventWebhookSettingsStore(prisma)),
     ...createGuildInstallationHandlers(prisma),
+    ...createInvocationHandlers(new InvocationStore(prisma)),
     ...createHandlers({
       applications: new ApplicationStore(prisma),
       users: new UserStore(prisma),
@@ -84,7 +87,8 @@ export function createServer(deps: ServerDeps): GrpcServer {
 
 /**
  * The handlers of the RPCs that work with `HandlerDeps`: every RPC but the dispatcher's
- * settings and the command picker's index, which `createServer` adds. Tests drive them directly.
+ * settings, the command picker's index and the interactions service's `DescribeInvocation`,
+ * which `createServer` adds. Tests drive them directly.
  */
 export function createHandlers(deps: HandlerDeps) {
   return {

@@ -1,5 +1,5 @@
 import type { Pool } from 'pg';
-import { localizeCommand, type NormalizedCommand } from '../domain';
+import { localizeCommand, UnknownCommandError, type NormalizedCommand } from '../domain';
 import { renderCommand } from './render-command';
 import type { StoredCommand } from './stored-command';
 
@@ -37,6 +37,12 @@ export interface IndexedCommand {
   command: Record<string, unknown>;
 }
 
+/** A command an invocation names: the command as stored, and the version it got its name at. */
+export interface InvocableCommand {
+  stored: StoredCommand;
+  namedVersion: string;
+}
+
 /** The columns of a CommandSummary (table `command`). */
 const SUMMARY_COLUMNS = `id::text, application_id::text, guild_id::text, name, version::text, named_version::text,
               data->>'default_member_permissions' AS default_member_permissions`;
@@ -71,6 +77,38 @@ export class CommandLookup {
       [applicationId, guildId, ids === 'all' ? null : ids],
     );
     return rows.map(toSummary);
+  }
+
+  /**
+   * The app's command `commandId` among its global commands and, when `guildId` is set
+   * (not ''), its commands in that guild: what a user may invoke there. One indexed read
+   * (by primary key); 404 / 10063 for another app's command, another guild's, or none.
+   */
+  async findInvocable(applicationId: string, guildId: string, commandId: string): Promise<InvocableCommand> {
+    const { rows } = await this.pool.query<{
+      guild_id: string;
+      version: string;
+      named_version: string;
+      data: NormalizedCommand;
+    }>(
+      `SELECT guild_id::text, version::text, named_version::text, data
+         FROM command
+        WHERE id = $1 AND application_id = $2 AND guild_id IN (0, $3)`,
+      // Global commands have guild_id 0, which no guild has: outside a guild only they match.
+      [commandId, applicationId, guildId === '' ? '0' : guildId],
+    );
+    const row = rows[0];
+    if (!row) throw new UnknownCommandError();
+    return {
+      stored: {
+        id: commandId,
+        applicationId,
+        guildId: row.guild_id === '0' ? '' : row.guild_id,
+        version: row.version,
+        command: row.data,
+      },
+      namedVersion: row.named_version,
+    };
   }
 
   /** The application ids with commands usable in a guild: any global command, or one of that guild. */

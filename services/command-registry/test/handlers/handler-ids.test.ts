@@ -1,6 +1,7 @@
 import type { OAuthClient } from '../../src/clients/oauth-client';
 import { createCommandHandlers } from '../../src/handlers/command-handlers';
 import { createCommandIndexHandlers } from '../../src/handlers/command-index-handlers';
+import { createInvocationHandlers } from '../../src/handlers/invocation-handlers';
 import { createResolveHandlers } from '../../src/handlers/resolve-handlers';
 import { CommandLookup } from '../../src/store/command-lookup';
 import { openStore, type OpenStore } from '../store/open-store';
@@ -11,7 +12,8 @@ import { openStore, type OpenStore } from '../store/open-store';
 let ctx: OpenStore;
 let handlers: ReturnType<typeof createCommandHandlers> &
   ReturnType<typeof createResolveHandlers> &
-  ReturnType<typeof createCommandIndexHandlers>;
+  ReturnType<typeof createCommandIndexHandlers> &
+  ReturnType<typeof createInvocationHandlers>;
 
 beforeAll(async () => {
   ctx = await openStore();
@@ -22,6 +24,7 @@ beforeAll(async () => {
     ...createCommandHandlers({ store: ctx.store, oauth: unusedOauth }),
     ...createResolveHandlers({ lookup }),
     ...createCommandIndexHandlers({ lookup, oauth: unusedOauth }),
+    ...createInvocationHandlers({ lookup }),
   };
 });
 afterAll(async () => ctx.close());
@@ -78,6 +81,9 @@ describe('ids of RPCs', () => {
     await expect(handlers.EnsureEntryPoint({ application_id: id, application_flags: 0 })).rejects.toEqual(
       invalidAt('application_id', 'NUMBER_TYPE_MAX'),
     );
+    await expect(
+      handlers.GetInvocableCommand({ application_id: APP, guild_id: '', command_id: id }),
+    ).rejects.toEqual(invalidAt('command_id', 'NUMBER_TYPE_MAX'));
   });
 
   it('answer text that is no id as 50035 NUMBER_TYPE_COERCE', async () => {
@@ -89,6 +95,13 @@ describe('ids of RPCs', () => {
   it('serve the largest id a bigint holds as an unknown command', async () => {
     await expect(
       handlers.GetCommand({ application_id: APP, guild_id: '', command_id: '9223372036854775807' }),
+    ).rejects.toEqual(expect.objectContaining({ httpStatus: 404, code: 10063 }));
+    await expect(
+      handlers.GetInvocableCommand({
+        application_id: APP,
+        guild_id: '9223372036854775807',
+        command_id: '9223372036854775807',
+      }),
     ).rejects.toEqual(expect.objectContaining({ httpStatus: 404, code: 10063 }));
   });
 });

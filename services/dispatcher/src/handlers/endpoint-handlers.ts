@@ -1,6 +1,6 @@
+import type { WebhookPoster } from '@acs/outbound';
 import type { dispatcher } from '@acs/protos';
 import type { OAuthClient } from '../clients/oauth-client';
-import type { WebhookPoster } from '../delivery/webhooks/post-webhook';
 import {
   verifyEventWebhooksEndpoint,
   verifyInteractionsEndpoint,

@@ -6,27 +6,17 @@ import type { StoredCredentials } from '../domain/issue-application-credentials'
 import { UnknownApplicationError } from '../domain/oauth-errors';
 import type { AuthorizingApplication } from '../domain/plan-authorization';
 import type { ApplicationRecord } from '../domain/records';
-import type { InstallParams, IntegrationTypesConfig } from '../domain/read-install-params';
 import type {
   ApplicationFields,
   ApplicationPatch,
   ApplicationProfile,
 } from '../domain/validate-application-body';
-import type { EventWebhookType } from '../domain/event-webhook-types';
 import type { IntegrationType } from '../domain/limits';
 import { Prisma, type PrismaClient } from '../generated/prisma/client';
 import { announceCredentialsChange, type CredentialChange } from './announce-credentials-change';
 import { revokeClientCredentialsGrants } from './revoke-client-credentials-grants';
-import { toUserRecord } from './to-user-record';
+import { APPLICATION_RELATIONS, toApplicationRecord } from './to-application-record';
 import { writeOutboxEvent } from './write-outbox-event';
-
-const WITH_RELATIONS = {
-  botUser: true,
-  owner: true,
-  _count: { select: { guildInstallations: true, userInstallations: true } },
-} satisfies Prisma.ApplicationInclude;
-
-type ApplicationRow = Prisma.ApplicationGetPayload<{ include: typeof WITH_RELATIONS }>;
 
 /** Applications with their bot users and credentials (stored as digests). */
 export class ApplicationStore {
@@ -51,7 +41,7 @@ export class ApplicationStore {
           botTokenHash: credentials.botTokenHash,
           clientSecretHash: credentials.clientSecretHash,
         },
-        include: WITH_RELATIONS,
+        include: APPLICATION_RELATIONS,
       });
     });
     return toApplicationRecord(row);
@@ -59,7 +49,7 @@ export class ApplicationStore {
 
   /** The application; 404 / 10002 when unknown. */
   async get(id: bigint): Promise<ApplicationRecord> {
-    const row = await this.prisma.application.findUnique({ where: { id }, include: WITH_RELATIONS });
+    const row = await this.prisma.application.findUnique({ where: { id }, include: APPLICATION_RELATIONS });
     if (!row) throw new UnknownApplicationError();
     return toApplicationRecord(row);
   }
@@ -117,7 +107,11 @@ export class ApplicationStore {
         const mask = BigInt(patch.flagsMask);
         columns.flags = (current.flags & ~mask) | (columns.flags & mask);
       }
-      const updated = await tx.application.update({ where: { id }, data: columns, include: WITH_RELATIONS });
+      const updated = await tx.application.update({
+        where: { id },
+        data: columns,
+        include: APPLICATION_RELATIONS,
+      });
       const changed: CredentialChange[] = [];
       if (columns.flags !== undefined && columns.flags !== current.flags) changed.push('flags');
       if (columns.ownerId !== undefined && columns.ownerId !== current.owner_id) changed.push('owner_id');
@@ -214,35 +208,5 @@ function toColumns(fields: ApplicationPatch): ApplicationColumns {
     // Set together with the integration types (integration_types_config): replaces them all.
     integrationInstallParams: fields.integrationInstallParams as Prisma.InputJsonObject | undefined,
     tags: fields.tags,
-  };
-}
-
-function toApplicationRecord(row: ApplicationRow): ApplicationRecord {
-  return {
-    id: row.id.toString(),
-    name: row.name,
-    flags: Number(row.flags),
-    integrationTypes: row.integrationTypes as IntegrationType[],
-    redirectUris: row.redirectUris,
-    interactionsEndpointUrl: row.interactionsEndpointUrl,
-    eventWebhooksUrl: row.eventWebhooksUrl,
-    eventWebhooksDisabled: row.eventWebhooksDisabledAt !== null,
-    eventWebhooksTypes: row.eventWebhooksTypes as EventWebhookType[],
-    publicClient: row.publicClient,
-    verifyKey: row.verifyKey,
-    bot: toUserRecord(row.botUser),
-    owner: row.owner ? toUserRecord(row.owner) : null,
-    description: row.description,
-    iconHash: row.iconHash,
-    coverImageHash: row.coverImageHash,
-    roleConnectionsVerificationUrl: row.roleConnectionsVerificationUrl,
-    customInstallUrl: row.customInstallUrl,
-    installParams: (row.installParams as InstallParams | null) ?? null,
-    integrationInstallParams:
-      (row.integrationInstallParams as IntegrationTypesConfig['installParams'] | null) ?? {},
-    tags: row.tags,
-    eventWebhooksEnabled: row.eventWebhooksEnabled,
-    guildInstallCount: row._count.guildInstallations,
-    userInstallCount: row._count.userInstallations,
   };
 }

@@ -1,9 +1,8 @@
 import { fieldError } from '@acs/discord-errors';
+import { signatureTimestamp, signWebhook, type PostOutcome, type WebhookPoster } from '@acs/outbound';
 import type { OAuthClient } from '../../clients/oauth-client';
 import { isPong, pingInteractionBody } from '../../domain/interaction-body';
-import { signatureTimestamp, signWebhook } from '../../domain/sign-webhook';
 import { pingWebhookBody } from '../../domain/webhook-body';
-import type { PostOutcome, WebhookPoster } from './post-webhook';
 
 /** What the two probes of an endpoint got: a correctly signed PING, then a forged one. */
 interface ProbeAnswers {

@@ -1,10 +1,9 @@
 import type { Logger } from '@acs/service-kit';
 import { WakeSignal } from '@acs/events';
+import { signatureTimestamp, signWebhook, type WebhookPoster } from '@acs/outbound';
 import type { OAuthClient } from '../../clients/oauth-client';
 import { nextAttemptAt } from '../../domain/retry-schedule';
-import { signatureTimestamp, signWebhook } from '../../domain/sign-webhook';
 import type { ClaimedDelivery, DeliveryStore } from '../../store/delivery-store';
-import type { WebhookPoster } from './post-webhook';
 
 /** Options of the webhook worker. */
 export interface WebhookWorkerOptions {

@@ -1,6 +1,6 @@
 import { BlockList, isIP } from 'node:net';
 
-/** Which non-public destinations an operator allows webhooks to reach. */
+/** Which non-public destinations an operator allows outbound requests to apps to reach. */
 export interface AddressPolicy {
   allowLoopback: boolean;
   allowPrivate: boolean;

@@ -2,7 +2,7 @@ import { lookup } from 'node:dns/promises';
 import * as http from 'node:http';
 import * as https from 'node:https';
 import { isIP } from 'node:net';
-import { refusalOf, type AddressPolicy } from '../../domain/address-policy';
+import { refusalOf, type AddressPolicy } from './address-policy';
 
 /** How one POST ended: the status, or why there was none. */
 export type PostOutcome =
@@ -22,18 +22,21 @@ const systemResolver: Resolver = async (host) =>
 /** Options of `WebhookPoster`. */
 export interface WebhookPosterOptions {
   policy: AddressPolicy;
+  /** How long the whole exchange (connect, send, read the answer) may take. */
   timeoutMs: number;
   /** Sockets kept per destination (the per-endpoint concurrency). */
   maxSocketsPerDestination: number;
+  /** `User-Agent` of every request, unless its headers carry one; none when unset. */
+  userAgent?: string;
   resolve?: Resolver;
 }
 
 /**
- * POSTs webhook bodies safely: http(s) only; the host is resolved at every request and
- * every address it resolves to must pass the address policy (so a DNS answer that turns
- * private later is caught); the connection goes to the address that was checked (no
- * second lookup); redirects are answers like any other (never followed); the whole
- * exchange must end within the timeout.
+ * POSTs bodies to apps' URLs (webhook events and interactions alike) safely: http(s)
+ * only; the host is resolved at every request and every address it resolves to must pass
+ * the address policy (so a DNS answer that turns private later is caught); the
+ * connection goes to the address that was checked (no second lookup); redirects are
+ * answers like any other (never followed); the whole exchange must end within the timeout.
  */
 export class WebhookPoster {
   private readonly agents = new Map<string, http.Agent>();
@@ -100,7 +103,7 @@ export class WebhookPoster {
         // TLS checks the certificate against the name, while the socket goes to the checked address.
         ...(isHttps ? { servername: isIP(host) ? undefined : host } : {}),
         headers: {
-          'user-agent': 'ACS-Dispatcher (webhook events, 1)',
+          ...(this.options.userAgent === undefined ? {} : { 'user-agent': this.options.userAgent }),
           ...headers,
           host: url.host,
           'content-type': 'application/json',
