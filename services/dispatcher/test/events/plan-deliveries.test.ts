@@ -34,9 +34,9 @@ function oauthWith(answer: () => Promise<ApplicationSettings>): OAuthClient {
   } as Partial<OAuthClient> as OAuthClient;
 }
 
-const permissions: PermissionsClient = {
-  guild: async (guildId) => ({ guild: { id: guildId, name: 'Guild', roles: [] }, channels: [] }),
-};
+const permissions = {
+  guild: async (guildId: string) => ({ guild: { id: guildId, name: 'Guild', roles: [] }, channels: [] }),
+} as Partial<PermissionsClient> as PermissionsClient;
 
 describe('planDeliveries', () => {
   it('embeds the user and the guild in the webhook, and builds the GUILD_CREATE', async () => {
@@ -50,17 +50,16 @@ describe('planDeliveries', () => {
       user: { id: USER },
       guild: { id: GUILD },
     });
-    expect(plan.gateway).toMatchObject({
-      applicationId: APP,
-      message: { t: 'GUILD_CREATE', guildId: GUILD },
-    });
+    expect(plan.gateway).toMatchObject([
+      { to: 'bot', applicationId: APP, message: { t: 'GUILD_CREATE', guildId: GUILD } },
+    ]);
   });
 
   it('plans nothing for an application oauth does not know (its 404)', async () => {
     const unknown = oauthWith(() => Promise.reject(new UnknownResourceError(10002, 'Unknown Application')));
     await expect(planDeliveries(authorized, unknown, permissions)).resolves.toEqual({
       webhook: null,
-      gateway: null,
+      gateway: [],
     });
   });
 

@@ -55,6 +55,8 @@ const oauth = {
 } as unknown as OAuthClient;
 const permissions: PermissionsClient = {
   guild: async (guildId: string) => ({ guild: { id: guildId, name: 'Guild', roles: [] }, channels: [] }),
+  memberGuilds: async () => [],
+  canViewChannel: async () => false,
 };
 
 beforeAll(async () => {
@@ -94,7 +96,12 @@ async function startReplica(
   } = {},
 ): Promise<{ url: string; identifies: IdentifyStore }> {
   const identifies = new IdentifyStore(pool, options.limits ?? LIMITS);
-  const registry = new SessionRegistry(bus, { resumeWindowMs: 60_000, replayBufferSize: 100 });
+  const registry = new SessionRegistry(bus, {
+    resumeWindowMs: 60_000,
+    replayBufferSize: 100,
+    canViewChannel: permissions.canViewChannel,
+    logger: createLogger('dispatcher-test', 'silent'),
+  });
   const server = await startGatewayServer(
     {
       registry,
