@@ -1,7 +1,7 @@
 import { DiscordError } from '@acs/discord-errors';
 import type { ApplicationSettings, OAuthClient } from '../clients/oauth-client';
 import type { GuildSnapshot, PermissionsClient } from '../clients/permissions-client';
-import type { GatewayRoute } from '../domain/gateway-route';
+import type { BotMessage, GatewayRoute } from '../domain/gateway-route';
 import { guildCreatePayload } from '../domain/guild-create';
 import { planEvent, type ApplicationEvent, type DispatchedEvent } from '../domain/plan-event';
 import { isInteractionEvent, planInteractionEvent } from '../domain/plan-interaction-event';
@@ -67,8 +67,7 @@ async function planApplicationEvent(
     }
   }
   const gateway: GatewayRoute[] = [];
-  const toBot = (message: Extract<GatewayRoute, { to: 'bot' }>['message']) =>
-    gateway.push({ to: 'bot', applicationId, message });
+  const toBot = (message: BotMessage) => gateway.push({ to: 'bot', applicationId, message });
   const g = plan.gateway;
   if (g?.kind === 'dispatch') {
     toBot({ kind: 'dispatch', t: g.t, d: g.d, guildId: g.guildId });

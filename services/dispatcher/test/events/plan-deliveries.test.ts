@@ -63,6 +63,33 @@ describe('planDeliveries', () => {
     });
   });
 
+  it('routes an interactions event with what it carries, asking no one (a peer that is down holds nothing up)', async () => {
+    const down = oauthWith(() => Promise.reject(new PeerUnavailableError('oauth')));
+    const created: DispatchedEvent = {
+      id: 'e2',
+      name: 'interactions.interaction.created',
+      occurredAt: '2026-01-01T00:00:00.000Z',
+      data: {
+        interaction_id: '1700000000000000010',
+        application_id: APP,
+        user_id: USER,
+        session_id: null,
+        nonce: 'n',
+        guild_id: GUILD,
+        channel_id: '1700000000000000004',
+        type: 2,
+        bot_payload: { id: '1700000000000000010', token: 't' },
+      },
+    };
+    await expect(planDeliveries(created, down, {} as PermissionsClient)).resolves.toEqual({
+      webhook: null,
+      gateway: [
+        expect.objectContaining({ to: 'user', userId: USER }),
+        expect.objectContaining({ to: 'bot', applicationId: APP }),
+      ],
+    });
+  });
+
   it('throws when oauth cannot be reached, so the event is retried, not half delivered', async () => {
     const down = oauthWith(() => Promise.reject(new PeerUnavailableError('oauth')));
     await expect(planDeliveries(authorized, down, permissions)).rejects.toBeInstanceOf(PeerUnavailableError);

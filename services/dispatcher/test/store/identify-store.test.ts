@@ -182,7 +182,10 @@ describe('IdentifyStore.claim: user sessions', () => {
     ];
     for (const values of rows) {
       await expect(
-        pools[0].query('INSERT INTO dispatcher.gateway_identify (application_id, user_id) VALUES ($1, $2)', values),
+        pools[0].query(
+          'INSERT INTO dispatcher.gateway_identify (application_id, user_id) VALUES ($1, $2)',
+          values,
+        ),
       ).rejects.toThrow(/gateway_identify_one_principal/);
     }
   });
