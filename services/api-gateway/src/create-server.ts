@@ -19,6 +19,7 @@ import { adminRoutes } from './handlers/admin-routes';
 import { commandIndexRoutes } from './handlers/command-index-routes';
 import { commandPermissionRoutes } from './handlers/command-permission-routes';
 import { commandRoutes } from './handlers/command-routes';
+import { dmChannelRoutes } from './handlers/dm-channel-routes';
 import { gatewayRoutes } from './handlers/gateway-routes';
 import { oauth2Routes } from './handlers/oauth2-routes';
 import { userRoutes } from './handlers/user-routes';
@@ -88,6 +89,7 @@ function createApp(deps: ServerDeps): Express {
       ...gatewayRoutes(deps.clients, deps.auth),
       ...oauth2Routes(deps.clients, deps.auth, readBody, deps.maxBodyBytes),
       ...userRoutes(deps.clients, deps.auth),
+      ...dmChannelRoutes(deps.clients, deps.auth, readBody),
     ],
     new RateLimiter(deps.rateLimits, deps.auth.identify),
   );
