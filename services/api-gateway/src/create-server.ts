@@ -96,9 +96,9 @@ function createApp(deps: ServerDeps): Express {
     ],
     limiter,
   );
-  // ACS serves API v10. The chat client, whose requests users' tools replay, invokes
-  // commands through API v9: that one route is served there too, counted in the same
-  // buckets as under v10 (one limiter, one route id).
+  // ACS serves API v10. The chat client (and the tools that act as it) invokes commands
+  // through API v9: that one route is served there too, in the same rate-limit windows as
+  // under v10 (one limiter, one route id). The rest of v9 is not served: 404.
   mountRoutes(app, '/api/v9', interactions.invocation, limiter);
   mountRoutes(app, '/admin', [...adminRoutes(deps.clients, deps.auth, readBody, deps.adminToken)]);
   app.use(notFound);

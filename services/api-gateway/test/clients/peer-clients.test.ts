@@ -152,10 +152,13 @@ beforeAll(async () => {
               outcome_json: request.wait ? '{"outcome":"success"}' : '',
             }),
           ),
-          CreateCallback: recorded('CreateCallback', (request: interactions.CreateCallbackRequest__Output) => {
-            if (request.token !== 'tok') throw new UnknownResourceError(10062, 'Unknown interaction');
-            return { response_json: request.with_response ? '{"interaction":{}}' : '' };
-          }),
+          CreateCallback: recorded(
+            'CreateCallback',
+            (request: interactions.CreateCallbackRequest__Output) => {
+              if (request.token !== 'tok') throw new UnknownResourceError(10062, 'Unknown interaction');
+              return { response_json: request.with_response ? '{"interaction":{}}' : '' };
+            },
+          ),
           CreateFollowup: recorded('CreateFollowup', () => ({ message_json: '{"id":"1"}' })),
           GetWebhookMessage: recorded('GetWebhookMessage', () => ({ message_json: '{"id":"2"}' })),
           EditWebhookMessage: recorded('EditWebhookMessage', () => ({ message_json: '{"id":"3"}' })),
@@ -369,9 +372,9 @@ describe('the interactions client', () => {
   });
 
   it('names the webhook message on every message call, with the edit’s body on PATCH only', async () => {
-    expect(await peers.interactions.createFollowup({ applicationId: APP, token: 'tok', bodyJson: '{}' })).toBe(
-      '{"id":"1"}',
-    );
+    expect(
+      await peers.interactions.createFollowup({ applicationId: APP, token: 'tok', bodyJson: '{}' }),
+    ).toBe('{"id":"1"}');
     expect(received.get('CreateFollowup')).toEqual({ application_id: APP, token: 'tok', body_json: '{}' });
     const wire = { application_id: APP, token: 'tok', message_id: '@original', body_json: '' };
     expect(await peers.interactions.getWebhookMessage(message)).toBe('{"id":"2"}');
