@@ -55,8 +55,10 @@ export function markRateLimited(
  * guild's commands are counted apart from another guild's. The first group whose
  * parameters the route has decides. A webhook is its id and token together ("webhook_id
  * + webhook_token", D: topics/rate-limits), which an interaction's webhook routes share
- * (the application id is the webhook id there); the callback route is partitioned the
- * same way, by interaction id and token (@discordjs/rest keys it so).
+ * (the application id is the webhook id there). The callback route is partitioned the
+ * same way, by interaction id and token: an app answering many interactions at once is
+ * counted per interaction, as @discordjs/rest expects (it sends callbacks at once,
+ * without queueing them behind a shared bucket).
  */
 const MAJOR_PARAMETERS = [
   ['guild_id'],
@@ -94,13 +96,14 @@ export type IdentifyCaller = (
 
 /**
  * Fixed-window counters per caller: one global window of a second (which interaction
- * routes are exempt from), and one per route and major parameter. The caller is the credential (its key, the same for every spelling of
- * one token) when the Authorization header is a credential of the route that resolves to
- * a principal; otherwise — no header, a route that takes none, a malformed, unknown or
- * unresolvable one — the client's address (`req.ip`, IPv6 by its /64), so that a client
- * rotating made-up headers is one caller, not a fresh bucket per header. A credential not
- * known yet is looked up (one shared ResolveToken) only while its address is within its
- * limits: an address that spent them gets its 429 without costing oauth a call.
+ * routes are exempt from), and one per route and major parameter. The caller is the
+ * credential (its key, the same for every spelling of one token) when the Authorization
+ * header is a credential of the route that resolves to a principal; otherwise — no
+ * header, a route that takes none, a malformed, unknown or unresolvable one — the
+ * client's address (`req.ip`, IPv6 by its /64), so that a client rotating made-up headers
+ * is one caller, not a fresh bucket per header. A credential not known yet is looked up
+ * (one shared ResolveToken) only while its address is within its limits: an address that
+ * spent them gets its 429 without costing oauth a call.
  *
  * Every answer carries the route bucket's `X-RateLimit-*` headers; a 429 also carries
  * `Retry-After`, `X-RateLimit-Scope`, `X-RateLimit-Global` when global, and `Via`
