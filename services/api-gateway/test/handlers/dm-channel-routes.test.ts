@@ -159,6 +159,7 @@ beforeAll(async () => {
     oauth: `127.0.0.1:${oauthPort}`,
     permissions: `127.0.0.1:${permissionsPort}`,
     dispatcher: '127.0.0.1:1',
+    interactions: '127.0.0.1:1',
   });
   const clients = createPeerClients(backends);
   http = createServer({
