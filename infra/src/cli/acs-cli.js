@@ -66,8 +66,14 @@ function resolveSettings(flags, env, dataDir) {
       throw new Error(`${what} is unknown: pass it, or run npm start once to seed the demo world`);
     return String(value);
   };
-  const appId = need(flags.app ?? seed?.application?.id, '--app');
   const dm = Boolean(flags.dm);
+  // In a guild, every app's commands are candidates unless --app narrows them; a DM is
+  // with one app's bot.
+  const appId = dm
+    ? need(flags.app ?? seed?.application?.id, '--app')
+    : flags.app === undefined
+      ? undefined
+      : String(flags.app);
   const guildId = dm ? undefined : need(flags.guild ?? seed?.guild?.id, '--guild');
   const sameGuild = guildId !== undefined && guildId === seed?.guild?.id;
   return {
@@ -145,14 +151,16 @@ async function listCommands(settings, token) {
     );
     if (index.status !== 200)
       throw new Error(`could not list the guild's commands:\n${describeError(index)}`);
-    return index.body.application_commands.filter((c) => c.application_id === settings.appId);
+    const commands = index.body.application_commands;
+    return settings.appId ? commands.filter((c) => c.application_id === settings.appId) : commands;
   }
   if (!settings.botToken) throw new Error('outside a guild, listing commands needs --bot-token');
   const global = await call(settings.base, 'GET', `/api/v10/applications/${settings.appId}/commands`, {
     token: `Bot ${settings.botToken}`,
   });
   if (global.status !== 200) throw new Error(`could not list the app's commands:\n${describeError(global)}`);
-  return global.body;
+  // In a DM only commands whose contexts include the bot DM (1) can be used.
+  return global.body.filter((c) => !c.contexts || c.contexts.includes(1));
 }
 
 /** The DM channel of the user with the app's bot (the BOT_DM context). */
@@ -252,12 +260,19 @@ async function runCli(argv, io) {
   } else {
     data = parseInvocation(line, commands, { autocomplete: command === 'autocomplete' });
   }
+  const named = commands.filter((c) => c.name === data.name && (c.type ?? 1) === data.type);
+  if (named.length > 1 && !settings.appId) {
+    throw new Error(
+      `several apps have ${data.name}: choose one with --app (${named.map((c) => c.application_id).join(', ')})`,
+    );
+  }
+  const applicationId = settings.appId ?? named[0]?.application_id;
   const channelId = settings.channelId ?? (await botDmChannel(settings, token));
   const invoked = await call(settings.base, 'POST', '/api/v10/interactions?wait=true', {
     token,
     body: {
       type: command === 'autocomplete' ? 4 : 2,
-      application_id: settings.appId,
+      application_id: applicationId,
       ...(settings.guildId ? { guild_id: settings.guildId } : {}),
       channel_id: channelId,
       nonce: String(
