@@ -65,6 +65,7 @@ const PUBLIC_ROUTES: Array<[Method, string]> = [
   ['get', '/users/@me'],
   ['get', '/users/@me/guilds'],
   ['get', '/users/@me/connections'],
+  ['post', '/users/@me/channels'],
 ];
 
 /** Admin routes (under /admin). */
@@ -462,6 +463,8 @@ describe('ids above 2^63 - 1, U+0000 and megabyte numbers in every field', () =>
         return { auth: () => session, query: { channel_id: w.channel.id } };
       case 'get /users/@me/guilds':
         return { auth: bot, query: { before: '9000000000000000000', after: '1', limit: '10' } };
+      case 'post /users/@me/channels':
+        return { auth: bot, body: { recipient_id: w.user.id } };
       case 'post /oauth2/token':
         return {
           auth: () => '',

@@ -7,7 +7,8 @@
  * Ctrl-C stops the services, then NATS and PostgreSQL if this launcher started them.
  *
  * Flags: --skip-build (use what is built; or ACS_SKIP_BUILD=1), --json-logs (the
- * services' raw JSON lines instead of the readable ones).
+ * services' raw JSON lines instead of the readable ones), --with-examples (also run the
+ * example bots of examples/ against the demo world: infra/src/run-examples.js).
  */
 const { randomBytes } = require('node:crypto');
 const fs = require('node:fs');
@@ -18,12 +19,15 @@ const { startLocalPostgres, ensureDatabase } = require('../src/local-postgres');
 const { ensureNats } = require('../src/local-nats');
 const { createAdminClient } = require('../src/admin-client');
 const { createDemoWorld } = require('../src/demo-world');
+const { runExamples } = require('../src/run-examples');
 const { shouldUseColor } = require('../src/format-log-line');
 
 const DATA_DIR = path.join(REPO_ROOT, '.data');
 const FILES = {
   adminToken: path.join(DATA_DIR, 'admin-token'),
   seed: path.join(DATA_DIR, 'seed.json'),
+  // Where the running stack answers (read by `npx acs`).
+  stack: path.join(DATA_DIR, 'stack.json'),
   log: path.join(DATA_DIR, 'acs.log'),
   postgres: path.join(DATA_DIR, 'postgres'),
   postgresLog: path.join(DATA_DIR, 'postgres.log'),
@@ -109,7 +113,25 @@ async function main() {
       `\nseeding the demo world failed: ${error.message}\n(ACS keeps running; it retries on the next start)\n`,
     );
   }
-  printSummary(stack, seed);
+  fs.writeFileSync(FILES.stack, `${JSON.stringify({ apiUrl: stack.apiUrl }, null, 2)}\n`);
+  cleanups.push({ name: 'stack file', run: async () => fs.rmSync(FILES.stack, { force: true }) });
+
+  let examples;
+  if (args.has('--with-examples') && seed) {
+    try {
+      examples = await runExamples({
+        apiUrl: stack.apiUrl,
+        admin: createAdminClient(stack.apiUrl, stack.adminToken),
+        seed,
+        dataDir: DATA_DIR,
+        say,
+      });
+      cleanups.push({ name: 'example bots', run: examples.stop });
+    } catch (error) {
+      process.stderr.write(`\nstarting the example bots failed: ${error.message}\n(ACS keeps running)\n`);
+    }
+  }
+  printSummary(stack, seed, examples?.lines);
 }
 
 /** DATABASE_URL when set (creating its database if missing), else the embedded PostgreSQL. */
@@ -208,7 +230,7 @@ async function isSeedInDatabase(stack, seed) {
   return body.code === 0; // 0: the route itself is unknown, which says nothing about the seed
 }
 
-function printSummary(stack, seed) {
+function printSummary(stack, seed, exampleLines = []) {
   const base = stack.apiUrl;
   const rows = [
     ['Base URL', `${base}  (public API ${base}/api/v10, admin API ${base}/admin)`],
@@ -231,6 +253,7 @@ function printSummary(stack, seed) {
         `-d '{"name":"ping","description":"Replies with pong"}'`,
     );
   }
+  if (exampleLines.length > 0) lines.push('', ...exampleLines);
   lines.push(
     '',
     `Logs: ${relative(FILES.log)}  Demo world: ${relative(FILES.seed)}  Ctrl-C stops everything`,

@@ -136,6 +136,7 @@ const SERVICE_WIRING = [
       OAUTH_GRPC_URL: grpc.oauth,
       LOBBY_GRPC_URL: grpc.lobby,
       DISPATCHER_GRPC_URL: grpc.dispatcher,
+      INTERACTIONS_GRPC_URL: grpc.interactions,
     }),
   },
 ];

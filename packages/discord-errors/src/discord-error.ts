@@ -79,6 +79,16 @@ export class MissingPermissionsError extends DiscordError {
   }
 }
 
+/**
+ * 400 / 50033 "Invalid Recipient(s)": `POST /users/@me/channels` naming a user who does not
+ * exist, or the caller themselves (the real API's answer to both).
+ */
+export class InvalidRecipientsError extends DiscordError {
+  constructor() {
+    super(400, 50033, 'Invalid Recipient(s)');
+  }
+}
+
 /** 404 with the unknown-resource code of the resource, e.g. 10063 "Unknown application command". */
 export class UnknownResourceError extends DiscordError {
   constructor(code: number, message: string) {

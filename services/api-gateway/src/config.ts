@@ -14,6 +14,7 @@ const schema = z.object({
   PERMISSIONS_GRPC_URL: z.string().default('127.0.0.1:50052'),
   OAUTH_GRPC_URL: z.string().default('127.0.0.1:50053'),
   DISPATCHER_GRPC_URL: z.string().default('127.0.0.1:50055'),
+  INTERACTIONS_GRPC_URL: z.string().default('127.0.0.1:50057'),
   /** Largest request body accepted, in bytes (larger → 413). */
   MAX_BODY_BYTES: z.coerce
     .number()

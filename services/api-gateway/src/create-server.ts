@@ -19,7 +19,9 @@ import { adminRoutes } from './handlers/admin-routes';
 import { commandIndexRoutes } from './handlers/command-index-routes';
 import { commandPermissionRoutes } from './handlers/command-permission-routes';
 import { commandRoutes } from './handlers/command-routes';
+import { dmChannelRoutes } from './handlers/dm-channel-routes';
 import { gatewayRoutes } from './handlers/gateway-routes';
+import { interactionRoutes } from './handlers/interaction-routes';
 import { oauth2Routes } from './handlers/oauth2-routes';
 import { userRoutes } from './handlers/user-routes';
 
@@ -76,6 +78,8 @@ function createApp(deps: ServerDeps): Express {
   // blocked address is refused whatever it asks and whichever token it sends.
   if (invalidRequests) app.use(invalidRequests.refuseBlocked);
   app.use(refuseNulQuery);
+  const limiter = new RateLimiter(deps.rateLimits, deps.auth.identify);
+  const interactions = interactionRoutes(deps.clients, deps.auth, readBody);
   // One table per base path, so that its 404/405 fallbacks know every route of it.
   mountRoutes(
     app,
@@ -86,11 +90,18 @@ function createApp(deps: ServerDeps): Express {
       ...commandIndexRoutes(deps.clients, deps.auth),
       ...commandRoutes(deps.clients, deps.auth, readBody),
       ...gatewayRoutes(deps.clients, deps.auth),
+      ...interactions.invocation,
+      ...interactions.responses,
       ...oauth2Routes(deps.clients, deps.auth, readBody, deps.maxBodyBytes),
       ...userRoutes(deps.clients, deps.auth),
+      ...dmChannelRoutes(deps.clients, deps.auth, readBody),
     ],
-    new RateLimiter(deps.rateLimits, deps.auth.identify),
+    limiter,
   );
+  // ACS serves API v10. The chat client (and the tools that act as it) invokes commands
+  // through API v9: that one route is served there too, in the same rate-limit windows as
+  // under v10 (one limiter, one route id). The rest of v9 is not served: 404.
+  mountRoutes(app, '/api/v9', interactions.invocation, limiter);
   mountRoutes(app, '/admin', [...adminRoutes(deps.clients, deps.auth, readBody, deps.adminToken)]);
   app.use(notFound);
   if (invalidRequests) app.use(invalidRequests.countInvalid);

@@ -22,6 +22,7 @@ export async function startService(
     oauth: config.OAUTH_GRPC_URL,
     permissions: config.PERMISSIONS_GRPC_URL,
     dispatcher: config.DISPATCHER_GRPC_URL,
+    interactions: config.INTERACTIONS_GRPC_URL,
   });
   const clients = createPeerClients(backends);
   let draining = false;

@@ -1,7 +1,12 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
-import { loadCommandRegistryProto, loadDispatcherProto, loadPermissionsProto } from '@acs/protos';
+import {
+  loadCommandRegistryProto,
+  loadDispatcherProto,
+  loadInteractionsProto,
+  loadPermissionsProto,
+} from '@acs/protos';
 import { createGrpcClient, createGrpcServer, createLogger, type GrpcServer } from '@acs/service-kit';
 import { createAuthenticator } from '../src/auth/create-authenticator';
 import { createPeerClients } from '../src/clients/peer-clients';
@@ -11,7 +16,8 @@ import { startFakeOAuth, type FakeOAuth } from './support/fake-oauth-server';
 /**
  * The gateway's whole HTTP server on a real port, against gRPC stand-ins at the
  * network edge: oauth (tokens), a dispatcher whose GetGateway takes as long as the test
- * says, and a registry and permissions service that are down (their port refuses).
+ * says, and a registry, permissions and interactions service that are down (their port
+ * refuses).
  */
 let oauth: FakeOAuth;
 let dispatcher: GrpcServer;
@@ -78,6 +84,10 @@ beforeAll(async () => {
     ),
     permissions: createGrpcClient(
       loadPermissionsProto().acs.permissions.v1.PermissionsService,
+      `127.0.0.1:${downPort}`,
+    ),
+    interactions: createGrpcClient(
+      loadInteractionsProto().acs.interactions.v1.InteractionsService,
       `127.0.0.1:${downPort}`,
     ),
   };

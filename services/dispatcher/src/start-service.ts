@@ -59,6 +59,8 @@ export async function startService(
   const registry = new SessionRegistry(bus, {
     resumeWindowMs: config.RESUME_WINDOW_MS,
     replayBufferSize: config.REPLAY_BUFFER_SIZE,
+    canViewChannel: (userId, guildId, channelId) => permissions.canViewChannel(userId, guildId, channelId),
+    logger,
   });
   const poster = new WebhookPoster({
     policy: parseAddressPolicy(config.WEBHOOK_ALLOWED_ADDRESSES),

@@ -4,13 +4,21 @@ import {
   createCommandPermissionHandlers,
   type CommandPermissionHandlerDeps,
 } from './handlers/command-permission-handlers';
+import { createDmChannelHandlers, type DmChannelHandlerDeps } from './handlers/dm-channel-handlers';
 import { createGuildHandlers, type GuildHandlerDeps } from './handlers/guild-handlers';
+import { createInvocationHandlers, type InvocationHandlerDeps } from './handlers/invocation-handlers';
 import { createMemberHandlers, type MemberHandlerDeps } from './handlers/member-handlers';
 import { createPermissionHandlers, type PermissionHandlerDeps } from './handlers/permission-handlers';
 
 /** What the permissions gRPC server is built from. */
 export interface ServerDeps
-  extends GuildHandlerDeps, MemberHandlerDeps, PermissionHandlerDeps, CommandPermissionHandlerDeps {
+  extends
+    GuildHandlerDeps,
+    MemberHandlerDeps,
+    PermissionHandlerDeps,
+    CommandPermissionHandlerDeps,
+    DmChannelHandlerDeps,
+    InvocationHandlerDeps {
   logger: Logger;
   /** Whether the service can take calls (its database is reachable); health reports it. */
   isReady: () => Promise<boolean>;
@@ -29,6 +37,8 @@ export function createServer(deps: ServerDeps): GrpcServer {
           ...createMemberHandlers(deps),
           ...createPermissionHandlers(deps),
           ...createCommandPermissionHandlers(deps),
+          ...createDmChannelHandlers(deps),
+          ...createInvocationHandlers(deps),
         },
       },
     ],

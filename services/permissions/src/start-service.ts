@@ -16,6 +16,8 @@ import { PrismaClient } from './generated/prisma/client';
 import { BotMemberStore } from './store/bot-member-store';
 import { ChannelStore } from './store/channel-store';
 import { CommandPermissionsStore } from './store/command-permissions-store';
+import { DmChannelStore } from './store/dm-channel-store';
+import { GuildPlaceStore } from './store/guild-place-store';
 import { GuildStore } from './store/guild-store';
 import { MemberStore } from './store/member-store';
 import { ListMemberGuildsStore } from './store/list-member-guilds-store';
@@ -60,6 +62,8 @@ export async function startService(
     contexts: new PermissionContextStore(prisma),
     memberGuilds: new ListMemberGuildsStore(prisma),
     commandPermissions,
+    dmChannels: new DmChannelStore(prisma, snowflakes),
+    places: new GuildPlaceStore(prisma),
     isReady: async () => {
       await pool.query('SELECT 1');
       return true;

@@ -11,13 +11,19 @@ export interface Authenticator {
   /** The request's principal (resolved once per request, however often asked); 401 when there is none. */
   authenticate(req: Request, allowUserSession?: boolean): Promise<Principal>;
   /**
+   * A user's chat-client session (no prefix) for the routes only a user's client calls:
+   * a bot or Bearer token is 401 there without oauth being asked.
+   */
+  authenticateSession(req: Request): Promise<Principal>;
+  /**
    * The key of the request's credential when it resolves to a principal, else undefined
    * (none, malformed, unknown, or oauth unreachable): who the rate limits count. With
-   * `lookup` false only what is already known is used, and oauth is not asked.
+   * `sessionOnly`, a bot or Bearer token counts as none. With `lookup` false only what is
+   * already known is used, and oauth is not asked.
    */
   identify(
     req: Request,
-    options: { allowUserSession: boolean; lookup: boolean },
+    options: { allowUserSession: boolean; sessionOnly?: boolean; lookup: boolean },
   ): Promise<string | undefined>;
   cache: TokenCache;
 }
@@ -91,11 +97,16 @@ export function createAuthenticator(
   return {
     cache,
     authenticate,
-    async identify(req, { allowUserSession, lookup }) {
+    async authenticateSession(req) {
+      const header = req.headers.authorization;
+      if (!header || readCredential(header).kind !== 'user') throw new UnauthorizedError();
+      return authenticate(req, true);
+    },
+    async identify(req, { allowUserSession, sessionOnly = false, lookup }) {
       const header = req.headers.authorization;
       if (!header) return undefined;
       const { kind, key } = readCredential(header);
-      if (kind === 'user' && !allowUserSession) return undefined;
+      if (kind === 'user' ? !allowUserSession : sessionOnly) return undefined;
       if (cache.get(key)) return key;
       if (!lookup || unknown.has(key)) return undefined;
       return authenticate(req, allowUserSession).then(

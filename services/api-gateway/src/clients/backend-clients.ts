@@ -2,10 +2,11 @@ import * as grpc from '@grpc/grpc-js';
 import {
   loadCommandRegistryProto,
   loadDispatcherProto,
+  loadInteractionsProto,
   loadOAuthProto,
   loadPermissionsProto,
 } from '@acs/protos';
-import type { commandRegistry, dispatcher, oauth, permissions } from '@acs/protos';
+import type { commandRegistry, dispatcher, interactions, oauth, permissions } from '@acs/protos';
 import { callUnary, createGrpcClient } from '@acs/service-kit';
 
 /** The gRPC clients of the services api-gateway talks to (handlers use them through `PeerClients`). */
@@ -14,6 +15,7 @@ export interface BackendClients {
   oauth: oauth.OAuthServiceClient;
   permissions: permissions.PermissionsServiceClient;
   dispatcher: dispatcher.DispatcherServiceClient;
+  interactions: interactions.InteractionsServiceClient;
 }
 
 /** Opens one channel per backend service. */
@@ -22,6 +24,7 @@ export function createBackendClients(urls: {
   oauth: string;
   permissions: string;
   dispatcher: string;
+  interactions: string;
 }): BackendClients {
   return {
     registry: createGrpcClient(
@@ -34,6 +37,10 @@ export function createBackendClients(urls: {
       urls.permissions,
     ),
     dispatcher: createGrpcClient(loadDispatcherProto().acs.dispatcher.v1.DispatcherService, urls.dispatcher),
+    interactions: createGrpcClient(
+      loadInteractionsProto().acs.interactions.v1.InteractionsService,
+      urls.interactions,
+    ),
   };
 }
 
@@ -56,4 +63,5 @@ export function closeBackendClients(clients: BackendClients): void {
   clients.oauth.close();
   clients.permissions.close();
   clients.dispatcher.close();
+  clients.interactions.close();
 }

@@ -1,6 +1,7 @@
 import type { BackendClients } from './backend-clients';
 import { createCommandRegistryClient, type CommandRegistryClient } from './command-registry-client';
 import { createDispatcherClient, type DispatcherClient } from './dispatcher-client';
+import { createInteractionsClient, type InteractionsClient } from './interactions-client';
 import { createOAuthClient, type OAuthClient } from './oauth-client';
 import { createPermissionsClient, type PermissionsClient } from './permissions-client';
 
@@ -10,6 +11,7 @@ export interface PeerClients {
   oauth: OAuthClient;
   permissions: PermissionsClient;
   dispatcher: DispatcherClient;
+  interactions: InteractionsClient;
 }
 
 /** The typed clients over the gRPC clients of the peers. */
@@ -19,5 +21,6 @@ export function createPeerClients(backends: BackendClients): PeerClients {
     oauth: createOAuthClient(backends.oauth),
     permissions: createPermissionsClient(backends.permissions),
     dispatcher: createDispatcherClient(backends.dispatcher),
+    interactions: createInteractionsClient(backends.interactions),
   };
 }

@@ -48,6 +48,11 @@ export interface PermissionsClient {
   ): Promise<{ memberJson: string; created: boolean }>;
   removeMember(guildId: string, userId: string): Promise<void>;
   createChannel(guildId: string, bodyJson: string): Promise<string>;
+  /**
+   * `POST /users/@me/channels` for `userId` (whose recipients exist: the caller checked):
+   * the channel as JSON text without `recipients`, and everyone in it, the caller included.
+   */
+  openDmChannel(userId: string, bodyJson: string): Promise<{ channelJson: string; recipientIds: string[] }>;
 }
 
 /** The PermissionsClient over permissions' gRPC client. */
@@ -130,6 +135,11 @@ export function createPermissionsClient(client: permissions.PermissionsServiceCl
     async createChannel(guildId, bodyJson) {
       const answer = await callPeer(client, client.CreateChannel, { guild_id: guildId, body_json: bodyJson });
       return answer.channel_json;
+    },
+
+    async openDmChannel(userId, bodyJson) {
+      const answer = await callPeer(client, client.OpenDmChannel, { user_id: userId, body_json: bodyJson });
+      return { channelJson: answer.channel_json, recipientIds: answer.recipient_ids };
     },
   };
 }

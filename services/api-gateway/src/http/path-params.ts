@@ -24,3 +24,9 @@ export function booleanQuery(req: Request, name: string): boolean {
   if (/^(false|0)$/i.test(text)) return false;
   throw fieldError(name, 'BASE_TYPE_BOOLEAN', 'Must be either true or false.');
 }
+
+/** The message id of an interaction webhook route: `@original` (the initial response) or a snowflake. */
+export function webhookMessageParam(req: Request, name: string): string {
+  const value = String(req.params[name] ?? '');
+  return value === '@original' ? value : readPathSnowflake(name, value);
+}

@@ -50,11 +50,39 @@ export function markRateLimited(
   return new RateLimitedError(Number(seconds.toFixed(3)), scope === 'global');
 }
 
-/** Discord's top-level resources partition buckets: a guild's commands are counted apart from another guild's. */
-const MAJOR_PARAMETERS = ['guild_id', 'channel_id', 'webhook_id'];
+/**
+ * Discord's top-level resources (major parameters), which partition a route's buckets: a
+ * guild's commands are counted apart from another guild's. The first group whose
+ * parameters the route has decides. A webhook is its id and token together ("webhook_id
+ * + webhook_token", D: topics/rate-limits), which an interaction's webhook routes share
+ * (the application id is the webhook id there). The callback route is partitioned the
+ * same way, by interaction id and token: an app answering many interactions at once is
+ * counted per interaction, as @discordjs/rest expects (it sends callbacks at once,
+ * without queueing them behind a shared bucket).
+ */
+const MAJOR_PARAMETERS = [
+  ['guild_id'],
+  ['channel_id'],
+  ['webhook_id', 'webhook_token'],
+  ['interaction_id', 'interaction_token'],
+];
 
-/** What a route takes in its Authorization header, if anything: a token, or a token or a user's session. */
-export type RouteCredential = 'token' | 'token-or-session';
+/**
+ * What a route takes in its Authorization header, if anything: a token, a token or a
+ * user's session, or a user's session only.
+ */
+export type RouteCredential = 'token' | 'token-or-session' | 'session';
+
+/** How a route is counted beyond its own buckets. */
+export interface RouteLimitOptions {
+  /**
+   * Whether the caller's global window applies (true by default). Interaction routes are
+   * exempt, as on Discord (D: topics/rate-limits: "Interaction endpoints are not bound to
+   * the bot's Global Rate Limit"): an app answering many interactions is never held back
+   * by its other requests, nor they by it.
+   */
+  global?: boolean;
+}
 
 /**
  * Who a request is counted as, for a route that takes a credential: the credential's key
@@ -63,18 +91,19 @@ export type RouteCredential = 'token' | 'token-or-session';
  */
 export type IdentifyCaller = (
   req: Request,
-  options: { allowUserSession: boolean; lookup: boolean },
+  options: { allowUserSession: boolean; sessionOnly?: boolean; lookup: boolean },
 ) => Promise<string | undefined>;
 
 /**
- * Fixed-window counters per caller: one global window of a second, and one per route and
- * major parameter. The caller is the credential (its key, the same for every spelling of
- * one token) when the Authorization header is a credential of the route that resolves to
- * a principal; otherwise — no header, a route that takes none, a malformed, unknown or
- * unresolvable one — the client's address (`req.ip`, IPv6 by its /64), so that a client
- * rotating made-up headers is one caller, not a fresh bucket per header. A credential not
- * known yet is looked up (one shared ResolveToken) only while its address is within its
- * limits: an address that spent them gets its 429 without costing oauth a call.
+ * Fixed-window counters per caller: one global window of a second (which interaction
+ * routes are exempt from), and one per route and major parameter. The caller is the
+ * credential (its key, the same for every spelling of one token) when the Authorization
+ * header is a credential of the route that resolves to a principal; otherwise — no
+ * header, a route that takes none, a malformed, unknown or unresolvable one — the
+ * client's address (`req.ip`, IPv6 by its /64), so that a client rotating made-up headers
+ * is one caller, not a fresh bucket per header. A credential not known yet is looked up
+ * (one shared ResolveToken) only while its address is within its limits: an address that
+ * spent them gets its 429 without costing oauth a call.
  *
  * Every answer carries the route bucket's `X-RateLimit-*` headers; a 429 also carries
  * `Retry-After`, `X-RateLimit-Scope`, `X-RateLimit-Global` when global, and `Via`
@@ -90,13 +119,17 @@ export class RateLimiter {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** The middleware for one route; `routeId` is its method and path pattern, `credential` what it takes. */
-  forRoute(routeId: string, credential?: RouteCredential): RequestHandler {
+  /**
+   * The middleware for one route; `routeId` is its method and path pattern, `credential`
+   * what it takes, `options` whether the global window applies.
+   */
+  forRoute(routeId: string, credential?: RouteCredential, options: RouteLimitOptions = {}): RequestHandler {
     const bucket = createHash('sha256').update(routeId).digest('hex').slice(0, 32);
+    const global = options.global ?? true;
     return (req, res, next) => {
-      this.callerOf(req, routeId, credential).then((caller) => {
+      this.callerOf(req, routeId, credential, global).then((caller) => {
         try {
-          this.check(req, res, caller, routeId, bucket);
+          this.check(req, res, caller, routeId, bucket, global);
           next();
         } catch (error) {
           next(error);
@@ -105,22 +138,28 @@ export class RateLimiter {
     };
   }
 
-  private async callerOf(req: Request, routeId: string, credential?: RouteCredential): Promise<string> {
+  private async callerOf(
+    req: Request,
+    routeId: string,
+    credential: RouteCredential | undefined,
+    global: boolean,
+  ): Promise<string> {
     const address = `ip:${clientOf(req.ip) ?? ''}`;
     if (credential === undefined || !req.headers.authorization) return address;
     const key = await this.identify(req, {
-      allowUserSession: credential === 'token-or-session',
-      lookup: !this.isSpent(address, routeId, req),
+      allowUserSession: credential !== 'token',
+      sessionOnly: credential === 'session',
+      lookup: !this.isSpent(address, routeId, req, global),
     });
     return key ?? address;
   }
 
-  /** Whether a caller has no request left in its global window or this route's. */
-  private isSpent(caller: string, routeId: string, req: Request): boolean {
+  /** Whether a caller has no request left in its global window (where it applies) or this route's. */
+  private isSpent(caller: string, routeId: string, req: Request, global: boolean): boolean {
     const now = this.now();
     const { globalPerSecond, routeLimit, routeWindowSeconds } = this.limits;
     return (
-      this.windows.isFull(`g:${caller}`, now, 1000, globalPerSecond) ||
+      (global && this.windows.isFull(`g:${caller}`, now, 1000, globalPerSecond)) ||
       this.windows.isFull(
         `r:${caller}:${routeId}:${majorOf(req)}`,
         now,
@@ -130,7 +169,14 @@ export class RateLimiter {
     );
   }
 
-  private check(req: Request, res: Response, caller: string, routeId: string, bucket: string): void {
+  private check(
+    req: Request,
+    res: Response,
+    caller: string,
+    routeId: string,
+    bucket: string,
+    global: boolean,
+  ): void {
     const now = this.now();
     const { globalPerSecond, routeLimit, routeWindowSeconds } = this.limits;
     // Windows that ended long ago go, so memory follows live clients.
@@ -150,7 +196,7 @@ export class RateLimiter {
       res.setHeader('X-RateLimit-Bucket', bucket);
       if (window.count > routeLimit) throw markRateLimited(res, resetAfter, 'user');
     }
-    if (globalPerSecond > 0) {
+    if (global && globalPerSecond > 0) {
       const window = this.windows.hit(`g:${caller}`, now, 1000);
       if (window.count > globalPerSecond) {
         throw markRateLimited(res, Math.max(0, window.started + 1000 - now) / 1000, 'global');
@@ -159,7 +205,17 @@ export class RateLimiter {
   }
 }
 
-/** The route's top-level resource, whose requests are counted apart. */
+/**
+ * The route's top-level resource, whose requests are counted apart. A webhook's or an
+ * interaction's token is a credential: the key holds its hash, never the token itself.
+ */
 function majorOf(req: Request): string {
-  return String(MAJOR_PARAMETERS.map((p) => req.params[p]).find((v) => v !== undefined) ?? '');
+  for (const group of MAJOR_PARAMETERS) {
+    const values = group.map((p) => req.params[p]).filter((v) => v !== undefined);
+    if (values.length === 0) continue;
+    return group.length === 1
+      ? String(values[0])
+      : createHash('sha256').update(values.join('/')).digest('base64');
+  }
+  return '';
 }

@@ -3,6 +3,7 @@ import { DiscordError, InvalidFormBodyError, MalformedJsonError } from '@acs/dis
 import { clientOf } from './client-of';
 import { FairWorkQueue } from './fair-work-queue';
 import { PacedTurns, TurnTooFarError } from './paced-turns';
+import { formKindOf, readFormPayload } from './read-form-payload';
 import { markRateLimited } from './rate-limiter';
 import { bodyTextError, overlongBodyError } from './refuse-bad-text';
 
@@ -10,7 +11,19 @@ declare module 'express-serve-static-core' {
   interface Request {
     /** The request body as received (UTF-8), forwarded to services without re-encoding. */
     rawBody?: string;
+    /** Whether the route also takes its JSON body as a form's `payload_json` (acceptFormPayload). */
+    acceptsFormPayload?: boolean;
   }
+}
+
+/**
+ * Marks a route whose JSON body may also come as `payload_json` in an
+ * `application/x-www-form-urlencoded` or `multipart/form-data` form (interaction
+ * responses and messages); goes before readJsonBody's handlers, which read it then.
+ */
+export function acceptFormPayload(req: Request, _res: Response, next: NextFunction): void {
+  req.acceptsFormPayload = true;
+  next();
 }
 
 /** 413 with Discord's code for an oversize body. */
@@ -21,6 +34,8 @@ export class RequestTooLargeError extends DiscordError {
 }
 
 const JSON_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i;
+/** The content types a route marked with acceptFormPayload takes, as CONTENT_TYPE_INVALID lists them. */
+const FORM_PAYLOAD_TYPES = `'application/json', 'application/x-www-form-urlencoded', 'multipart/form-data'`;
 /** A `\uD800`-`\uDFFF` escape: the only way JSON text can carry a lone surrogate. */
 const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
 /** A surrogate without its pair. */
@@ -123,7 +138,8 @@ function decodeJsonBody(buffer: Buffer): { text: string; body: unknown } {
 
 /**
  * Reads the body of a write request once: at most `limit` bytes (else 413), JSON only
- * (else 50035 CONTENT_TYPE_INVALID), then decoded (decodeJsonBody). Large bodies are read
+ * (else 50035 CONTENT_TYPE_INVALID) or, on a route marked with acceptFormPayload, a form
+ * whose `payload_json` is the JSON body (readFormPayload), then decoded (decodeJsonBody). Large bodies are read
  * one at a time per client address (the next once this one is answered, and no faster
  * than `largeBodyBytesPerSecond`; 429 when the turn is more than MAX_TURN_WAIT_MS away),
  * checked for a number as text too long for any field before they are decoded, and
@@ -174,17 +190,19 @@ export function readJsonBody(limit: number, largeBodyBytesPerSecond = Infinity):
       );
     },
     (req: Request, _res: Response, next: NextFunction) => {
-      const buffer = req.body as unknown;
+      const received = req.body as unknown;
       req.body = undefined;
-      if (!Buffer.isBuffer(buffer) || buffer.length === 0) return next();
+      if (!Buffer.isBuffer(received) || received.length === 0) return next();
       const contentType = req.headers['content-type'] ?? '';
-      if (!JSON_TYPE.test(contentType)) {
+      const form = req.acceptsFormPayload ? formKindOf(contentType) : undefined;
+      if (!form && !JSON_TYPE.test(contentType)) {
+        const types = req.acceptsFormPayload ? FORM_PAYLOAD_TYPES : `'application/json'`;
         return next(
           new InvalidFormBodyError({
             _errors: [
               {
                 code: 'CONTENT_TYPE_INVALID',
-                message: `Expected "Content-Type" header to be one of {'application/json'}.`,
+                message: `Expected "Content-Type" header to be one of {${types}}.`,
               },
             ],
           }),
@@ -195,21 +213,26 @@ export function readJsonBody(limit: number, largeBodyBytesPerSecond = Infinity):
         req.rawBody = text;
         next();
       };
-      if (buffer.length < QUEUED_BODY_BYTES) {
-        let decoded: { text: string; body: unknown };
-        try {
-          decoded = decodeJsonBody(buffer);
-        } catch (error) {
-          return next(error);
+      const decode = (buffer: Buffer) => {
+        if (buffer.length < QUEUED_BODY_BYTES) {
+          let decoded: { text: string; body: unknown };
+          try {
+            decoded = decodeJsonBody(buffer);
+          } catch (error) {
+            return next(error);
+          }
+          return done(decoded);
         }
-        return done(decoded);
-      }
-      const decodeLarge = () => {
-        const overlong = overlongBodyError(buffer);
-        if (overlong) throw overlong;
-        return decodeJsonBody(buffer);
+        const decodeLarge = () => {
+          const overlong = overlongBodyError(buffer);
+          if (overlong) throw overlong;
+          return decodeJsonBody(buffer);
+        };
+        queue.run(clientOf(req.ip) ?? '', decodeLarge).then(done, next);
       };
-      queue.run(clientOf(req.ip) ?? '', decodeLarge).then(done, next);
+      // A form's payload_json is then read as a JSON body is, with the same checks.
+      if (form) readFormPayload(received, req.headers, form).then(decode, next);
+      else decode(received);
     },
   ];
 }

@@ -1,7 +1,7 @@
 import type { Express, NextFunction, Request, RequestHandler, Response } from 'express';
 import { match } from 'path-to-regexp';
 import { DiscordError } from '@acs/discord-errors';
-import type { RateLimiter, RouteCredential } from './rate-limiter';
+import type { RateLimiter, RouteCredential, RouteLimitOptions } from './rate-limiter';
 import { sendJson } from './send-json';
 
 /** One route: method, Express path pattern and its handlers. */
@@ -14,6 +14,8 @@ export interface Route {
    * limits count a caller whose header resolves by its credential, anyone else by address.
    */
   credential?: RouteCredential;
+  /** How the rate limits count it beyond its own buckets (the global window applies unless said). */
+  rateLimit?: RouteLimitOptions;
 }
 
 /**
@@ -25,7 +27,7 @@ export function mountRoutes(app: Express, base: string, routes: Route[], limiter
   const matchers = routes.map((r) => ({ method: r.method, test: match(base + r.path, { decode: false }) }));
   for (const route of routes) {
     const limit = limiter
-      ? [limiter.forRoute(`${route.method.toUpperCase()} ${route.path}`, route.credential)]
+      ? [limiter.forRoute(`${route.method.toUpperCase()} ${route.path}`, route.credential, route.rateLimit)]
       : [];
     app[route.method](base + route.path, ...limit, ...route.handlers);
   }

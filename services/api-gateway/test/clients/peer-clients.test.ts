@@ -9,9 +9,11 @@ import {
 import {
   loadCommandRegistryProto,
   loadDispatcherProto,
+  loadInteractionsProto,
   loadOAuthProto,
   loadPermissionsProto,
   type commandRegistry,
+  type interactions,
   type oauth,
   type permissions,
 } from '@acs/protos';
@@ -24,7 +26,7 @@ import {
 import { createPeerClients, type PeerClients } from '../../src/clients/peer-clients';
 
 /**
- * The typed clients against the four peers stood in for on one real gRPC server: what
+ * The typed clients against the five peers stood in for on one real gRPC server: what
  * each sends on the wire, what it makes of the answer, and that a peer's own error comes
  * back as its DiscordError (an OAuth2Error too) while a peer that is down is 503.
  */
@@ -140,11 +142,40 @@ beforeAll(async () => {
           }),
         },
       },
+      {
+        name: 'acs.interactions.v1.InteractionsService',
+        definition: loadInteractionsProto().acs.interactions.v1.InteractionsService.service,
+        handlers: {
+          CreateInteraction: recorded(
+            'CreateInteraction',
+            (request: interactions.CreateInteractionRequest__Output) => ({
+              outcome_json: request.wait ? '{"outcome":"success"}' : '',
+            }),
+          ),
+          CreateCallback: recorded(
+            'CreateCallback',
+            (request: interactions.CreateCallbackRequest__Output) => {
+              if (request.token !== 'tok') throw new UnknownResourceError(10062, 'Unknown interaction');
+              return { response_json: request.with_response ? '{"interaction":{}}' : '' };
+            },
+          ),
+          CreateFollowup: recorded('CreateFollowup', () => ({ message_json: '{"id":"1"}' })),
+          GetWebhookMessage: recorded('GetWebhookMessage', () => ({ message_json: '{"id":"2"}' })),
+          EditWebhookMessage: recorded('EditWebhookMessage', () => ({ message_json: '{"id":"3"}' })),
+          DeleteWebhookMessage: recorded('DeleteWebhookMessage', () => ({})),
+        },
+      },
     ],
   });
   const port = await server.listen('127.0.0.1:0');
   const url = `127.0.0.1:${port}`;
-  backends = createBackendClients({ registry: url, oauth: url, permissions: url, dispatcher: url });
+  backends = createBackendClients({
+    registry: url,
+    oauth: url,
+    permissions: url,
+    dispatcher: url,
+    interactions: url,
+  });
   peers = createPeerClients(backends);
   // Port 1 refuses: every peer there is down.
   const nowhere = '127.0.0.1:1';
@@ -153,6 +184,7 @@ beforeAll(async () => {
     oauth: nowhere,
     permissions: nowhere,
     dispatcher: nowhere,
+    interactions: nowhere,
   });
   downPeers = createPeerClients(down);
 });
@@ -166,9 +198,9 @@ afterAll(async () => {
 describe('every client', () => {
   it('reports whether its peer is serving', async () => {
     const serving = await Promise.all(Object.values(peers).map((peer) => peer.isServing(1000)));
-    expect(serving).toEqual([true, true, true, true]);
+    expect(serving).toEqual([true, true, true, true, true]);
     const downServing = await Promise.all(Object.values(downPeers).map((peer) => peer.isServing(1000)));
-    expect(downServing).toEqual([false, false, false, false]);
+    expect(downServing).toEqual([false, false, false, false, false]);
   });
 
   it('rejects with the DiscordError a peer answered, and 503 when the peer is down', async () => {
@@ -303,5 +335,56 @@ describe('the dispatcher client', () => {
     expect(received.get('GetGateway')).toEqual({ application_id: APP });
     expect(await peers.dispatcher.gatewayUrl()).toBe('ws://gateway.test');
     expect(received.get('GetGateway')).toEqual({ application_id: '' });
+  });
+});
+
+describe('the interactions client', () => {
+  const message = { applicationId: APP, token: 'tok', messageId: '@original' };
+
+  it('sends an invocation as the user’s, and answers the outcome only when waiting', async () => {
+    const invocation = { userId: USER, bodyJson: '{"type":2}', locale: 'fr', wait: false };
+    expect(await peers.interactions.createInteraction(invocation)).toBe('');
+    expect(received.get('CreateInteraction')).toEqual({
+      user_id: USER,
+      body_json: '{"type":2}',
+      locale: 'fr',
+      wait: false,
+    });
+    expect(await peers.interactions.createInteraction({ ...invocation, wait: true })).toBe(
+      '{"outcome":"success"}',
+    );
+  });
+
+  it('sends a callback, and rejects with the service’s error as it answered', async () => {
+    const input = { interactionId: '1400000000000000400', token: 'tok', bodyJson: '{"type":4}' };
+    expect(await peers.interactions.createCallback({ ...input, withResponse: true })).toBe(
+      '{"interaction":{}}',
+    );
+    expect(received.get('CreateCallback')).toEqual({
+      interaction_id: '1400000000000000400',
+      token: 'tok',
+      body_json: '{"type":4}',
+      with_response: true,
+    });
+    await expect(
+      peers.interactions.createCallback({ ...input, token: 'other', withResponse: false }),
+    ).rejects.toEqual(new UnknownResourceError(10062, 'Unknown interaction'));
+  });
+
+  it('names the webhook message on every message call, with the edit’s body on PATCH only', async () => {
+    expect(
+      await peers.interactions.createFollowup({ applicationId: APP, token: 'tok', bodyJson: '{}' }),
+    ).toBe('{"id":"1"}');
+    expect(received.get('CreateFollowup')).toEqual({ application_id: APP, token: 'tok', body_json: '{}' });
+    const wire = { application_id: APP, token: 'tok', message_id: '@original', body_json: '' };
+    expect(await peers.interactions.getWebhookMessage(message)).toBe('{"id":"2"}');
+    expect(received.get('GetWebhookMessage')).toEqual(wire);
+    expect(await peers.interactions.editWebhookMessage(message, '{"content":"x"}')).toBe('{"id":"3"}');
+    expect(received.get('EditWebhookMessage')).toEqual({ ...wire, body_json: '{"content":"x"}' });
+    await peers.interactions.deleteWebhookMessage(message);
+    expect(received.get('DeleteWebhookMessage')).toEqual(wire);
+    await expect(downPeers.interactions.deleteWebhookMessage(message)).rejects.toBeInstanceOf(
+      PeerUnavailableError,
+    );
   });
 });

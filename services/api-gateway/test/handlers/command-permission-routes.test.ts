@@ -143,6 +143,7 @@ beforeAll(async () => {
     oauth: `127.0.0.1:${oauth.port}`,
     permissions: `127.0.0.1:${permissionsPort}`,
     dispatcher: '127.0.0.1:1',
+    interactions: '127.0.0.1:1',
   });
   const clients = createPeerClients(backends);
   http = createServer({

@@ -17,7 +17,7 @@ export interface ApplicationSettings {
 
 /**
  * What the dispatcher asks of oauth: applications (their webhook settings and bot), bot
- * tokens, users, the guilds a bot is in. A failure oauth answers with its own error
+ * and chat-client session tokens, users, the guilds a bot is in. A failure oauth answers with its own error
  * rejects with that DiscordError (e.g. 404 for an application it does not know); one in
  * transport with 503 or 504.
  */
@@ -28,8 +28,12 @@ export interface OAuthClient {
   forgetSettings(applicationId: string): void;
   /** The application a bot token belongs to, or undefined when the token is not valid. */
   resolveBotToken(token: string): Promise<string | undefined>;
+  /** The user a chat-client session token belongs to, or undefined when the token is not valid. */
+  resolveUserSession(token: string): Promise<string | undefined>;
   /** A user as others see it (cached for a few seconds: a burst of events names the same users). */
   user(userId: string): Promise<Record<string, unknown>>;
+  /** A user as they see themselves (`GET /users/@me`: email, locale...), for their own READY; not cached. */
+  currentUser(userId: string): Promise<Record<string, unknown>>;
   /** The guilds the application's bot is in. */
   botGuilds(applicationId: string): Promise<string[]>;
   /** Tells oauth the application's event webhooks were disabled for failing (its status 3). */
@@ -74,6 +78,19 @@ export function createOAuthClient(client: oauth.OAuthServiceClient): OAuthClient
       throw translated(error);
     });
 
+  /** oauth's answer for a token of `kind`, or undefined when it knows no such token. */
+  const resolveToken = async (
+    kind: oauth.PrincipalKind,
+    token: string,
+  ): Promise<oauth.ResolveTokenResponse__Output | undefined> => {
+    try {
+      return await callUnary(client, client.ResolveToken, { kind, token });
+    } catch (error) {
+      if (isServiceError(error) && error.code === grpc.status.UNAUTHENTICATED) return undefined;
+      throw translated(error);
+    }
+  };
+
   return {
     settings: (applicationId) =>
       cached(settingsCache, applicationId, async () => {
@@ -94,13 +111,13 @@ export function createOAuthClient(client: oauth.OAuthServiceClient): OAuthClient
     },
 
     async resolveBotToken(token) {
-      try {
-        const answer = await callUnary(client, client.ResolveToken, { kind: 'PRINCIPAL_KIND_BOT', token });
-        return answer.kind === 'PRINCIPAL_KIND_BOT' ? answer.application_id : undefined;
-      } catch (error) {
-        if (isServiceError(error) && error.code === grpc.status.UNAUTHENTICATED) return undefined;
-        throw translated(error);
-      }
+      const answer = await resolveToken('PRINCIPAL_KIND_BOT', token);
+      return answer?.kind === 'PRINCIPAL_KIND_BOT' ? answer.application_id : undefined;
+    },
+
+    async resolveUserSession(token) {
+      const answer = await resolveToken('PRINCIPAL_KIND_USER_SESSION', token);
+      return answer?.kind === 'PRINCIPAL_KIND_USER_SESSION' ? answer.user_id : undefined;
     },
 
     user: (userId) =>
@@ -108,6 +125,12 @@ export function createOAuthClient(client: oauth.OAuthServiceClient): OAuthClient
         const answer = await call(client.GetUser, { user_id: userId });
         return publicUser(JSON.parse(answer.user_json) as Record<string, unknown>);
       }),
+
+    async currentUser(userId) {
+      // GetUser renders the user whole, as GET /users/@me shows a user to themselves.
+      const answer = await call(client.GetUser, { user_id: userId });
+      return JSON.parse(answer.user_json) as Record<string, unknown>;
+    },
 
     async botGuilds(applicationId) {
       const answer = await call(client.ListBotGuilds, { application_id: applicationId });

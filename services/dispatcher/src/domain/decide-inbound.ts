@@ -13,14 +13,22 @@ export type InboundDecision =
 
 /** The fields of Identify (op 2) this server reads. */
 export interface IdentifyRequest {
+  /** The token, without the `Bot ` prefix some clients keep on it. */
   token: string;
-  intents: number;
+  /** Whether the token came with the `Bot ` prefix: then it can only be a bot's. */
+  botPrefixed: boolean;
+  /**
+   * The intents asked for; null when absent or not a bit set. A bot must send them (4013);
+   * a user's chat client sends `capabilities` instead, and its sessions need none.
+   */
+  intents: number | null;
   shard: [number, number] | null;
 }
 
 /** The fields of Resume (op 6). */
 export interface ResumeRequest {
   token: string;
+  botPrefixed: boolean;
   sessionId: string;
   seq: number;
 }
@@ -37,16 +45,19 @@ const ACCEPTED_AND_IGNORED: ReadonlySet<number> = new Set([
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** Strips the `Bot ` prefix some clients keep on the token. */
-function bareToken(token: string): string {
-  return token.startsWith('Bot ') ? token.slice(4) : token;
+/** The token without the `Bot ` prefix some clients keep on it, and whether it had it. */
+function readToken(token: string): { token: string; botPrefixed: boolean } {
+  return token.startsWith('Bot ')
+    ? { token: token.slice(4), botPrefixed: true }
+    : { token, botPrefixed: false };
 }
 
 /**
  * The protocol's answer to one text frame, as a pure function of the connection's phase:
  * undecodable → 4002; unknown op → 4001; anything but heartbeat, identify or resume
  * before identify → 4003; identify or resume twice → 4005; bad shard → 4010; intents
- * missing → 4013.
+ * missing with a `Bot ` token → 4013 (without the prefix the token may be a user's
+ * session token, which needs no intents: the connection decides once it knows whose).
  */
 export function decideInbound(phase: ConnectionPhase, text: string): InboundDecision {
   if (text.length > MAX_PAYLOAD_BYTES) return { kind: 'close', close: Close.DECODE_ERROR };
@@ -75,7 +86,7 @@ export function decideInbound(phase: ConnectionPhase, text: string): InboundDeci
       ) {
         return { kind: 'close', close: Close.DECODE_ERROR };
       }
-      return { kind: 'resume', resume: { token: bareToken(d.token), sessionId: d.session_id, seq: d.seq } };
+      return { kind: 'resume', resume: { ...readToken(d.token), sessionId: d.session_id, seq: d.seq } };
     default:
       if (!ACCEPTED_AND_IGNORED.has(message.op)) return { kind: 'close', close: Close.UNKNOWN_OPCODE };
       return phase === 'ready' ? { kind: 'ignore' } : { kind: 'close', close: Close.NOT_AUTHENTICATED };
@@ -84,9 +95,10 @@ export function decideInbound(phase: ConnectionPhase, text: string): InboundDeci
 
 function readIdentify(d: unknown): InboundDecision {
   if (!isObject(d) || typeof d.token !== 'string') return { kind: 'close', close: Close.DECODE_ERROR };
-  if (typeof d.intents !== 'number' || !Number.isInteger(d.intents) || d.intents < 0) {
-    return { kind: 'close', close: Close.INVALID_INTENTS };
-  }
+  const token = readToken(d.token);
+  const intents =
+    typeof d.intents === 'number' && Number.isInteger(d.intents) && d.intents >= 0 ? d.intents : null;
+  if (intents === null && token.botPrefixed) return { kind: 'close', close: Close.INVALID_INTENTS };
   let shard: [number, number] | null = null;
   if (d.shard !== undefined && d.shard !== null) {
     const [id, count] = Array.isArray(d.shard) ? d.shard : [];
@@ -101,5 +113,5 @@ function readIdentify(d: unknown): InboundDecision {
     }
     shard = [id as number, count as number];
   }
-  return { kind: 'identify', identify: { token: bareToken(d.token), intents: d.intents, shard } };
+  return { kind: 'identify', identify: { ...token, intents, shard } };
 }

@@ -52,3 +52,11 @@ export const MAX_CONCURRENCY = 1;
 export const IDENTIFY_CONCURRENCY_WINDOW_MS = 5000;
 /** Largest payload a client may send (Discord closes larger ones with 4002). */
 export const MAX_PAYLOAD_BYTES = 4096;
+
+/** Gateway intents the dispatcher filters by (D:events/gateway.mdx §List of Intents). */
+export const Intent = {
+  /** MESSAGE_CREATE, MESSAGE_UPDATE, MESSAGE_DELETE in guilds. */
+  GUILD_MESSAGES: 1 << 9,
+  /** MESSAGE_CREATE, MESSAGE_UPDATE, MESSAGE_DELETE in DMs. */
+  DIRECT_MESSAGES: 1 << 12,
+} as const;

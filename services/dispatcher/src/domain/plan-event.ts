@@ -1,18 +1,25 @@
 import type { CheckedEvent } from '@acs/events';
+import { INTERACTION_EVENTS } from './plan-interaction-event';
 
-/** The events the dispatcher delivers; it does not read the others. */
-export const DISPATCHED_EVENTS = [
+/** The events about an application the dispatcher delivers to it (webhooks, bot dispatches). */
+export const APPLICATION_EVENTS = [
   'oauth.application.authorized',
   'oauth.application.deauthorized',
   'oauth.application.bot_token_reset',
   'permissions.application_command_permissions.updated',
 ] as const;
 
+/** The events the dispatcher delivers; it does not read the others. */
+export const DISPATCHED_EVENTS = [...APPLICATION_EVENTS, ...INTERACTION_EVENTS] as const;
+
 /** The name of an event the dispatcher delivers. */
 export type DispatchedEventName = (typeof DISPATCHED_EVENTS)[number];
 
 /** An event the dispatcher delivers, checked against the catalog. */
 export type DispatchedEvent = CheckedEvent<DispatchedEventName>;
+
+/** An event about an application, checked against the catalog. */
+export type ApplicationEvent = CheckedEvent<(typeof APPLICATION_EVENTS)[number]>;
 
 /** A webhook event to deliver, before the objects it names are looked up. */
 export interface WebhookPlan {
@@ -28,7 +35,7 @@ export interface WebhookPlan {
 
 /** What the application's bot sessions receive. */
 export type GatewayPlan =
-  | { kind: 'dispatch'; t: string; d: unknown; guildId?: string }
+  | { kind: 'dispatch'; t: string; d: unknown; guildId: string }
   | { kind: 'guild-create'; guildId: string }
   | { kind: 'guild-delete'; guildId: string }
   | { kind: 'invalidate-sessions' };
@@ -49,7 +56,7 @@ export interface EventPlan {
  * - `oauth.application.bot_token_reset`: the bot's sessions end (4004 on their next use).
  * - `permissions.application_command_permissions.updated`: APPLICATION_COMMAND_PERMISSIONS_UPDATE.
  */
-export function planEvent(event: DispatchedEvent): EventPlan {
+export function planEvent(event: ApplicationEvent): EventPlan {
   const applicationId = event.data.application_id;
   switch (event.name) {
     case 'oauth.application.authorized': {

@@ -47,7 +47,7 @@ export function deliverEvents(deps: DeliveryDeps): EventBatchHandler<DispatchedE
         event,
         `deliver ${event.name}`,
         () => {
-          if (plan.gateway) bus.publish(plan.gateway.applicationId, plan.gateway.message);
+          for (const route of plan.gateway) bus.send(route);
           if (plan.webhook) deliveries.push(plan.webhook);
         },
         { attributes: deliveryAttributes(plan) },
@@ -67,8 +67,13 @@ export function deliverEvents(deps: DeliveryDeps): EventBatchHandler<DispatchedE
 /** What a delivery span says it delivered. */
 function deliveryAttributes(plan: PlannedDeliveries): Record<string, string> {
   const attributes: Record<string, string> = {};
-  const message = plan.gateway?.message;
-  if (message) attributes['acs.gateway.dispatch'] = message.kind === 'dispatch' ? message.t : message.kind;
+  const first = plan.gateway[0];
+  if (first) {
+    const { message } = first;
+    attributes['acs.gateway.dispatch'] =
+      'kind' in message && message.kind === 'invalidate' ? 'invalidate' : message.t;
+    attributes['acs.gateway.routes'] = plan.gateway.map((route) => route.to).join(',');
+  }
   if (plan.webhook) attributes['acs.webhook.event'] = plan.webhook.eventType;
   return attributes;
 }

@@ -1,25 +1,38 @@
 import { DiscordError } from '@acs/discord-errors';
 import type { ApplicationSettings, OAuthClient } from '../clients/oauth-client';
 import type { GuildSnapshot, PermissionsClient } from '../clients/permissions-client';
-import type { BusMessage } from '../delivery/gateway/dispatch-bus';
+import type { BotMessage, GatewayRoute } from '../domain/gateway-route';
 import { guildCreatePayload } from '../domain/guild-create';
-import { planEvent, type DispatchedEvent } from '../domain/plan-event';
+import { planEvent, type ApplicationEvent, type DispatchedEvent } from '../domain/plan-event';
+import { isInteractionEvent, planInteractionEvent } from '../domain/plan-interaction-event';
 import { eventWebhookBody } from '../domain/webhook-body';
 import type { NewDelivery } from '../store/delivery-store';
 
 /** The deliveries of one event, with every object they embed looked up. */
 export interface PlannedDeliveries {
   webhook: NewDelivery | null;
-  gateway: { applicationId: string; message: BusMessage } | null;
+  /** The gateway dispatches, in the order they are sent. */
+  gateway: GatewayRoute[];
 }
 
 /**
- * Turns an event into the webhook delivery to record and the gateway message to send,
+ * Turns an event into the webhook delivery to record and the gateway dispatches to send,
  * asking oauth and permissions for what they embed (user, guild). A lookup failing for
- * lack of a service throws: the event is then retried, not half delivered.
+ * lack of a service throws: the event is then retried, not half delivered. The
+ * interactions service's events embed everything already: only their routes are planned.
  */
 export async function planDeliveries(
   event: DispatchedEvent,
+  oauth: OAuthClient,
+  permissions: PermissionsClient,
+): Promise<PlannedDeliveries> {
+  if (isInteractionEvent(event)) return { webhook: null, gateway: planInteractionEvent(event) };
+  return planApplicationEvent(event, oauth, permissions);
+}
+
+/** The deliveries of an event about an application: a webhook event and a bot dispatch. */
+async function planApplicationEvent(
+  event: ApplicationEvent,
   oauth: OAuthClient,
   permissions: PermissionsClient,
 ): Promise<PlannedDeliveries> {
@@ -53,24 +66,22 @@ export async function planDeliveries(
       };
     }
   }
-  let gateway: PlannedDeliveries['gateway'] = null;
+  const gateway: GatewayRoute[] = [];
+  const toBot = (message: BotMessage) => gateway.push({ to: 'bot', applicationId, message });
   const g = plan.gateway;
   if (g?.kind === 'dispatch') {
-    gateway = { applicationId, message: { kind: 'dispatch', t: g.t, d: g.d, guildId: g.guildId } };
+    toBot({ kind: 'dispatch', t: g.t, d: g.d, guildId: g.guildId });
   } else if (g?.kind === 'guild-create') {
     const [snapshot, settings] = await Promise.all([guildOf(g.guildId), settingsOf(oauth, applicationId)]);
     // A deleted guild or application has nothing to announce (and the latter no session).
     if (snapshot && settings) {
       const d = guildCreatePayload({ ...snapshot, botUser: settings.botUser, joinedAt: event.occurredAt });
-      gateway = { applicationId, message: { kind: 'dispatch', t: 'GUILD_CREATE', d, guildId: g.guildId } };
+      toBot({ kind: 'dispatch', t: 'GUILD_CREATE', d, guildId: g.guildId });
     }
   } else if (g?.kind === 'guild-delete') {
-    gateway = {
-      applicationId,
-      message: { kind: 'dispatch', t: 'GUILD_DELETE', d: { id: g.guildId }, guildId: g.guildId },
-    };
+    toBot({ kind: 'dispatch', t: 'GUILD_DELETE', d: { id: g.guildId }, guildId: g.guildId });
   } else if (g?.kind === 'invalidate-sessions') {
-    gateway = { applicationId, message: { kind: 'invalidate' } };
+    toBot({ kind: 'invalidate' });
   }
   return { webhook, gateway };
 }

@@ -14,7 +14,7 @@ export function createGatewayHandlers({ identifies, publicUrl }: GatewayHandlerD
   return {
     async GetGateway(request: dispatcher.GetGatewayRequest__Output): Promise<dispatcher.GetGatewayResponse> {
       if (!request.application_id) return { url: publicUrl };
-      const usage = await identifies.usage(request.application_id);
+      const usage = await identifies.usage({ kind: 'bot', applicationId: request.application_id });
       return {
         url: publicUrl,
         shards: 1,

@@ -1,4 +1,5 @@
 import type { Pool, PoolClient } from 'pg';
+import type { GatewayPrincipal } from '../domain/gateway-principal';
 import {
   decideIdentify,
   type IdentifyDecision,
@@ -6,8 +7,11 @@ import {
   type IdentifyUsage,
 } from '../domain/identify-limits';
 
-/** Reads an application's usage ($1) for rate-limit key $2, timed by the database's clock. */
-const USAGE_SQL = `
+/**
+ * Reads the usage of a bot (`column` application_id) or a user (user_id) $1 for rate-limit
+ * key $2, timed by the database's clock.
+ */
+const usageSql = (column: 'application_id' | 'user_id') => `
   WITH clock AS (SELECT clock_timestamp() AS now)
   SELECT count(i.id) FILTER (WHERE i.identified_at > clock.now - make_interval(secs => $3::float8 / 1000))::int AS count,
          extract(epoch FROM clock.now - min(i.identified_at)
@@ -17,14 +21,23 @@ const USAGE_SQL = `
            AS since_last_of_key_ms
     FROM clock
     LEFT JOIN dispatcher.gateway_identify i
-      ON i.application_id = $1
+      ON i.${column} = $1
      AND i.identified_at > clock.now - make_interval(secs => greatest($3::float8, $4::float8) / 1000)
    GROUP BY clock.now`;
+const USAGE_SQL = { bot: usageSql('application_id'), user: usageSql('user_id') };
+
+/** The principal's id and the column that holds it. */
+function subjectOf(principal: GatewayPrincipal): { column: 'application_id' | 'user_id'; id: string } {
+  return principal.kind === 'bot'
+    ? { column: 'application_id', id: principal.applicationId }
+    : { column: 'user_id', id: principal.userId };
+}
 
 /**
- * The Identifies of every application, in the database rather than in a replica's
- * memory: the limits hold whichever dispatcher a bot reaches, `session_start_limit` is
- * the same whichever answers, and both survive restarts. Every time is the database's.
+ * The Identifies of every application's bot and every user's chat client, each counted
+ * apart, in the database rather than in a replica's memory: the limits hold whichever
+ * dispatcher a client reaches, `session_start_limit` is the same whichever answers, and
+ * both survive restarts. Every time is the database's.
  */
 export class IdentifyStore {
   constructor(
@@ -33,23 +46,28 @@ export class IdentifyStore {
   ) {}
 
   /**
-   * Decides an Identify of the application's bot in bucket `rateLimitKey` and, when it
-   * is granted, counts it. The application's Identifies are serialized by a transaction
-   * advisory lock, so two replicas cannot both take the last start or the same bucket.
+   * Decides an Identify of the principal (a bot, or a user's chat client) in bucket
+   * `rateLimitKey` and, when it is granted, counts it. The principal's Identifies are
+   * serialized by a transaction advisory lock, so two replicas cannot both take the last
+   * start or the same bucket.
    */
-  async claim(applicationId: string, rateLimitKey: number): Promise<IdentifyDecision> {
+  async claim(principal: GatewayPrincipal, rateLimitKey: number): Promise<IdentifyDecision> {
+    const { column, id } = subjectOf(principal);
     const client = await this.pool.connect();
     try {
       await client.query('BEGIN');
+      // A bot's lock key is the one replicas before user sessions took: a rolling update keeps the limits.
       await client.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [
-        `dispatcher.gateway_identify:${applicationId}`,
+        principal.kind === 'bot'
+          ? `dispatcher.gateway_identify:${id}`
+          : `dispatcher.gateway_identify:user:${id}`,
       ]);
-      const decision = decideIdentify(this.limits, await this.read(client, applicationId, rateLimitKey));
+      const decision = decideIdentify(this.limits, await this.read(client, principal, rateLimitKey));
       if (decision.granted) {
         await client.query(
-          `INSERT INTO dispatcher.gateway_identify (application_id, rate_limit_key, identified_at)
+          `INSERT INTO dispatcher.gateway_identify (${column}, rate_limit_key, identified_at)
            VALUES ($1, $2, clock_timestamp())`,
-          [applicationId, rateLimitKey],
+          [id, rateLimitKey],
         );
       }
       await client.query('COMMIT');
@@ -62,9 +80,9 @@ export class IdentifyStore {
     }
   }
 
-  /** The application's Identifies within the limits' windows (bucket 0's for the last one). */
-  async usage(applicationId: string): Promise<IdentifyUsage> {
-    return this.read(this.pool, applicationId, 0);
+  /** The principal's Identifies within the limits' windows (bucket 0's for the last one). */
+  async usage(principal: GatewayPrincipal): Promise<IdentifyUsage> {
+    return this.read(this.pool, principal, 0);
   }
 
   /** Deletes the Identifies that left every window; returns how many. */
@@ -79,14 +97,19 @@ export class IdentifyStore {
 
   private async read(
     db: Pool | PoolClient,
-    applicationId: string,
+    principal: GatewayPrincipal,
     rateLimitKey: number,
   ): Promise<IdentifyUsage> {
     const { rows } = await db.query<{
       count: number;
       since_oldest_ms: number | null;
       since_last_of_key_ms: number | null;
-    }>(USAGE_SQL, [applicationId, rateLimitKey, this.limits.windowMs, this.limits.concurrencyWindowMs]);
+    }>(USAGE_SQL[principal.kind], [
+      subjectOf(principal).id,
+      rateLimitKey,
+      this.limits.windowMs,
+      this.limits.concurrencyWindowMs,
+    ]);
     const row = rows[0];
     return {
       count: row?.count ?? 0,

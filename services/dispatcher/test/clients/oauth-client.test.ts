@@ -47,8 +47,11 @@ beforeAll(async () => {
           async ResolveToken(
             request: oauth.ResolveTokenRequest__Output,
           ): Promise<oauth.ResolveTokenResponse> {
-            if (request.token !== 'good') throw new UnauthorizedError();
-            return { kind: 'PRINCIPAL_KIND_BOT', application_id: APP };
+            if (request.kind === 'PRINCIPAL_KIND_USER_SESSION' && request.token === 'session')
+              return { kind: 'PRINCIPAL_KIND_USER_SESSION', user_id: USER };
+            if (request.kind !== 'PRINCIPAL_KIND_BOT' || request.token !== 'good')
+              throw new UnauthorizedError();
+            return { kind: 'PRINCIPAL_KIND_BOT', application_id: APP, user_id: APP };
           },
           async GetUser(request: oauth.GetUserRequest__Output): Promise<oauth.GetUserResponse> {
             calls.push('GetUser');
@@ -115,9 +118,22 @@ describe('createOAuthClient', () => {
     await expect(client.resolveBotToken('bad')).resolves.toBeUndefined();
   });
 
-  it("gives a user's public fields only", async () => {
+  it('resolves a session token to its user, and neither kind of token as the other', async () => {
+    await expect(client.resolveUserSession('session')).resolves.toBe(USER);
+    await expect(client.resolveUserSession('good')).resolves.toBeUndefined();
+    await expect(client.resolveBotToken('session')).resolves.toBeUndefined();
+  });
+
+  it("gives a user's public fields only, and the user whole to themselves", async () => {
     await expect(client.user(USER)).resolves.toEqual({ id: USER, username: 'someone' });
     await expect(client.user('1500000000000000008')).rejects.toMatchObject({ httpStatus: 404, code: 10013 });
+    await expect(client.currentUser(USER)).resolves.toEqual({
+      id: USER,
+      username: 'someone',
+      email: 'a@example.com',
+      verified: true,
+      locale: 'fr',
+    });
   });
 
   it('rejects with 503 when oauth cannot be reached', async () => {

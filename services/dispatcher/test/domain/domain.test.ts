@@ -13,7 +13,7 @@ describe('decideInbound', () => {
   it('follows the protocol of each phase', () => {
     expect(decideInbound('hello', identify)).toEqual({
       kind: 'identify',
-      identify: { token: 'abc', intents: 1, shard: null },
+      identify: { token: 'abc', botPrefixed: true, intents: 1, shard: null },
     });
     expect(decideInbound('ready', identify)).toMatchObject({ kind: 'close', close: { code: 4005 } });
     expect(decideInbound('hello', '{"op":3,"d":{}}')).toMatchObject({ kind: 'close', close: { code: 4003 } });
@@ -23,11 +23,22 @@ describe('decideInbound', () => {
     expect(decideInbound('hello', '{"op":1,"d":7}')).toEqual({ kind: 'heartbeat', seq: 7 });
     expect(decideInbound('hello', '{"op":6,"d":{"token":"t","session_id":"s","seq":3}}')).toEqual({
       kind: 'resume',
-      resume: { token: 't', sessionId: 's', seq: 3 },
+      resume: { token: 't', botPrefixed: false, sessionId: 's', seq: 3 },
     });
   });
   it('checks intents and shards', () => {
-    expect(decideInbound('hello', '{"op":2,"d":{"token":"t"}}')).toMatchObject({ close: { code: 4013 } });
+    // A `Bot ` token must come with intents; a bare one may be a user's, which needs none.
+    expect(decideInbound('hello', '{"op":2,"d":{"token":"Bot t"}}')).toMatchObject({ close: { code: 4013 } });
+    expect(decideInbound('hello', '{"op":2,"d":{"token":"Bot t","intents":-1}}')).toMatchObject({
+      close: { code: 4013 },
+    });
+    expect(decideInbound('hello', '{"op":2,"d":{"token":"t","capabilities":16381}}')).toEqual({
+      kind: 'identify',
+      identify: { token: 't', botPrefixed: false, intents: null, shard: null },
+    });
+    expect(decideInbound('hello', '{"op":2,"d":{"token":"t","intents":"all"}}')).toMatchObject({
+      identify: { intents: null },
+    });
     expect(decideInbound('hello', '{"op":2,"d":{"token":"t","intents":0,"shard":[2,2]}}')).toMatchObject({
       close: { code: 4010 },
     });

@@ -34,9 +34,9 @@ function oauthWith(answer: () => Promise<ApplicationSettings>): OAuthClient {
   } as Partial<OAuthClient> as OAuthClient;
 }
 
-const permissions: PermissionsClient = {
-  guild: async (guildId) => ({ guild: { id: guildId, name: 'Guild', roles: [] }, channels: [] }),
-};
+const permissions = {
+  guild: async (guildId: string) => ({ guild: { id: guildId, name: 'Guild', roles: [] }, channels: [] }),
+} as Partial<PermissionsClient> as PermissionsClient;
 
 describe('planDeliveries', () => {
   it('embeds the user and the guild in the webhook, and builds the GUILD_CREATE', async () => {
@@ -50,17 +50,43 @@ describe('planDeliveries', () => {
       user: { id: USER },
       guild: { id: GUILD },
     });
-    expect(plan.gateway).toMatchObject({
-      applicationId: APP,
-      message: { t: 'GUILD_CREATE', guildId: GUILD },
-    });
+    expect(plan.gateway).toMatchObject([
+      { to: 'bot', applicationId: APP, message: { t: 'GUILD_CREATE', guildId: GUILD } },
+    ]);
   });
 
   it('plans nothing for an application oauth does not know (its 404)', async () => {
     const unknown = oauthWith(() => Promise.reject(new UnknownResourceError(10002, 'Unknown Application')));
     await expect(planDeliveries(authorized, unknown, permissions)).resolves.toEqual({
       webhook: null,
-      gateway: null,
+      gateway: [],
+    });
+  });
+
+  it('routes an interactions event with what it carries, asking no one (a peer that is down holds nothing up)', async () => {
+    const down = oauthWith(() => Promise.reject(new PeerUnavailableError('oauth')));
+    const created: DispatchedEvent = {
+      id: 'e2',
+      name: 'interactions.interaction.created',
+      occurredAt: '2026-01-01T00:00:00.000Z',
+      data: {
+        interaction_id: '1700000000000000010',
+        application_id: APP,
+        user_id: USER,
+        session_id: null,
+        nonce: 'n',
+        guild_id: GUILD,
+        channel_id: '1700000000000000004',
+        type: 2,
+        bot_payload: { id: '1700000000000000010', token: 't' },
+      },
+    };
+    await expect(planDeliveries(created, down, {} as PermissionsClient)).resolves.toEqual({
+      webhook: null,
+      gateway: [
+        expect.objectContaining({ to: 'user', userId: USER }),
+        expect.objectContaining({ to: 'bot', applicationId: APP }),
+      ],
     });
   });
 

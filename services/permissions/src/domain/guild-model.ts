@@ -6,6 +6,8 @@ export interface Guild {
   id: string;
   name: string;
   ownerId: string;
+  /** The guild's language, one of the supported locales ("en-US" unless set at creation). */
+  preferredLocale: string;
 }
 
 /** A role; the @everyone role has the guild's id. */

@@ -56,3 +56,6 @@ export const DEFAULT_EVERYONE_PERMISSIONS =
   P.USE_EXTERNAL_STICKERS |
   P.SEND_MESSAGES_IN_THREADS |
   P.USE_EMBEDDED_ACTIVITIES;
+
+/** Others a group DM may hold besides its creator: 9, a group DM having at most 10 members. */
+export const MAX_GROUP_DM_RECIPIENTS = 9;

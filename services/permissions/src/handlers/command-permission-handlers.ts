@@ -1,7 +1,6 @@
 import type { permissions } from '@acs/protos';
 import { MissingPermissionsError, parseJsonBody, readPathSnowflake } from '@acs/discord-errors';
-import { addNulError, FormErrors, hasNul, requireBitSet } from '@acs/validation';
-import { checkPermissions, type PermissionContext } from '../domain/check-permissions';
+import { checkPermissions } from '../domain/check-permissions';
 import { checkPermissionEditor } from '../domain/command-permissions/check-permission-editor';
 import {
   CommandPermissionType,
@@ -12,19 +11,17 @@ import {
   UnknownCommandPermissionsError,
 } from '../domain/command-permissions/command-permissions-errors';
 import { currentEntries } from '../domain/command-permissions/current-entries';
-import {
-  decideCommandPermission,
-  type CommandDecision,
-} from '../domain/command-permissions/decide-command-permission';
+import { decideCommandPermission } from '../domain/command-permissions/decide-command-permission';
+import { decideForCommand } from '../domain/command-permissions/decide-for-command';
 import {
   commandPermissionChannelId,
   memberForDecision,
 } from '../domain/command-permissions/member-for-decision';
-import type { RegisteredCommand } from '../domain/command-permissions/registered-command';
 import { validateCommandPermissions } from '../domain/command-permissions/validate-command-permissions';
 import { namePermissions, PERMISSION_FLAGS } from '../domain/permission-flags';
-import type { CommandPermissionsStore, StoredCommandPermissions } from '../store/command-permissions-store';
+import type { CommandPermissionsStore } from '../store/command-permissions-store';
 import type { PermissionContextStore } from '../store/permission-context-store';
+import { commandOf, readRegisteredCommands } from './read-registered-commands';
 
 /** What the command permission RPCs work with. */
 export interface CommandPermissionHandlerDeps {
@@ -45,24 +42,6 @@ export function createCommandPermissionHandlers({
   commandPermissions,
   contexts,
 }: CommandPermissionHandlerDeps) {
-  /** The decision for one command of the app, given the app's current entries. */
-  function decide(
-    guildId: string,
-    context: PermissionContext,
-    command: RegisteredCommand,
-    entries: readonly StoredCommandPermissions[],
-  ): CommandDecision {
-    const own = entries.filter((e) => e.applicationId === command.applicationId);
-    return decideCommandPermission({
-      guildId,
-      channelId: commandPermissionChannelId(context),
-      member: memberForDecision(context),
-      commandOverwrites: own.find((e) => e.id === command.id)?.permissions ?? [],
-      applicationOverwrites: own.find((e) => e.id === command.applicationId)?.permissions ?? [],
-      defaultMemberPermissions: command.defaultMemberPermissions,
-    });
-  }
-
   return {
     async ListCommandPermissions(
       request: permissions.ListCommandPermissionsRequest__Output,
@@ -122,7 +101,7 @@ export function createCommandPermissionHandlers({
       checkPermissionEditor({
         context,
         // Guild-wide: may the editor use the command as its permissions stand now?
-        decision: found ? decide(guildId, context, found, currentEntries(stored, registered)) : null,
+        decision: found ? decideForCommand(context, found, currentEntries(stored, registered)) : null,
         permissions: body,
         ...targets,
       });
@@ -155,7 +134,7 @@ export function createCommandPermissionHandlers({
       ]);
       const command = commandOf(registered, applicationId, commandId);
       if (!command) throw new UnknownCommandError();
-      const decision = decide(guildId, context, command, currentEntries(stored, registered));
+      const decision = decideForCommand(context, command, currentEntries(stored, registered));
       return {
         allowed: decision.allowed,
         reason: decision.reason,
@@ -199,49 +178,4 @@ export function createCommandPermissionHandlers({
       return { command_ids: usable.map((c) => c.command_id) };
     },
   };
-}
-
-/**
- * The request's commands, as its caller got them from command-registry, by id (ids are
- * snowflakes, unique across applications), checked like any RPC field (ids fit a bigint,
- * the bit set is bounded before BigInt, no U+0000 in the name that a PUT stores): 50035
- * at `commands` otherwise. An empty `named_version` lets the name alone decide.
- */
-function readRegisteredCommands(
-  commands: readonly permissions.RegisteredCommand__Output[],
-): Map<string, RegisteredCommand> {
-  return new Map(
-    commands.map((c) => {
-      const id = readPathSnowflake('commands', c.command_id);
-      const applicationId = readPathSnowflake('commands', c.application_id);
-      const defaultMemberPermissions =
-        c.default_member_permissions === '' ? null : requireBitSet('commands', c.default_member_permissions);
-      if (hasNul(c.name)) {
-        const errors = new FormErrors();
-        addNulError(errors, ['commands']);
-        throw errors.toError();
-      }
-      return [
-        id,
-        {
-          applicationId,
-          id,
-          name: c.name,
-          version: readPathSnowflake('commands', c.version),
-          namedVersion: c.named_version === '' ? '0' : readPathSnowflake('commands', c.named_version),
-          defaultMemberPermissions,
-        },
-      ];
-    }),
-  );
-}
-
-/** The app's command `commandId` among the registered ones, if the registry has it. */
-function commandOf(
-  registered: ReadonlyMap<string, RegisteredCommand>,
-  applicationId: string,
-  commandId: string,
-): RegisteredCommand | undefined {
-  const command = registered.get(commandId);
-  return command?.applicationId === applicationId ? command : undefined;
 }

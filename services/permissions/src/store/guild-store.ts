@@ -32,6 +32,7 @@ export class GuildStore {
         id,
         name: input.name,
         ownerId: BigInt(input.ownerId),
+        ...(input.preferredLocale === undefined ? {} : { preferredLocale: input.preferredLocale }),
         roles: {
           create: [{ id, name: EVERYONE_ROLE_NAME, permissions: DEFAULT_EVERYONE_PERMISSIONS, position: 0 }],
         },

@@ -2,8 +2,13 @@
 import type { Channel, Guild, Member, Overwrite, Role } from '../domain/guild-model';
 
 /** A guild row. */
-export function toGuild(row: { id: bigint; name: string; ownerId: bigint }): Guild {
-  return { id: row.id.toString(), name: row.name, ownerId: row.ownerId.toString() };
+export function toGuild(row: { id: bigint; name: string; ownerId: bigint; preferredLocale: string }): Guild {
+  return {
+    id: row.id.toString(),
+    name: row.name,
+    ownerId: row.ownerId.toString(),
+    preferredLocale: row.preferredLocale,
+  };
 }
 
 /** A role row. */

@@ -44,9 +44,19 @@ const channel = (type: number, overrides: Partial<Channel> = {}): Channel => ({
 
 describe('renderers', () => {
   it('renders a guild with every field of GuildResponse, roles by position', () => {
-    const json = renderGuild({ id: GUILD, name: 'Demo', ownerId: '1' }, [mods, everyone]);
+    const json = renderGuild({ id: GUILD, name: 'Demo', ownerId: '1', preferredLocale: 'fr' }, [
+      mods,
+      everyone,
+    ]);
     expect(Object.keys(json)).toEqual(expect.arrayContaining(requiredOf('GuildResponse')));
-    expect(json).toMatchObject({ id: GUILD, name: 'Demo', owner_id: '1', icon: null, features: [] });
+    expect(json).toMatchObject({
+      id: GUILD,
+      name: 'Demo',
+      owner_id: '1',
+      icon: null,
+      features: [],
+      preferred_locale: 'fr',
+    });
     expect(json.roles.map((r) => r.id)).toEqual([GUILD, '300']);
   });
 

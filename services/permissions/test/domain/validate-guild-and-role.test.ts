@@ -78,6 +78,27 @@ describe('validateCreateGuild', () => {
     );
   });
 
+  it('takes a preferred locale among the supported ones (null keeps the default)', () => {
+    expect(validateCreateGuild({ name: 'Demo Guild', owner_id: '42', preferred_locale: 'pt-BR' })).toEqual({
+      name: 'Demo Guild',
+      ownerId: '42',
+      preferredLocale: 'pt-BR',
+    });
+    expect(validateCreateGuild({ name: 'Demo Guild', owner_id: '42', preferred_locale: null })).toEqual({
+      name: 'Demo Guild',
+      ownerId: '42',
+    });
+    const [bad] = (
+      formErrorsOf(() => validateCreateGuild({ name: 'Demo', owner_id: '42', preferred_locale: 'pt' }))
+        .preferred_locale as { _errors: { code: string; message: string }[] }
+    )._errors;
+    expect(bad?.code).toBe('BASE_TYPE_CHOICES');
+    expect(bad?.message).toMatch(/^Value must be one of \('id', 'da', .*'en-US'.*\)\.$/);
+    expect(
+      formErrorsOf(() => validateCreateGuild({ name: 'Demo', owner_id: '42', preferred_locale: 1 })),
+    ).toEqual(oneError(['preferred_locale'], 'BASE_TYPE_STRING', 'Could not interpret "1" as string.'));
+  });
+
   it('puts a body that is not an object at the request level', () => {
     expect(formErrorsOf(() => validateCreateGuild([]))).toEqual({
       _errors: [{ code: 'MODEL_TYPE_CONVERT', message: 'Only dictionaries may be used in a ModelType' }],

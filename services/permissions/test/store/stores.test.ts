@@ -27,7 +27,12 @@ async function newGuild(): Promise<string> {
 describe('GuildStore', () => {
   it('creates a guild with its @everyone role and its owner as member, and reads it back', async () => {
     const created = await db.guilds.createGuild({ name: 'Demo Guild', ownerId: OWNER });
-    expect(created.guild).toEqual({ id: expect.any(String), name: 'Demo Guild', ownerId: OWNER });
+    expect(created.guild).toEqual({
+      id: expect.any(String),
+      name: 'Demo Guild',
+      ownerId: OWNER,
+      preferredLocale: 'en-US',
+    });
     expect(created.roles).toEqual([
       {
         id: created.guild.id,

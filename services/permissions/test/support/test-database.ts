@@ -8,6 +8,8 @@ import { PrismaClient } from '../../src/generated/prisma/client';
 import { BotMemberStore } from '../../src/store/bot-member-store';
 import { ChannelStore } from '../../src/store/channel-store';
 import { CommandPermissionsStore } from '../../src/store/command-permissions-store';
+import { DmChannelStore } from '../../src/store/dm-channel-store';
+import { GuildPlaceStore } from '../../src/store/guild-place-store';
 import { GuildStore } from '../../src/store/guild-store';
 import { ListMemberGuildsStore } from '../../src/store/list-member-guilds-store';
 import { MemberStore } from '../../src/store/member-store';
@@ -25,6 +27,8 @@ export interface StoreFixture {
   contexts: PermissionContextStore;
   memberGuilds: ListMemberGuildsStore;
   commandPermissions: CommandPermissionsStore;
+  dmChannels: DmChannelStore;
+  places: GuildPlaceStore;
   close(): Promise<void>;
 }
 
@@ -47,6 +51,8 @@ export async function createStoreFixture(): Promise<StoreFixture> {
     contexts: new PermissionContextStore(prisma),
     memberGuilds: new ListMemberGuildsStore(prisma),
     commandPermissions: new CommandPermissionsStore(prisma),
+    dmChannels: new DmChannelStore(prisma, snowflakes),
+    places: new GuildPlaceStore(prisma),
     async close() {
       await prisma.$disconnect();
       await pool.end();

@@ -1,20 +1,22 @@
 import type { NatsConnection, Subscription } from 'nats';
-
-/** What reaches an application's sessions, wherever they live. */
-export type BusMessage =
-  { kind: 'dispatch'; t: string; d: unknown; guildId?: string } | { kind: 'invalidate' };
+import type { BotMessage, ChannelDispatch, GatewayRoute, UserDispatch } from '../../domain/gateway-route';
 
 /**
  * Carries dispatches from the replica that consumed an event to the replicas holding the
- * application's sessions: core NATS subject `<prefix>_gateway.<application_id>` (outside
- * the event stream's `<prefix>.>`), subscribed by a replica while it holds a session of
- * that application. Dispatches to a session are not durable (Discord's are not either):
- * a session that misses one because its replica died cannot resume, and identifies anew.
+ * sessions it is for, over core NATS (outside the event stream's `<prefix>.>`):
+ * - `<prefix>_gateway.<application_id>`: an application's bot sessions;
+ * - `<prefix>_gateway_user.<user_id>`: a user's sessions;
+ * - `<prefix>_gateway_guild.<guild_id>`: a guild channel's message, for every user session
+ *   that may view the channel. Who may is decided where the sessions are, so every replica
+ *   holding a user session subscribes to all guilds (`<prefix>_gateway_guild.*`).
+ * A replica subscribes to a subject only while it holds a session that needs it. Dispatches
+ * are not durable (Discord's are not either): a session that misses one because its
+ * replica died cannot resume, and identifies anew.
  */
 export class DispatchBus {
   private readonly subscriptions = new Map<
     string,
-    { sub: Subscription; handlers: Set<(m: BusMessage) => void> }
+    { sub: Subscription; handlers: Set<(m: unknown) => void> }
   >();
 
   constructor(
@@ -22,13 +24,21 @@ export class DispatchBus {
     private readonly subjectPrefix: string,
   ) {}
 
-  private subject(applicationId: string): string {
-    return `${this.subjectPrefix}_gateway.${applicationId}`;
+  /** Sends a dispatch where its route says. */
+  send(route: GatewayRoute): void {
+    switch (route.to) {
+      case 'bot':
+        return this.publish(route.applicationId, route.message);
+      case 'user':
+        return this.nats.publish(this.userSubject(route.userId), JSON.stringify(route.message));
+      case 'channel-viewers':
+        return this.nats.publish(this.guildSubject(route.message.guildId), JSON.stringify(route.message));
+    }
   }
 
   /** Sends a message to every session of the application. */
-  publish(applicationId: string, message: BusMessage): void {
-    this.nats.publish(this.subject(applicationId), JSON.stringify(message));
+  publish(applicationId: string, message: BotMessage): void {
+    this.nats.publish(this.applicationSubject(applicationId), JSON.stringify(message));
   }
 
   /** Resolves once everything published so far has reached the server. */
@@ -37,27 +47,54 @@ export class DispatchBus {
   }
 
   /** Receives the application's messages until the returned function is called. */
-  subscribe(applicationId: string, handler: (message: BusMessage) => void): () => void {
-    let entry = this.subscriptions.get(applicationId);
+  subscribe(applicationId: string, handler: (message: BotMessage) => void): () => void {
+    return this.subscribeTo(this.applicationSubject(applicationId), handler as (m: unknown) => void);
+  }
+
+  /** Receives the dispatches addressed to the user until the returned function is called. */
+  subscribeUser(userId: string, handler: (message: UserDispatch) => void): () => void {
+    return this.subscribeTo(this.userSubject(userId), handler as (m: unknown) => void);
+  }
+
+  /** Receives every guild channel's messages for user sessions until the returned function is called. */
+  subscribeChannels(handler: (message: ChannelDispatch) => void): () => void {
+    return this.subscribeTo(this.guildSubject('*'), handler as (m: unknown) => void);
+  }
+
+  private applicationSubject(applicationId: string): string {
+    return `${this.subjectPrefix}_gateway.${applicationId}`;
+  }
+
+  private userSubject(userId: string): string {
+    return `${this.subjectPrefix}_gateway_user.${userId}`;
+  }
+
+  private guildSubject(guildId: string): string {
+    return `${this.subjectPrefix}_gateway_guild.${guildId}`;
+  }
+
+  /** One NATS subscription per subject, shared by the handlers of this replica's sessions. */
+  private subscribeTo(subject: string, handler: (message: unknown) => void): () => void {
+    let entry = this.subscriptions.get(subject);
     if (!entry) {
-      const handlers = new Set<(m: BusMessage) => void>();
-      const sub = this.nats.subscribe(this.subject(applicationId), {
+      const handlers = new Set<(m: unknown) => void>();
+      const sub = this.nats.subscribe(subject, {
         callback: (error, msg) => {
           if (error) return;
-          const message = JSON.parse(msg.string()) as BusMessage;
+          const message: unknown = JSON.parse(msg.string());
           for (const h of handlers) h(message);
         },
       });
       entry = { sub, handlers };
-      this.subscriptions.set(applicationId, entry);
+      this.subscriptions.set(subject, entry);
     }
     const current = entry;
     current.handlers.add(handler);
     return () => {
       current.handlers.delete(handler);
-      if (current.handlers.size === 0 && this.subscriptions.get(applicationId) === current) {
+      if (current.handlers.size === 0 && this.subscriptions.get(subject) === current) {
         current.sub.unsubscribe();
-        this.subscriptions.delete(applicationId);
+        this.subscriptions.delete(subject);
       }
     };
   }

@@ -18,10 +18,12 @@ import {
   type CloseCode,
 } from '../../domain/gateway-codes';
 import { payload, type GatewayPayload } from '../../domain/gateway-payload';
+import type { GatewayPrincipal } from '../../domain/gateway-principal';
 import { guildCreatePayload } from '../../domain/guild-create';
 import { identifyRefusal, rateLimitKey, type IdentifyDecision } from '../../domain/identify-limits';
 import { SendWindow } from '../../domain/send-window';
 import { shardOf } from '../../domain/shard-of';
+import { userReadyPayload } from '../../domain/user-ready';
 import type { IdentifyStore } from '../../store/identify-store';
 import type { Session, SessionRegistry, SessionSink } from './session-registry';
 
@@ -42,9 +44,10 @@ export interface ConnectionContext {
 
 /**
  * One WebSocket of the gateway (D:events/gateway.mdx): Hello at once; then Identify
- * (READY and a GUILD_CREATE per guild) or Resume (the missed dispatches, then RESUMED);
+ * (a bot's: READY and a GUILD_CREATE per guild; a user's chat client: READY with its
+ * guilds) or Resume (the missed dispatches, then RESUMED);
  * Heartbeat → ACK, and a connection that stops heartbeating is closed (4009); more than
- * 120 payloads a minute → 4008; an Identify over the bot's limits → 4008; neither
+ * 120 payloads a minute → 4008; an Identify over the bot's (or user's) limits → 4008; neither
  * Identify nor Resume in time → 4003. The protocol decisions are `decideInbound`'s.
  */
 export class GatewayConnection implements SessionSink {
@@ -149,27 +152,23 @@ export class GatewayConnection implements SessionSink {
   }
 
   private async identify(request: IdentifyRequest): Promise<void> {
-    const { oauth, permissions, registry } = this.context;
-    const applicationId = await oauth.resolveBotToken(request.token);
-    if (!applicationId) return this.end(Close.AUTHENTICATION_FAILED);
+    const principal = await this.resolvePrincipal(request.token, request.botPrefixed);
+    if (!principal) return this.end(Close.AUTHENTICATION_FAILED);
     if (this.closed) return;
-    const decision = await this.claimIdentify(applicationId, request.shard);
-    if (!decision.granted) {
-      // D:events/gateway.mdx §Rate Limiting: over max_concurrency the gateway answers Invalid
-      // Session; the socket then closes with 4008 and a reason, so that a client ignoring op 9
-      // cannot hold it. Over the day's total Discord resets the token; ACS refuses instead.
-      this.send(payload(Op.INVALID_SESSION, false));
-      return this.end(identifyRefusal(this.context.identifies.limits, decision));
-    }
+    if (principal.kind === 'user') return this.identifyUser(principal.userId);
+    if (request.intents === null) return this.end(Close.INVALID_INTENTS);
+    const { applicationId } = principal;
+    const { oauth, permissions, registry } = this.context;
+    const shard = request.shard;
+    if (!(await this.claimIdentify(principal, shard))) return;
     const [settings, guildIds] = await Promise.all([
       oauth.settings(applicationId),
       oauth.botGuilds(applicationId),
     ]);
-    const shard = request.shard;
     const mine = shard ? guildIds.filter((id) => shardOf(id, shard[1]) === shard[0]) : guildIds;
     const guilds = await Promise.all(mine.map((id) => permissions.guild(id)));
     if (this.closed) return;
-    const session = registry.create(applicationId, shard, this);
+    const session = registry.createBotSession(applicationId, { shard, intents: request.intents }, this);
     this.session = session;
     registry.dispatch(session, 'READY', {
       v: GATEWAY_VERSION,
@@ -202,12 +201,31 @@ export class GatewayConnection implements SessionSink {
     }
   }
 
-  private async resume(request: ResumeRequest): Promise<void> {
-    const { oauth, registry } = this.context;
-    const applicationId = await oauth.resolveBotToken(request.token);
-    if (!applicationId) return this.end(Close.AUTHENTICATION_FAILED);
+  /**
+   * A user's chat client (UD:gateway/gateway-events.mdx §Ready): no intents and no shard
+   * (its `capabilities` are accepted and ignored); the Identify limits count per user;
+   * READY carries the user as they see themselves and their guilds.
+   */
+  private async identifyUser(userId: string): Promise<void> {
+    const { oauth, permissions, registry } = this.context;
+    if (!(await this.claimIdentify({ kind: 'user', userId }, null))) return;
+    const [user, guilds] = await Promise.all([oauth.currentUser(userId), permissions.memberGuilds(userId)]);
     if (this.closed) return;
-    const resumed = registry.resume(request.sessionId, applicationId, request.seq, this);
+    const session = registry.createUserSession(userId, this);
+    this.session = session;
+    registry.dispatch(
+      session,
+      'READY',
+      userReadyPayload({ user, guilds, sessionId: session.id, resumeGatewayUrl: this.context.publicUrl }),
+    );
+  }
+
+  private async resume(request: ResumeRequest): Promise<void> {
+    const { registry } = this.context;
+    const principal = await this.resolvePrincipal(request.token, request.botPrefixed);
+    if (!principal) return this.end(Close.AUTHENTICATION_FAILED);
+    if (this.closed) return;
+    const resumed = registry.resume(request.sessionId, principal, request.seq, this);
     if (!resumed) {
       // Not resumable: the client identifies anew on this connection (D:events/gateway.mdx).
       this.phase = 'hello';
@@ -220,21 +238,43 @@ export class GatewayConnection implements SessionSink {
   }
 
   /**
-   * Decides and counts the Identify before READY, so a /gateway/bot that follows sees it.
-   * A database hiccup lets the session start uncounted: the limits protect the service,
-   * and an outage of the database must not take the gateway down with it.
+   * Whose token it is: a bot's, or else a user's chat-client session token. Bots send
+   * their token bare as often as not (discord.js and discord.py do), so only the `Bot `
+   * prefix settles it; a bare token that is no bot's is looked up as a session token
+   * (oauth refuses a string without a bot token's shape without a lookup). Undefined
+   * when it is neither.
    */
-  private async claimIdentify(
-    applicationId: string,
-    shard: [number, number] | null,
-  ): Promise<IdentifyDecision> {
+  private async resolvePrincipal(token: string, botPrefixed: boolean): Promise<GatewayPrincipal | undefined> {
+    const { oauth } = this.context;
+    const applicationId = await oauth.resolveBotToken(token);
+    if (applicationId) return { kind: 'bot', applicationId };
+    if (botPrefixed) return undefined;
+    const userId = await oauth.resolveUserSession(token);
+    return userId ? { kind: 'user', userId } : undefined;
+  }
+
+  /**
+   * Decides and counts the Identify before READY, so a /gateway/bot that follows sees it;
+   * false (the client told, the socket closing) when it is over the limits. A database
+   * hiccup lets the session start uncounted: the limits protect the service, and an outage
+   * of the database must not take the gateway down with it.
+   */
+  private async claimIdentify(principal: GatewayPrincipal, shard: [number, number] | null): Promise<boolean> {
     const { identifies, logger } = this.context;
+    let decision: IdentifyDecision;
     try {
-      return await identifies.claim(applicationId, rateLimitKey(shard, identifies.limits.maxConcurrency));
+      decision = await identifies.claim(principal, rateLimitKey(shard, identifies.limits.maxConcurrency));
     } catch (error) {
-      logger.warn({ err: error, applicationId }, 'identify not counted');
-      return { granted: true };
+      logger.warn({ err: error, principal }, 'identify not counted');
+      return true;
     }
+    if (decision.granted) return true;
+    // D:events/gateway.mdx §Rate Limiting: over max_concurrency the gateway answers Invalid
+    // Session; the socket then closes with 4008 and a reason, so that a client ignoring op 9
+    // cannot hold it. Over the day's total Discord resets the token; ACS refuses instead.
+    this.send(payload(Op.INVALID_SESSION, false));
+    this.end(identifyRefusal(identifies.limits, decision));
+    return false;
   }
 
   private fail(error: unknown): void {

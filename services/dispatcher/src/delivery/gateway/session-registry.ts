@@ -1,8 +1,17 @@
 import { randomBytes } from 'node:crypto';
+import type { Logger } from '@acs/service-kit';
 import { dispatchPayload, type GatewayPayload } from '../../domain/gateway-payload';
+import { isSamePrincipal, type GatewayPrincipal } from '../../domain/gateway-principal';
+import {
+  botSessionReceives,
+  userSessionReceives,
+  type BotMessage,
+  type BotSessionFacts,
+  type ChannelDispatch,
+  type UserDispatch,
+} from '../../domain/gateway-route';
 import { ReplayBuffer } from '../../domain/replay-buffer';
-import { shardOf } from '../../domain/shard-of';
-import type { BusMessage, DispatchBus } from './dispatch-bus';
+import type { DispatchBus } from './dispatch-bus';
 
 /** Where a session's payloads go while a socket is attached. */
 export interface SessionSink {
@@ -14,18 +23,34 @@ export interface SessionSink {
 /** One gateway session: lives on this replica, outlives its socket for the resume window. */
 export interface Session {
   readonly id: string;
-  readonly applicationId: string;
-  readonly shard: [number, number] | null;
+  readonly principal: GatewayPrincipal;
+  /** A bot session's shard and intents, which route its dispatches; null for a user's session. */
+  readonly bot: BotSessionFacts | null;
   seq: number;
   sink: SessionSink | null;
   readonly buffer: ReplayBuffer;
   expiry: NodeJS.Timeout | null;
   unsubscribe: () => void;
+  /**
+   * Settles once the session's last dispatch was sent or dropped. A user session's
+   * dispatches wait for a decision (may the user view the channel?) and leave in the order
+   * they came, whichever decision comes first.
+   */
+  pending: Promise<void>;
+}
+
+/** What the registry needs besides the bus. */
+export interface SessionRegistryOptions {
+  resumeWindowMs: number;
+  replayBufferSize: number;
+  /** Whether the user may view the guild channel (VIEW_CHANNEL); a rejection counts as no. */
+  canViewChannel: (userId: string, guildId: string, channelId: string) => Promise<boolean>;
+  logger: Pick<Logger, 'warn'>;
 }
 
 /**
- * The sessions of this replica: creates them (subscribing to their application's
- * dispatches), numbers and buffers every dispatch, keeps a detached session for the
+ * The sessions of this replica: creates them (subscribing to their application's or their
+ * user's dispatches), numbers and buffers every dispatch, keeps a detached session for the
  * resume window, and hands it to the socket that resumes it.
  */
 export class SessionRegistry {
@@ -33,23 +58,27 @@ export class SessionRegistry {
 
   constructor(
     private readonly bus: DispatchBus,
-    private readonly options: { resumeWindowMs: number; replayBufferSize: number },
+    private readonly options: SessionRegistryOptions,
   ) {}
 
-  /** A new session attached to `sink`. */
-  create(applicationId: string, shard: [number, number] | null, sink: SessionSink): Session {
-    const session: Session = {
-      id: randomBytes(16).toString('hex'),
-      applicationId,
-      shard,
-      seq: 0,
-      sink,
-      buffer: new ReplayBuffer(this.options.replayBufferSize),
-      expiry: null,
-      unsubscribe: () => undefined,
+  /** A new session of the application's bot, attached to `sink`. */
+  createBotSession(applicationId: string, facts: BotSessionFacts, sink: SessionSink): Session {
+    const session = this.newSession({ kind: 'bot', applicationId }, facts, sink);
+    session.unsubscribe = this.bus.subscribe(applicationId, (message) => this.receiveBot(session, message));
+    return session;
+  }
+
+  /** A new session of the user's chat client, attached to `sink`. */
+  createUserSession(userId: string, sink: SessionSink): Session {
+    const session = this.newSession({ kind: 'user', userId }, null, sink);
+    const unsubscribeUser = this.bus.subscribeUser(userId, (message) => this.receiveUser(session, message));
+    const unsubscribeChannels = this.bus.subscribeChannels((message) =>
+      this.receiveChannel(session, message),
+    );
+    session.unsubscribe = () => {
+      unsubscribeUser();
+      unsubscribeChannels();
     };
-    session.unsubscribe = this.bus.subscribe(applicationId, (message) => this.receive(session, message));
-    this.sessions.set(session.id, session);
     return session;
   }
 
@@ -71,16 +100,16 @@ export class SessionRegistry {
 
   /**
    * Reattaches a session for a resume: the dispatches after `seq`, or undefined when the
-   * session is unknown here, belongs to another application, or can no longer replay.
+   * session is unknown here, belongs to another bot or user, or can no longer replay.
    */
   resume(
     sessionId: string,
-    applicationId: string,
+    principal: GatewayPrincipal,
     seq: number,
     sink: SessionSink,
   ): { session: Session; missed: GatewayPayload[] } | undefined {
     const session = this.sessions.get(sessionId);
-    if (!session || session.applicationId !== applicationId) return undefined;
+    if (!session || !isSamePrincipal(session.principal, principal)) return undefined;
     const missed = session.buffer.after(seq, session.seq);
     if (!missed) {
       this.destroy(session);
@@ -115,14 +144,57 @@ export class SessionRegistry {
     return this.sessions.size;
   }
 
-  private receive(session: Session, message: BusMessage): void {
+  private newSession(principal: GatewayPrincipal, bot: BotSessionFacts | null, sink: SessionSink): Session {
+    const session: Session = {
+      id: randomBytes(16).toString('hex'),
+      principal,
+      bot,
+      seq: 0,
+      sink,
+      buffer: new ReplayBuffer(this.options.replayBufferSize),
+      expiry: null,
+      unsubscribe: () => undefined,
+      pending: Promise.resolve(),
+    };
+    this.sessions.set(session.id, session);
+    return session;
+  }
+
+  private receiveBot(session: Session, message: BotMessage): void {
     if (message.kind === 'invalidate') {
       session.sink?.end({ code: 4004, reason: 'Authentication failed.' });
       this.destroy(session);
       return;
     }
-    if (session.shard && message.guildId && shardOf(message.guildId, session.shard[1]) !== session.shard[0])
-      return;
-    this.dispatch(session, message.t, message.d);
+    if (session.bot && botSessionReceives(session.bot, message)) this.dispatch(session, message.t, message.d);
+  }
+
+  private receiveUser(session: Session, message: UserDispatch): void {
+    if (userSessionReceives(session.id, message)) this.dispatchInTurn(session, true, message.t, message.d);
+  }
+
+  private receiveChannel(session: Session, message: ChannelDispatch): void {
+    if (session.principal.kind !== 'user') return;
+    const { userId } = session.principal;
+    const allowed = this.options
+      .canViewChannel(userId, message.guildId, message.channelId)
+      .catch((error: unknown) => {
+        // The event was acknowledged already: not knowing, the session is not shown the message.
+        this.options.logger.warn(
+          { err: error, userId, guildId: message.guildId, channelId: message.channelId },
+          'channel visibility unknown; message not dispatched to the user',
+        );
+        return false;
+      });
+    this.dispatchInTurn(session, allowed, message.t, message.d);
+  }
+
+  /** Dispatches once the session's earlier dispatches have left, if `allowed` says so (and the session lives). */
+  private dispatchInTurn(session: Session, allowed: boolean | Promise<boolean>, t: string, d: unknown): void {
+    session.pending = session.pending
+      .then(() => allowed)
+      .then((ok) => {
+        if (ok && this.sessions.get(session.id) === session) this.dispatch(session, t, d);
+      });
   }
 }

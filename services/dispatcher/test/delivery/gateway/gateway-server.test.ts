@@ -40,12 +40,23 @@ const registries: SessionRegistry[] = [];
 const clients: GatewayTestClient[] = [];
 let nextApplication = 1400000000000000000n;
 
+let nextUser = 1450000000000000000n;
+
 /**
  * oauth and permissions, the network edge: a token `token:<id>` is application <id>'s
- * bot, which is in one guild.
+ * bot, which is in one guild; a token `session:<id>` is a chat-client session of user <id>,
+ * who is in two guilds.
  */
 const oauth = {
   resolveBotToken: async (token: string) => (token.startsWith('token:') ? token.slice(6) : undefined),
+  resolveUserSession: async (token: string) => (token.startsWith('session:') ? token.slice(8) : undefined),
+  currentUser: async (userId: string) => ({
+    id: userId,
+    username: 'someone',
+    discriminator: '0',
+    email: 'someone@example.com',
+    verified: true,
+  }),
   settings: async (applicationId: string) => ({
     applicationId,
     flags: 0,
@@ -55,6 +66,11 @@ const oauth = {
 } as unknown as OAuthClient;
 const permissions: PermissionsClient = {
   guild: async (guildId: string) => ({ guild: { id: guildId, name: 'Guild', roles: [] }, channels: [] }),
+  memberGuilds: async (userId: string) => [
+    { id: `${userId}1`, name: 'One', owner: true, permissions: '8' },
+    { id: `${userId}2`, name: 'Two', owner: false, permissions: '1024' },
+  ],
+  canViewChannel: async () => false,
 };
 
 beforeAll(async () => {
@@ -84,6 +100,12 @@ function newBot(): { applicationId: string; token: string } {
   return { applicationId: String(nextApplication), token: `token:${nextApplication}` };
 }
 
+/** A new user's session token and id. */
+function newUser(): { userId: string; token: string } {
+  nextUser += 1n;
+  return { userId: String(nextUser), token: `session:${nextUser}` };
+}
+
 /** Starts a dispatcher replica's gateway over the shared database and NATS. */
 async function startReplica(
   options: {
@@ -94,7 +116,12 @@ async function startReplica(
   } = {},
 ): Promise<{ url: string; identifies: IdentifyStore }> {
   const identifies = new IdentifyStore(pool, options.limits ?? LIMITS);
-  const registry = new SessionRegistry(bus, { resumeWindowMs: 60_000, replayBufferSize: 100 });
+  const registry = new SessionRegistry(bus, {
+    resumeWindowMs: 60_000,
+    replayBufferSize: 100,
+    canViewChannel: permissions.canViewChannel,
+    logger: createLogger('dispatcher-test', 'silent'),
+  });
   const server = await startGatewayServer(
     {
       registry,
@@ -261,6 +288,129 @@ describe('Identify limits', () => {
     expect(code).toBe(4008);
     const text = inflateSync(Buffer.concat(chunks), { finishFlush: zlibConstants.Z_SYNC_FLUSH }).toString();
     expect(text).toContain('{"op":9,"d":false,"s":null,"t":null}');
+  });
+});
+
+describe("a user's chat-client session", () => {
+  /** Sends a chat client's Identify (no intents: `capabilities`, as the official client) once Hello came. */
+  async function identifyAsUser(client: GatewayTestClient, token: string): Promise<void> {
+    await client.next((p) => p.op === 10);
+    client.send({
+      op: 2,
+      d: { token, capabilities: 16381, properties: { os: 'Linux', browser: 'Discord Client' } },
+    });
+  }
+
+  it('identifies with a session token and no intents: READY with the user whole and their guilds, no GUILD_CREATE', async () => {
+    const user = newUser();
+    const { url } = await startReplica({ limits: { ...LIMITS, concurrencyWindowMs: 1 } });
+    const client = await open(url);
+    await identifyAsUser(client, user.token);
+    const ready = await client.dispatch('READY');
+    expect(ready).toMatchObject({ s: 1, op: 0 });
+    expect(ready.d).toEqual({
+      v: 10,
+      user: expect.objectContaining({ id: user.userId, email: 'someone@example.com', verified: true }),
+      user_settings: {},
+      guilds: [
+        { id: `${user.userId}1`, name: 'One', owner: true, permissions: '8', unavailable: false },
+        { id: `${user.userId}2`, name: 'Two', owner: false, permissions: '1024', unavailable: false },
+      ],
+      session_id: expect.stringMatching(/^[0-9a-f]{32}$/),
+      session_type: 'normal',
+      resume_gateway_url: 'ws://127.0.0.1:0',
+      private_channels: [],
+      relationships: [],
+      presences: [],
+      guild_join_requests: [],
+      geo_ordered_rtc_regions: [],
+      auth: {},
+      _trace: ['acs-dispatcher'],
+    });
+    // Heartbeats as a bot's; nothing follows READY.
+    client.send({ op: 1, d: 1 });
+    await client.next((p) => p.op === 11);
+    expect(client.received.filter((p) => p.op === 0).map((p) => p.t)).toEqual(['READY']);
+
+    // Intents a chat client sends anyway are ignored, as is a shard.
+    const withIntents = await open(url);
+    await sendIdentify(withIntents, user.token, [1, 2]);
+    expect((await withIntents.dispatch('READY')).d).not.toHaveProperty('shard');
+  });
+
+  it('closes with 4004 for an unknown session token or a session token sent as a bot token, 4013 for a bot without intents', async () => {
+    const user = newUser();
+    const bot = newBot();
+    const { url } = await startReplica();
+    const cases: Array<[string, unknown, number]> = [
+      ['session:', undefined, 4004],
+      ['nonsense', undefined, 4004],
+      [`Bot ${user.token}`, 0, 4004],
+      [bot.token, undefined, 4013],
+      [bot.token, 'all', 4013],
+      [`Bot ${bot.token}`, undefined, 4013],
+    ];
+    for (const [token, intents, code] of cases) {
+      const client = await open(url);
+      await client.next((p) => p.op === 10);
+      client.send({ op: 2, d: { token, ...(intents === undefined ? {} : { intents }), properties: {} } });
+      expect([token, (await client.closed).code]).toEqual([token, code]);
+    }
+  });
+
+  it("resumes with the dispatches missed, only with the user's own token", async () => {
+    const user = newUser();
+    const other = newUser();
+    const { url } = await startReplica({ limits: { ...LIMITS, concurrencyWindowMs: 1 } });
+    const first = await open(url);
+    await identifyAsUser(first, user.token);
+    const ready = await first.dispatch('READY');
+    first.close(4000);
+    await first.closed;
+
+    // Dispatched while away: buffered for the resume.
+    bus.send({
+      to: 'user',
+      userId: user.userId,
+      message: { t: 'INTERACTION_SUCCESS', d: { id: '1', nonce: null }, sessionId: null },
+    });
+    await bus.flush();
+
+    const foreign = await open(url);
+    await foreign.next((p) => p.op === 10);
+    foreign.send({ op: 6, d: { token: other.token, session_id: ready.d.session_id, seq: 1 } });
+    expect(await foreign.next((p) => p.op === 9)).toMatchObject({ d: false });
+
+    const resumer = await open(url);
+    await resumer.next((p) => p.op === 10);
+    resumer.send({ op: 6, d: { token: user.token, session_id: ready.d.session_id, seq: 1 } });
+    await resumer.dispatch('RESUMED');
+    expect(resumer.received.filter((p) => p.op === 0).map((p) => [p.t, p.s])).toEqual([
+      ['INTERACTION_SUCCESS', 2],
+      ['RESUMED', 3],
+    ]);
+  });
+
+  it('counts Identifies per user, apart from other users and from bots', async () => {
+    const user = newUser();
+    const other = newUser();
+    const { url, identifies } = await startReplica();
+    const first = await open(url);
+    await identifyAsUser(first, user.token);
+    await first.dispatch('READY');
+
+    const second = await open(url);
+    await identifyAsUser(second, user.token);
+    expect(await second.closed).toEqual({
+      code: 4008,
+      reason: expect.stringMatching(/^Rate limited: max_concurrency 1 Identify per 60 s; retry in \d+ s\.$/),
+    });
+    expect(second.received.map((p) => p.op)).toEqual([10, 9]);
+
+    const third = await open(url);
+    await identifyAsUser(third, other.token);
+    await third.dispatch('READY');
+    expect((await identifies.usage({ kind: 'user', userId: user.userId })).count).toBe(1);
   });
 });
 

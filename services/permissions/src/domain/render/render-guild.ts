@@ -8,8 +8,8 @@ export type GuildJson = { id: string; name: string; owner_id: string; roles: Rol
 >;
 
 /**
- * Renders a guild with its roles. ACS models names, owners and roles only; every other
- * required field of Discord's guild object has the value a new guild has.
+ * Renders a guild with its roles. ACS models names, owners, the preferred locale and roles
+ * only; every other required field of Discord's guild object has the value a new guild has.
  */
 export function renderGuild(guild: Guild, roles: readonly Role[]): GuildJson {
   return {
@@ -43,7 +43,7 @@ export function renderGuild(guild: Guild, roles: readonly Role[]): GuildJson {
     vanity_url_code: null,
     premium_tier: 0,
     premium_subscription_count: 0,
-    preferred_locale: 'en-US',
+    preferred_locale: guild.preferredLocale,
     rules_channel_id: null,
     safety_alerts_channel_id: null,
     public_updates_channel_id: null,

@@ -1,0 +1,14 @@
+#!/usr/bin/env node
+'use strict';
+/** `npx acs`: see infra/src/cli/acs-cli.js (and `npx acs --help`). */
+const path = require('node:path');
+const { runCli } = require('../src/cli/acs-cli');
+
+const dataDir = process.env.ACS_DATA_DIR ?? path.join(__dirname, '..', '..', '.data');
+runCli(process.argv.slice(2), { dataDir }).then(
+  (code) => process.exit(code),
+  (error) => {
+    process.stderr.write(`acs: ${error.message}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,63 @@
+import { shardOf } from './shard-of';
+
+/**
+ * A dispatch for an application's bot sessions. `guildId` says which shard receives it:
+ * the guild's shard; `null` for a DM, which only shard 0 receives (D:events/gateway.mdx
+ * §Sharding); absent for every shard. `intent`, when set, is the intent a session must
+ * have asked for to receive it (D:events/gateway.mdx §Gateway Intents).
+ */
+export interface BotDispatch {
+  kind: 'dispatch';
+  t: string;
+  d: unknown;
+  guildId?: string | null;
+  intent?: number;
+}
+
+/** What reaches an application's bot sessions: a dispatch, or the end of every session (token reset). */
+export type BotMessage = BotDispatch | { kind: 'invalidate' };
+
+/** A dispatch for a user's sessions: only `sessionId` when set, else every session of the user. */
+export interface UserDispatch {
+  t: string;
+  d: unknown;
+  sessionId: string | null;
+}
+
+/**
+ * A dispatch for every user session whose user may view a guild channel (VIEW_CHANNEL,
+ * decided where the session lives: the replica that consumed the event does not know
+ * which users are connected).
+ */
+export interface ChannelDispatch {
+  t: string;
+  d: unknown;
+  guildId: string;
+  channelId: string;
+}
+
+/** One dispatch of an event and whom it goes to. */
+export type GatewayRoute =
+  | { to: 'bot'; applicationId: string; message: BotMessage }
+  | { to: 'user'; userId: string; message: UserDispatch }
+  | { to: 'channel-viewers'; message: ChannelDispatch };
+
+/** What routing knows of a bot session: its shard (null: unsharded) and the intents it identified with. */
+export interface BotSessionFacts {
+  shard: readonly [number, number] | null;
+  intents: number;
+}
+
+/** Whether a bot session receives a dispatch: it is on the dispatch's shard and has its intent. */
+export function botSessionReceives(session: BotSessionFacts, dispatch: BotDispatch): boolean {
+  if (dispatch.intent !== undefined && (session.intents & dispatch.intent) !== dispatch.intent) return false;
+  const { shard } = session;
+  if (!shard || dispatch.guildId === undefined) return true;
+  if (dispatch.guildId === null) return shard[0] === 0;
+  return shardOf(dispatch.guildId, shard[1]) === shard[0];
+}
+
+/** Whether a user session receives a dispatch addressed to its user. */
+export function userSessionReceives(sessionId: string, dispatch: UserDispatch): boolean {
+  return dispatch.sessionId === null || dispatch.sessionId === sessionId;
+}

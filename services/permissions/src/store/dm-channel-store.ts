@@ -1,0 +1,90 @@
+import type { SnowflakeGenerator } from '@acs/snowflake';
+import { DmChannelType, type DmChannel } from '../domain/dm/dm-channel-model';
+import { Prisma, type PrismaClient } from '../generated/prisma/client';
+
+interface DmChannelRow {
+  id: bigint;
+  type: number;
+  owner_id: bigint | null;
+  recipient_ids: string[];
+}
+
+/** The lower and the higher of two ids: a DM's key, whichever of its users opens it. */
+function pairOf(a: bigint, b: bigint): [bigint, bigint] {
+  return a < b ? [a, b] : [b, a];
+}
+
+/** DM and group DM channels with their recipients. */
+export class DmChannelStore {
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly snowflakes: SnowflakeGenerator,
+  ) {}
+
+  /**
+   * The DM of two users: created with its two recipients in one transaction on the first
+   * call, the same channel on every later one, whichever user asks. Two first calls at once
+   * make one channel: the unique (user_low, user_high) key makes the second insert wait for
+   * the first to commit and then do nothing, and it reads the committed channel.
+   */
+  async openDm(userId: string, recipientId: string): Promise<DmChannel> {
+    const [low, high] = pairOf(BigInt(userId), BigInt(recipientId));
+    const recipientIds = [low.toString(), high.toString()];
+    return this.prisma.$transaction(async (tx) => {
+      const id = BigInt(this.snowflakes.next());
+      const { count } = await tx.dmChannel.createMany({
+        data: [{ id, type: DmChannelType.DM, userLow: low, userHigh: high }],
+        skipDuplicates: true,
+      });
+      if (count === 1) {
+        await tx.dmRecipient.createMany({
+          data: [low, high].map((user) => ({ channelId: id, userId: user })),
+        });
+        return { id: id.toString(), type: DmChannelType.DM, ownerId: null, recipientIds };
+      }
+      const existing = await tx.dmChannel.findFirstOrThrow({
+        where: { userLow: low, userHigh: high },
+        select: { id: true },
+      });
+      return { id: existing.id.toString(), type: DmChannelType.DM, ownerId: null, recipientIds };
+    });
+  }
+
+  /** A new group DM owned by `ownerId`, holding the owner and `recipientIds` (one nested write: one transaction). */
+  async createGroupDm(ownerId: string, recipientIds: readonly string[]): Promise<DmChannel> {
+    const id = BigInt(this.snowflakes.next());
+    const users = [ownerId, ...recipientIds].map(BigInt).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    await this.prisma.dmChannel.create({
+      data: {
+        id,
+        type: DmChannelType.GROUP_DM,
+        ownerId: BigInt(ownerId),
+        recipients: { create: users.map((userId) => ({ userId })) },
+      },
+    });
+    return {
+      id: id.toString(),
+      type: DmChannelType.GROUP_DM,
+      ownerId,
+      recipientIds: users.map(String),
+    };
+  }
+
+  /** A DM or group DM channel with its recipients (by ascending id), in one statement; null when there is none. */
+  async getDmChannel(channelId: string): Promise<DmChannel | null> {
+    const rows = await this.prisma.$queryRaw<DmChannelRow[]>(Prisma.sql`
+      SELECT d.id, d.type, d.owner_id,
+             ARRAY(SELECT r.user_id::text FROM "permissions"."dm_recipient" r
+                    WHERE r.channel_id = d.id ORDER BY r.user_id) AS recipient_ids
+        FROM "permissions"."dm_channel" d
+       WHERE d.id = ${BigInt(channelId)}`);
+    const row = rows[0];
+    if (!row) return null;
+    return {
+      id: row.id.toString(),
+      type: row.type === DmChannelType.GROUP_DM ? DmChannelType.GROUP_DM : DmChannelType.DM,
+      ownerId: row.owner_id === null ? null : row.owner_id.toString(),
+      recipientIds: row.recipient_ids,
+    };
+  }
+}
