@@ -1,8 +1,13 @@
 import { loadInteractionsProto } from '@acs/protos';
 import { createGrpcServer, type GrpcServer, type Logger } from '@acs/service-kit';
+import { createCallbackHandlers, type CallbackHandlerDeps } from './handlers/callback-handlers';
+import {
+  createWebhookMessageHandlers,
+  type WebhookMessageHandlerDeps,
+} from './handlers/webhook-message-handlers';
 
 /** What interactions' gRPC server is built from. */
-export interface ServerDeps {
+export interface ServerDeps extends CallbackHandlerDeps, WebhookMessageHandlerDeps {
   logger: Logger;
   /** Whether the service can take calls (its database is reachable); health reports it. */
   isReady: () => Promise<boolean>;
@@ -16,9 +21,11 @@ export function createServer(deps: ServerDeps): GrpcServer {
       {
         name: 'acs.interactions.v1.InteractionsService',
         definition: loadInteractionsProto().acs.interactions.v1.InteractionsService.service,
-        // The RPCs arrive with the invocation path (CreateInteraction) and the responses
-        // (callbacks, follow-ups, messages); until then grpc answers UNIMPLEMENTED.
-        handlers: {},
+        // CreateInteraction arrives with the invocation path; until then grpc answers UNIMPLEMENTED.
+        handlers: {
+          ...createCallbackHandlers(deps),
+          ...createWebhookMessageHandlers(deps),
+        },
       },
     ],
     isReady: deps.isReady,

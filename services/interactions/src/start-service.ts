@@ -9,8 +9,13 @@ import {
   reportListening,
   type Telemetry,
 } from '@acs/service-kit';
+import { createSnowflakeGenerator } from '@acs/snowflake';
+import { createOAuthClient } from './clients/oauth-client';
 import { DB_SCHEMA, loadConfig, SERVICE_NAME } from './config';
 import { createServer } from './create-server';
+import { createResponder } from './handlers/responder';
+import { MessageStore } from './store/message-store';
+import { ResponseStore } from './store/response-store';
 
 /** Wires config, logger, database, peers, outbox relay and gRPC server; stops them in order on SIGTERM. */
 export async function startService(
@@ -35,6 +40,13 @@ export async function startService(
   );
   const oauthGrpc = createGrpcClient(loadOAuthProto().acs.oauth.v1.OAuthService, config.OAUTH_GRPC_URL);
   const snowflakeLease = await holdSnowflakeProcessId(config.SNOWFLAKE_PROCESS_ID, { pool, logger });
+  const ids = createSnowflakeGenerator({
+    workerId: config.SNOWFLAKE_WORKER_ID,
+    processId: snowflakeLease.processId,
+  });
+  const oauth = createOAuthClient(oauthGrpc);
+  const responses = new ResponseStore(pool, ids);
+  const messages = new MessageStore(pool, ids);
   const relay = startOutboxRelay({
     pool,
     schema: DB_SCHEMA,
@@ -46,6 +58,10 @@ export async function startService(
 
   const server = createServer({
     logger,
+    responder: createResponder({ responses, oauth }),
+    responses,
+    messages,
+    oauth,
     isReady: async () => {
       await pool.query('SELECT 1');
       return true;

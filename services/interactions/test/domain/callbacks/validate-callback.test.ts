@@ -146,7 +146,10 @@ describe('DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE (5)', () => {
 
 describe('APPLICATION_COMMAND_AUTOCOMPLETE_RESULT (8)', () => {
   const answer = (choices: unknown, focused?: number) =>
-    validateCallback({ type: 8, data: { choices } }, autocomplete(focused)) as { type: 8; choices: unknown[] };
+    validateCallback({ type: 8, data: { choices } }, autocomplete(focused)) as {
+      type: 8;
+      choices: unknown[];
+    };
   const answerErrors = (choices: unknown, focused?: number) =>
     errorsOf({ type: 8, data: { choices } }, autocomplete(focused));
 
