@@ -11,3 +11,4 @@ export * from './render-launch-message';
 export * from './render-outcome';
 export * from './validate-command-data';
 export * from './validate-options';
+export * from './read-endpoint-answer';
