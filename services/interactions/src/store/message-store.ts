@@ -111,7 +111,7 @@ export class MessageStore {
       const row = await lockMessage(db, record, id);
       if (!row || row.deleted) throw new UnknownMessageError();
       const edited = applyMessageEdit(row.body, edit, new Date());
-      await saveMessage(db, edited, edited.edited_timestamp !== row.body.edited_timestamp);
+      await saveMessage(db, edited, !isLoading(row.body));
       await writeEvents(db, [updatedEvent(record, row, edited)]);
       return edited;
     });

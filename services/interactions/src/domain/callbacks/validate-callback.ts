@@ -13,6 +13,7 @@ import {
   type JsonObject,
 } from '@acs/validation';
 import { InvalidFormBodyError } from '@acs/discord-errors';
+import { checkWellFormedText } from '../messages/check-well-formed';
 import { EmptyMessageError } from '../messages/message-errors';
 import { MessageErrorCode } from '../messages/message-error-codes';
 import { MessageFlag } from '../messages/message-flags';
@@ -56,10 +57,12 @@ export function peekCallbackType(body: unknown): number | undefined {
 }
 
 /**
- * Validates an interaction response: 400 / 50035 at `type` for a type this interaction
- * does not take, at `data…` for bad data; 400 / 50006 for a message that shows nothing.
+ * Validates an interaction response: 400 / 50109 for text that is no Unicode, 400 / 50035
+ * at `type` for a type this interaction does not take, at `data…` for bad data; 400 /
+ * 50006 for a message that shows nothing.
  */
 export function validateCallback(body: unknown, ctx: CallbackContext): ValidCallback {
+  checkWellFormedText(body);
   const errors = new FormErrors();
   const model = readModel(body, errors, []);
   if (!model) throw new InvalidFormBodyError(errors.toJSON());

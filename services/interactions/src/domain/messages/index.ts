@@ -1,4 +1,5 @@
 export * from './apply-message-edit';
+export * from './check-well-formed';
 export * from './format-timestamp';
 export * from './message-error-codes';
 export * from './message-errors';

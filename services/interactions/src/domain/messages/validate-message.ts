@@ -17,6 +17,7 @@ import {
   type JsonObject,
 } from '@acs/validation';
 import { InvalidFormBodyError } from '@acs/discord-errors';
+import { checkWellFormedText } from './check-well-formed';
 import { MessageFlag, SETTABLE_MESSAGE_FLAGS, hasFlag } from './message-flags';
 import { MessageErrorCode as ErrorCode } from './message-error-codes';
 import { EmptyMessageError } from './message-errors';
@@ -42,10 +43,11 @@ export interface MessageEdit {
 
 /**
  * Validates a new message's body at `basePath` (["data"] for a callback, [] for a
- * follow-up): 400 / 50035 with every error found, else 400 / 50006 when the message would
- * show nothing.
+ * follow-up): 400 / 50109 for text that is no Unicode, 400 / 50035 with every error found,
+ * else 400 / 50006 when the message would show nothing.
  */
 export function validateMessage(raw: unknown, basePath: ErrorPath = []): MessageInput {
+  checkWellFormedText(raw);
   const errors = new FormErrors();
   const message = collectMessageErrors(raw, errors, basePath);
   if (!message || !errors.isEmpty()) throw new InvalidFormBodyError(errors.toJSON());
@@ -84,6 +86,7 @@ export function collectMessageErrors(
 
 /** Validates an edit's body (PATCH of a message): 400 / 50035 with every error found. */
 export function validateMessageEdit(raw: unknown): MessageEdit {
+  checkWellFormedText(raw);
   const errors = new FormErrors();
   const model = readModel(raw, errors, []);
   if (!model) throw new InvalidFormBodyError(errors.toJSON());
