@@ -7,11 +7,17 @@ import {
   fromGrpcError,
   type GrpcServer,
 } from '@acs/service-kit';
-import type { DiscordError } from '@acs/discord-errors';
+import { UnknownResourceError, type DiscordError } from '@acs/discord-errors';
+import { PUBLIC_ONLY, WebhookPoster } from '@acs/outbound';
 import type { JsonObject } from '@acs/validation';
 import type { OAuthClient } from '../../src/clients/oauth-client';
 import { createServer } from '../../src/create-server';
+import { DeadlineKeeper } from '../../src/delivery/deadline-keeper';
+import { HttpDelivery } from '../../src/delivery/http-delivery';
+import { OutcomeListener } from '../../src/delivery/outcome-listener';
+import { OutcomeWaiter } from '../../src/delivery/outcome-waiter';
 import { createResponder } from '../../src/handlers/responder';
+import { InteractionStore } from '../../src/store/interaction-store';
 import type { ResponseContext } from '../store/response-fixtures';
 
 /** What the fake oauth answers for every application: its bot user and flags. */
@@ -55,13 +61,37 @@ export async function serveResponses(ctx: ResponseContext, botUser: JsonObject):
       };
     },
   };
+  const logger = createLogger('interactions-test', 'silent');
+  const responder = createResponder({ responses: ctx.responses, oauth });
+  // The invocation side is served too (createServer registers every RPC), with peers that
+  // know no command and no channel: these tests record their interactions directly.
+  const windows = { deadlineMs: 3000, tokenTtlSeconds: 900, sweepIntervalMs: 1000 };
+  const interactions = new InteractionStore(ctx.pool, windows);
+  const poster = new WebhookPoster({ policy: PUBLIC_ONLY, timeoutMs: 1000, maxSocketsPerDestination: 1 });
   const server: GrpcServer = createServer({
-    logger: createLogger('interactions-test', 'silent'),
+    logger,
     isReady: async () => true,
-    responder: createResponder({ responses: ctx.responses, oauth }),
+    responder,
     responses: ctx.responses,
     messages: ctx.messages,
     oauth,
+    registry: { invocableCommand: async () => undefined },
+    permissions: {
+      describeInvocationContext: async () => {
+        throw new UnknownResourceError(10003, 'Unknown Channel');
+      },
+    },
+    interactions,
+    ids: ctx.ids,
+    http: new HttpDelivery({
+      poster,
+      responder,
+      fail: (id) => interactions.failIfPending(id, 1, false),
+      logger,
+    }),
+    deadlines: new DeadlineKeeper(interactions, { ...windows, logger }),
+    outcomes: new OutcomeWaiter(new OutcomeListener(ctx.pool, logger), interactions),
+    windows,
   });
   const port = await server.listen('127.0.0.1:0');
   const client = new (loadInteractionsProto().acs.interactions.v1.InteractionsService)(
@@ -85,6 +115,7 @@ export async function serveResponses(ctx: ResponseContext, botUser: JsonObject):
     async close() {
       client.close();
       await server.drain();
+      poster.close();
     },
   };
 }
