@@ -18,7 +18,7 @@
  * SNOWFLAKE_*, OTEL_*).
  */
 
-/** @typedef {'registry' | 'permissions' | 'oauth' | 'lobby' | 'dispatcher'} GrpcName */
+/** @typedef {'registry' | 'permissions' | 'oauth' | 'lobby' | 'dispatcher' | 'interactions'} GrpcName */
 /** @typedef {'http' | 'gateway'} PortName */
 
 /**
@@ -74,6 +74,21 @@ const SERVICE_WIRING = [
     env: ({ grpc }) => ({
       GRPC_ADDRESS: grpc.registry,
       OAUTH_GRPC_URL: grpc.oauth,
+    }),
+  },
+  {
+    name: 'interactions',
+    grpc: 'interactions',
+    kind: 'grpc',
+    edge: false,
+    workerId: 6,
+    env: ({ grpc }) => ({
+      GRPC_ADDRESS: grpc.interactions,
+      COMMAND_REGISTRY_GRPC_URL: grpc.registry,
+      PERMISSIONS_GRPC_URL: grpc.permissions,
+      OAUTH_GRPC_URL: grpc.oauth,
+      // Local development delivers interactions to endpoints on this machine.
+      WEBHOOK_ALLOWED_ADDRESSES: 'loopback',
     }),
   },
   {

@@ -4,7 +4,7 @@ import type { ChildProcess } from 'node:child_process';
 /** The TCP listeners of the edges: api-gateway's HTTP, the dispatcher's WebSocket gateway. */
 export type PortName = 'http' | 'gateway';
 /** The gRPC servers, which listen on Unix domain sockets. */
-export type GrpcName = 'registry' | 'permissions' | 'oauth' | 'lobby' | 'dispatcher';
+export type GrpcName = 'registry' | 'permissions' | 'oauth' | 'lobby' | 'dispatcher' | 'interactions';
 
 export interface ExitInfo {
   name: string;

@@ -10,7 +10,7 @@ export type PostOutcome =
   | { kind: 'refused'; reason: string }
   | { kind: 'failed'; reason: string };
 
-/** Bytes of an answer's body kept (a PONG is a few bytes; the rest is read and dropped). */
+/** Bytes of an answer's body kept by default (a PONG is a few bytes; the rest is read and dropped). */
 const MAX_ANSWER_BYTES = 16 * 1024;
 
 /** Resolves a host name to every address (replaceable in tests). */
@@ -28,6 +28,11 @@ export interface WebhookPosterOptions {
   maxSocketsPerDestination: number;
   /** `User-Agent` of every request, unless its headers carry one; none when unset. */
   userAgent?: string;
+  /**
+   * Bytes of an answer's body kept (16 KiB by default); the rest is read and dropped. An
+   * interactions endpoint's answer is the interaction's response, a whole message.
+   */
+  maxAnswerBytes?: number;
   resolve?: Resolver;
 }
 
@@ -115,9 +120,10 @@ export class WebhookPoster {
       }, this.options.timeoutMs);
       request.on('response', (response) => {
         const kept: Buffer[] = [];
+        const limit = this.options.maxAnswerBytes ?? MAX_ANSWER_BYTES;
         let size = 0;
         response.on('data', (chunk: Buffer) => {
-          if (size < MAX_ANSWER_BYTES) kept.push(chunk.subarray(0, MAX_ANSWER_BYTES - size));
+          if (size < limit) kept.push(chunk.subarray(0, limit - size));
           size += chunk.length;
         });
         response.on('end', () => {

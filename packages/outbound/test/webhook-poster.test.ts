@@ -184,6 +184,14 @@ describe('WebhookPoster', () => {
     expect(outcome.kind === 'answered' && outcome.body.length).toBe(16 * 1024);
   });
 
+  it('keeps as much of an answer as maxAnswerBytes says', async () => {
+    behaviour = (response) => {
+      response.writeHead(200).end('x'.repeat(100_000));
+    };
+    const outcome = await poster({ maxAnswerBytes: 64 * 1024 }).post(`http://127.0.0.1:${port}/`, '{}', {});
+    expect(outcome.kind === 'answered' && outcome.body.length).toBe(64 * 1024);
+  });
+
   it('fails when no answer comes within the timeout', async () => {
     behaviour = () => 'hang';
     const started = Date.now();

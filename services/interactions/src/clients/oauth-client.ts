@@ -1,0 +1,57 @@
+import type { oauth } from '@acs/protos';
+import { callUnary, fromGrpcError } from '@acs/service-kit';
+import type { InvocationParties, JsonRecord } from '../domain/invocation/invocation-facts';
+
+/** What an invocation asks oauth. */
+export interface DescribeInvocationQuery {
+  applicationId: string;
+  userId: string;
+  /** Null outside a guild. */
+  guildId: string | null;
+  /** USER and MENTIONABLE option values, a USER command's target. */
+  resolveUserIds: string[];
+}
+
+/**
+ * What interactions asks of oauth: the application of an invocation, its invoker and the
+ * installs that authorize it. A failure oauth answers with its own error rejects with that
+ * DiscordError (404 / 10002 for an unknown application); one in transport with 503 or 504.
+ */
+export interface OAuthClient {
+  describeInvocation(query: DescribeInvocationQuery): Promise<InvocationParties>;
+}
+
+/** The OAuthClient over oauth's gRPC client. */
+export function createOAuthClient(client: oauth.OAuthServiceClient): OAuthClient {
+  return {
+    async describeInvocation(query) {
+      const answer = await callUnary<
+        oauth.DescribeInvocationRequest,
+        oauth.DescribeInvocationResponse__Output
+      >(client, client.DescribeInvocation, {
+        application_id: query.applicationId,
+        user_id: query.userId,
+        guild_id: query.guildId ?? '',
+        resolve_user_ids: query.resolveUserIds,
+      }).catch((error: unknown) => {
+        throw fromGrpcError(error) ?? error;
+      });
+      return {
+        application: JSON.parse(answer.application_json) as JsonRecord,
+        applicationFlags: Number(answer.application_flags),
+        interactionsEndpointUrl:
+          answer.interactions_endpoint_url === '' ? null : answer.interactions_endpoint_url,
+        signingKeyPem: answer.signing_key_pem,
+        integrationTypes: answer.integration_types,
+        botUser: JSON.parse(answer.bot_user_json) as JsonRecord,
+        user: JSON.parse(answer.user_json) as JsonRecord,
+        userLocale: answer.user_locale,
+        guildInstalled: answer.guild_installed,
+        userInstalled: answer.user_installed,
+        resolvedUsers: answer.resolved_users_json
+          ? (JSON.parse(answer.resolved_users_json) as Record<string, JsonRecord>)
+          : {},
+      };
+    },
+  };
+}

@@ -1,0 +1,67 @@
+import type { permissions } from '@acs/protos';
+import { callUnary, fromGrpcError } from '@acs/service-kit';
+import type {
+  InvocationPlace,
+  InvocationPlaceQuery,
+  JsonRecord,
+} from '../domain/invocation/invocation-facts';
+
+/**
+ * What interactions asks of permissions: the place of an invocation (channel, guild, the
+ * invoker's member and permissions, the app's permissions, the command decision) and the
+ * members, roles and channels its options name. A failure permissions answers with its
+ * own error rejects with that DiscordError (404 / 10003 for a channel the user cannot be
+ * in); one in transport with 503 or 504.
+ */
+export interface PermissionsClient {
+  describeInvocationContext(query: InvocationPlaceQuery): Promise<InvocationPlace>;
+}
+
+/** A JSON object field of the answer; empty text is an empty map. */
+function parseMap(text: string): Record<string, JsonRecord> {
+  return text === '' ? {} : (JSON.parse(text) as Record<string, JsonRecord>);
+}
+
+/** The PermissionsClient over permissions' gRPC client. */
+export function createPermissionsClient(client: permissions.PermissionsServiceClient): PermissionsClient {
+  return {
+    async describeInvocationContext(query) {
+      const answer = await callUnary<
+        permissions.DescribeInvocationContextRequest,
+        permissions.DescribeInvocationContextResponse__Output
+      >(client, client.DescribeInvocationContext, {
+        channel_id: query.channelId,
+        guild_id: query.guildId ?? '',
+        user_id: query.userId,
+        application_id: query.applicationId,
+        command: {
+          application_id: query.command.applicationId,
+          command_id: query.command.commandId,
+          name: query.command.name,
+          default_member_permissions: query.command.defaultMemberPermissions ?? '',
+          version: query.command.version,
+          named_version: query.command.namedVersion,
+        },
+        resolve_user_ids: query.resolveUserIds,
+        resolve_role_ids: query.resolveRoleIds,
+        resolve_channel_ids: query.resolveChannelIds,
+      }).catch((error: unknown) => {
+        throw fromGrpcError(error) ?? error;
+      });
+      return {
+        channel: JSON.parse(answer.channel_json) as JsonRecord,
+        guild: answer.guild_json === '' ? null : (JSON.parse(answer.guild_json) as JsonRecord),
+        member: answer.member_json === '' ? null : (JSON.parse(answer.member_json) as JsonRecord),
+        userPermissions: answer.user_permissions,
+        appPermissions: answer.app_permissions,
+        botIsMember: answer.bot_is_member,
+        allowed: answer.allowed,
+        reason: answer.reason,
+        resolvedMembers: parseMap(answer.resolved_members_json),
+        resolvedRoles: parseMap(answer.resolved_roles_json),
+        resolvedChannels: parseMap(answer.resolved_channels_json),
+        recipientIds: answer.recipient_ids,
+      };
+    },
+  };
+}

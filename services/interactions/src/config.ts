@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import { commonConfig, dataServiceConfig, parseConfig } from '@acs/service-kit';
+
+export { SERVICE_NAME } from './service-name';
+/** This service's PostgreSQL schema. */
+export const DB_SCHEMA = 'interactions';
+
+const schema = z.object({
+  ...commonConfig,
+  ...dataServiceConfig,
+  GRPC_ADDRESS: z.string().default('127.0.0.1:50057'),
+  /** The command an invocation names (GetInvocableCommand). */
+  COMMAND_REGISTRY_GRPC_URL: z.string().default('127.0.0.1:50051'),
+  /** The place of an invocation: channel, member, permissions, the command decision (DescribeInvocationContext). */
+  PERMISSIONS_GRPC_URL: z.string().default('127.0.0.1:50052'),
+  /** The application, its delivery and signing key, the invoker, installs (DescribeInvocation). */
+  OAUTH_GRPC_URL: z.string().default('127.0.0.1:50053'),
+  /**
+   * Test setting: how long an application has for its initial response (Discord: 3 s);
+   * a pending interaction fails with reason 2 TIMEOUT after it.
+   */
+  INTERACTION_RESPONSE_DEADLINE_MS: z.coerce.number().int().positive().default(3000),
+  /** Test setting: how long an interaction token works for follow-ups and edits (Discord: 15 min). */
+  INTERACTION_TOKEN_TTL_SECONDS: z.coerce.number().int().positive().default(900),
+  /** How often pending interactions past their deadline are looked for (those whose timer was lost in a restart). */
+  INTERACTION_SWEEP_INTERVAL_MS: z.coerce.number().int().positive().default(1000),
+  /**
+   * How long a POST to an interactions endpoint may take. Past the response deadline the
+   * answer no longer counts, so by default it is that deadline.
+   */
+  INTERACTION_DELIVERY_TIMEOUT_MS: z.coerce.number().int().positive().optional(),
+  /** Sockets kept per interactions endpoint. */
+  INTERACTION_DELIVERY_SOCKETS_PER_ENDPOINT: z.coerce.number().int().positive().default(64),
+  /**
+   * Non-public destinations interactions endpoints may be: comma-separated `loopback`,
+   * `private`, `link-local` (the dispatcher's webhook events read the same setting).
+   */
+  WEBHOOK_ALLOWED_ADDRESSES: z.string().default(''),
+});
+
+/** The parsed environment of interactions. */
+export type Config = z.infer<typeof schema>;
+
+/** Parses the environment; throws a ConfigError naming every bad variable. */
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  return parseConfig(schema, env);
+}

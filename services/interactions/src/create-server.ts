@@ -1,0 +1,34 @@
+import { loadInteractionsProto } from '@acs/protos';
+import { createGrpcServer, type GrpcServer, type Logger } from '@acs/service-kit';
+import { createCallbackHandlers, type CallbackHandlerDeps } from './handlers/callback-handlers';
+import { createInteractionHandlers, type InteractionHandlerDeps } from './handlers/interaction-handlers';
+import {
+  createWebhookMessageHandlers,
+  type WebhookMessageHandlerDeps,
+} from './handlers/webhook-message-handlers';
+
+/** What interactions' gRPC server is built from. */
+export interface ServerDeps extends InteractionHandlerDeps, CallbackHandlerDeps, WebhookMessageHandlerDeps {
+  logger: Logger;
+  /** Whether the service can take calls (its database is reachable); health reports it. */
+  isReady: () => Promise<boolean>;
+}
+
+/** interactions' gRPC server (`acs.interactions.v1.InteractionsService`), not yet listening. */
+export function createServer(deps: ServerDeps): GrpcServer {
+  return createGrpcServer({
+    logger: deps.logger,
+    services: [
+      {
+        name: 'acs.interactions.v1.InteractionsService',
+        definition: loadInteractionsProto().acs.interactions.v1.InteractionsService.service,
+        handlers: {
+          ...createInteractionHandlers(deps),
+          ...createCallbackHandlers(deps),
+          ...createWebhookMessageHandlers(deps),
+        },
+      },
+    ],
+    isReady: deps.isReady,
+  });
+}

@@ -1,0 +1,98 @@
+import type { Logger } from '@acs/service-kit';
+import type { FailResult } from '../store/interaction-store';
+
+/** What the deadline needs of the store. */
+export interface DeadlineStore {
+  failIfPending(id: string, reasonCode: number, onlyIfOverdue: boolean): Promise<FailResult>;
+  failOverdue(limit: number): Promise<number>;
+}
+
+/** Options of the DeadlineKeeper. */
+export interface DeadlineKeeperOptions {
+  deadlineMs: number;
+  sweepIntervalMs: number;
+  logger: Logger;
+}
+
+/** INTERACTION_FAILURE reason 2: no initial response within the deadline. */
+const TIMEOUT = 2;
+/** Interactions failed per sweep transaction. */
+const SWEEP_BATCH = 500;
+
+/**
+ * Fails interactions that get no initial response within the deadline (A6: 3 s), with
+ * reason 2 TIMEOUT: a timer per interaction this replica recorded, at its deadline by the
+ * database's clock (a timer that fires early waits what is left), and a periodic sweep of
+ * overdue pending rows, which catches the interactions whose timer a restart or a crash
+ * of another replica lost. Both fail through the store's one conditional UPDATE, so a
+ * racing callback either wins or finds the interaction failed.
+ */
+export class DeadlineKeeper {
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private sweeper: NodeJS.Timeout | undefined;
+  private sweeping: Promise<void> | undefined;
+
+  constructor(
+    private readonly store: DeadlineStore,
+    private readonly options: DeadlineKeeperOptions,
+  ) {}
+
+  /** Starts the periodic sweep. */
+  start(): void {
+    this.sweeper = setInterval(() => {
+      this.sweeping ??= this.sweep().finally(() => (this.sweeping = undefined));
+    }, this.options.sweepIntervalMs);
+    this.sweeper.unref();
+  }
+
+  /** Arms the deadline of an interaction just recorded. */
+  watch(interactionId: string, delayMs = this.options.deadlineMs): void {
+    this.forget(interactionId);
+    const timer = setTimeout(() => void this.expire(interactionId), delayMs);
+    timer.unref();
+    this.timers.set(interactionId, timer);
+  }
+
+  /** The interaction has its outcome: its timer has nothing left to do. */
+  forget(interactionId: string): void {
+    const timer = this.timers.get(interactionId);
+    if (timer === undefined) return;
+    clearTimeout(timer);
+    this.timers.delete(interactionId);
+  }
+
+  /** Stops the timers and the sweep; the interactions they watched are the next sweep's, anywhere. */
+  async stop(): Promise<void> {
+    if (this.sweeper) clearInterval(this.sweeper);
+    for (const timer of this.timers.values()) clearTimeout(timer);
+    this.timers.clear();
+    await this.sweeping;
+  }
+
+  /** How many deadlines this replica watches. */
+  get watched(): number {
+    return this.timers.size;
+  }
+
+  private async expire(interactionId: string): Promise<void> {
+    this.timers.delete(interactionId);
+    try {
+      const result = await this.store.failIfPending(interactionId, TIMEOUT, true);
+      // This clock ran ahead of the database's: wait for what is left.
+      if (result.kind === 'pending') this.watch(interactionId, result.remainingMs + 1);
+    } catch (error) {
+      this.options.logger.warn(
+        { err: error, interaction_id: interactionId },
+        'failing an overdue interaction failed',
+      );
+    }
+  }
+
+  private async sweep(): Promise<void> {
+    try {
+      while ((await this.store.failOverdue(SWEEP_BATCH)) === SWEEP_BATCH);
+    } catch (error) {
+      this.options.logger.warn({ err: error }, 'the deadline sweep failed');
+    }
+  }
+}

@@ -1,0 +1,128 @@
+import { DiscordError } from '@acs/discord-errors';
+import { signatureTimestamp, signWebhook } from '@acs/outbound';
+import type { Logger } from '@acs/service-kit';
+import { readEndpointAnswer, type EndpointOutcome } from '../domain/invocation';
+
+/**
+ * What records an initial response as the callback route records a callback (resp's
+ * responder, `handlers/responder.ts`), as far as delivery uses it.
+ */
+export interface InlineResponder {
+  respond(input: {
+    interactionId: string;
+    body: unknown;
+    withResponse: boolean;
+    /** The endpoint's own answer to the signed delivery: no token to check. */
+    inline?: boolean;
+    /** The application's facts at hand (saves the responder asking oauth). */
+    application?: HttpTarget['application'];
+  }): Promise<string>;
+}
+
+/** What POSTs to apps' endpoints: @acs/outbound's WebhookPoster. */
+export interface EndpointPoster {
+  post(url: string, body: string, headers: Record<string, string>): Promise<EndpointOutcome>;
+}
+
+/** Where and how one interaction is delivered. */
+export interface HttpTarget {
+  interactionId: string;
+  url: string;
+  /** PKCS#8 PEM of the application's Ed25519 signing key. */
+  signingKeyPem: string;
+  /** What an inline answer's message needs of the application (its author, its flags). */
+  application: { botUser: Record<string, unknown>; applicationFlags: number };
+}
+
+/** What HTTP delivery is built from. */
+export interface HttpDeliveryOptions {
+  poster: EndpointPoster;
+  /** Records an inline answer as the callback route records a callback. */
+  responder: InlineResponder;
+  /** Fails the interaction at once with reason 1 UNKNOWN, unless it has its outcome already. */
+  fail: (interactionId: string) => Promise<unknown>;
+  logger: Logger;
+  now?: () => number;
+}
+
+/** What Discord sends as User-Agent (A7; "don't rely on it"). */
+export const INTERACTIONS_USER_AGENT = 'Discord-Interactions/1.0 (+https://discord.com)';
+
+/** Codes of a responder refusal that mean the outcome was decided elsewhere: nothing to fail. */
+const ALREADY_DECIDED = new Set([40060, 10062]);
+
+/**
+ * Delivers interactions to applications' interactions endpoints (A7): a POST signed with
+ * the application's Ed25519 key like webhook events (one signing implementation and one
+ * address policy, @acs/outbound). The endpoint's answer decides at once: 200 with JSON is
+ * the initial response (processed as a callback is), 202 leaves it to the callback route
+ * and the deadline, anything else fails the interaction with reason 1.
+ */
+export class HttpDelivery {
+  private readonly now: () => number;
+  private readonly inFlight = new Set<Promise<void>>();
+
+  constructor(private readonly options: HttpDeliveryOptions) {
+    this.now = options.now ?? Date.now;
+  }
+
+  /** Delivers in the background (deliver), kept track of until it ends so that shutdown can wait for it. */
+  start(target: HttpTarget, bodyJson: string): void {
+    const delivery = this.deliver(target, bodyJson).finally(() => this.inFlight.delete(delivery));
+    this.inFlight.add(delivery);
+  }
+
+  /** Resolves once the deliveries under way have ended. */
+  async drain(): Promise<void> {
+    await Promise.all([...this.inFlight]);
+  }
+
+  /** POSTs `bodyJson` (the interaction object) and acts on the answer; never throws. */
+  async deliver(target: HttpTarget, bodyJson: string): Promise<void> {
+    const { logger } = this.options;
+    try {
+      const timestamp = signatureTimestamp(this.now());
+      const outcome = await this.options.poster.post(target.url, bodyJson, {
+        'user-agent': INTERACTIONS_USER_AGENT,
+        'x-signature-ed25519': signWebhook(target.signingKeyPem, timestamp, bodyJson),
+        'x-signature-timestamp': timestamp,
+      });
+      const answer = readEndpointAnswer(outcome);
+      if (answer.kind === 'deferred') return;
+      if (answer.kind === 'failed') {
+        logger.info(
+          { interaction_id: target.interactionId, reason: answer.reason },
+          'interaction delivery failed',
+        );
+        await this.options.fail(target.interactionId);
+        return;
+      }
+      await this.respondInline(target, answer.response);
+    } catch (error) {
+      logger.warn({ err: error, interaction_id: target.interactionId }, 'interaction delivery broke off');
+      await this.options.fail(target.interactionId).catch(() => undefined);
+    }
+  }
+
+  /** The endpoint's 200 answer as the initial response; a response the rules refuse fails the interaction. */
+  private async respondInline(target: HttpTarget, response: unknown): Promise<void> {
+    const { interactionId } = target;
+    try {
+      await this.options.responder.respond({
+        interactionId,
+        body: response,
+        withResponse: false,
+        inline: true,
+        application: target.application,
+      });
+    } catch (error) {
+      if (!(error instanceof DiscordError)) throw error;
+      if (ALREADY_DECIDED.has(error.code)) return;
+      this.options.logger.info(
+        { interaction_id: interactionId, error: error.toBody() },
+        "the endpoint's response was refused: the interaction fails",
+      );
+      await this.options.fail(interactionId);
+    }
+  }
+}

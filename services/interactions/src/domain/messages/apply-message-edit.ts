@@ -1,0 +1,84 @@
+import { FormErrors } from '@acs/validation';
+import { formatTimestamp } from './format-timestamp';
+import { EDITABLE_MESSAGE_FLAGS, MessageFlag, hasFlag } from './message-flags';
+import { EmptyMessageError } from './message-errors';
+import type { InteractionMessage } from './render-message';
+import { checkComponentsV2, isEmptyMessage, type MessageEdit, type MessageInput } from './validate-message';
+
+/** Whether a message is a deferred response that has no content yet. */
+export function isLoading(message: Pick<InteractionMessage, 'flags'>): boolean {
+  return hasFlag(message.flags, MessageFlag.LOADING);
+}
+
+/**
+ * The message after an edit (PATCH): each field the edit has replaces the message's;
+ * SUPPRESS_EMBEDS follows the edit, IS_COMPONENTS_V2 can only be turned on, and every
+ * other flag stays as it was. A loading message gets its content: it loses LOADING and,
+ * as on Discord, is not marked edited (the client shows the answer, not an edit); any
+ * other message gets `edited_timestamp`. 50035 when the result mixes components-v2 with
+ * content or embeds, 50006 when it would show nothing.
+ */
+export function applyMessageEdit(
+  message: InteractionMessage,
+  edit: MessageEdit,
+  now: Date,
+): InteractionMessage {
+  let flags = message.flags;
+  if (edit.flags !== undefined) {
+    const kept = flags & ~MessageFlag.SUPPRESS_EMBEDS;
+    flags = kept | (edit.flags & EDITABLE_MESSAGE_FLAGS);
+  }
+  return finishEdit(
+    message,
+    {
+      content: edit.content ?? message.content,
+      embeds: edit.embeds ?? message.embeds,
+      tts: message.tts,
+      flags,
+    },
+    now,
+  );
+}
+
+/**
+ * A follow-up posted right after a deferred response fills the loading message instead of
+ * posting a new one (A5, Discord's backward-compatible behaviour): the new body replaces
+ * the loading message's, whose EPHEMERAL flag stays whatever the defer chose.
+ */
+export function completeLoadingMessage(
+  message: InteractionMessage,
+  input: MessageInput,
+  now: Date,
+): InteractionMessage {
+  return finishEdit(
+    message,
+    {
+      content: input.content,
+      embeds: input.embeds,
+      tts: input.tts,
+      flags: message.flags | (input.flags & ~MessageFlag.EPHEMERAL),
+    },
+    now,
+  );
+}
+
+function finishEdit(
+  message: InteractionMessage,
+  next: Pick<InteractionMessage, 'content' | 'embeds' | 'tts' | 'flags'>,
+  now: Date,
+): InteractionMessage {
+  const wasLoading = isLoading(message);
+  const flags = next.flags & ~MessageFlag.LOADING;
+  const errors = new FormErrors();
+  checkComponentsV2(flags, next.content, next.embeds, errors, []);
+  errors.throwIfAny();
+  if (isEmptyMessage(next)) throw new EmptyMessageError();
+  return {
+    ...message,
+    content: next.content,
+    embeds: next.embeds,
+    tts: next.tts,
+    flags,
+    edited_timestamp: wasLoading ? message.edited_timestamp : formatTimestamp(now),
+  };
+}

@@ -1,0 +1,203 @@
+// The body of a message an interaction posts (callback 4's `data`, a follow-up) and of an
+// edit, checked as Discord checks webhook messages (A3 "Message callback data"; OAS
+// `IncomingWebhookInteractionRequest`, `IncomingWebhookUpdateForInteractionCallbackRequestPartial`).
+// Components, files and polls come with the next issue: until then a body that carries
+// any is refused at its field rather than stored without it.
+import {
+  FormErrors,
+  checkLength,
+  getField,
+  isAbsent,
+  readBoolean,
+  readInteger,
+  readList,
+  readModel,
+  readString,
+  type ErrorPath,
+  type JsonObject,
+} from '@acs/validation';
+import { InvalidFormBodyError } from '@acs/discord-errors';
+import { checkWellFormedText } from './check-well-formed';
+import { MessageFlag, SETTABLE_MESSAGE_FLAGS, hasFlag } from './message-flags';
+import { MessageErrorCode as ErrorCode } from './message-error-codes';
+import { EmptyMessageError } from './message-errors';
+import { MAX_CONTENT_LENGTH } from './message-limits';
+import { readEmbeds, type Embed } from './read-embeds';
+import { checkAllowedMentions } from './read-allowed-mentions';
+
+/** A message body that passed every rule: what a new message is made of. */
+export interface MessageInput {
+  content: string;
+  embeds: Embed[];
+  tts: boolean;
+  /** Settable flags only (A3): SUPPRESS_EMBEDS, EPHEMERAL, SUPPRESS_NOTIFICATIONS, IS_COMPONENTS_V2. */
+  flags: number;
+}
+
+/** An edit that passed every rule: each field present replaces the message's (null cleared it to "" or []). */
+export interface MessageEdit {
+  content?: string;
+  embeds?: Embed[];
+  flags?: number;
+}
+
+/**
+ * Validates a new message's body at `basePath` (["data"] for a callback, [] for a
+ * follow-up): 400 / 50109 for text that is no Unicode, 400 / 50035 with every error found,
+ * else 400 / 50006 when the message would show nothing.
+ */
+export function validateMessage(raw: unknown, basePath: ErrorPath = []): MessageInput {
+  checkWellFormedText(raw);
+  const errors = new FormErrors();
+  const message = collectMessageErrors(raw, errors, basePath);
+  if (!message || !errors.isEmpty()) throw new InvalidFormBodyError(errors.toJSON());
+  if (isEmptyMessage(message)) throw new EmptyMessageError();
+  return message;
+}
+
+/** Records every error of a new message's body under `basePath`; the message when there is none. */
+export function collectMessageErrors(
+  raw: unknown,
+  errors: FormErrors,
+  basePath: ErrorPath,
+): MessageInput | undefined {
+  const model = readModel(raw, errors, basePath);
+  if (!model) return undefined;
+  const before = errors.count;
+  const at = (key: string): ErrorPath => [...basePath, key];
+  const content = readContent(getField(model, 'content'), errors, at('content'));
+  const embeds = readEmbeds(getField(model, 'embeds'), errors, at('embeds'));
+  const rawTts = getField(model, 'tts');
+  const tts = isAbsent(rawTts) ? false : readBoolean(rawTts, errors, at('tts'));
+  const flags = readFlags(getField(model, 'flags'), errors, at('flags'));
+  checkAllowedMentions(getField(model, 'allowed_mentions'), errors, at('allowed_mentions'));
+  checkUnsupportedFields(model, errors, basePath);
+  if (content !== undefined && embeds !== undefined && flags !== undefined) {
+    checkComponentsV2(flags, content, embeds, errors, basePath);
+  }
+  if (errors.count !== before) return undefined;
+  return {
+    content: content as string,
+    embeds: embeds as Embed[],
+    tts: tts as boolean,
+    flags: flags as number,
+  };
+}
+
+/** Validates an edit's body (PATCH of a message): 400 / 50035 with every error found. */
+export function validateMessageEdit(raw: unknown): MessageEdit {
+  checkWellFormedText(raw);
+  const errors = new FormErrors();
+  const model = readModel(raw, errors, []);
+  if (!model) throw new InvalidFormBodyError(errors.toJSON());
+  const edit: MessageEdit = {};
+  // Present and null clears a field; absent leaves it as it is.
+  if (Object.prototype.hasOwnProperty.call(model, 'content')) {
+    const content = readContent(model.content, errors, ['content']);
+    if (content !== undefined) edit.content = content;
+  }
+  if (Object.prototype.hasOwnProperty.call(model, 'embeds')) {
+    const embeds = readEmbeds(model.embeds, errors, ['embeds']);
+    if (embeds !== undefined) edit.embeds = embeds;
+  }
+  if (!isAbsent(getField(model, 'flags'))) {
+    const flags = readFlags(model.flags, errors, ['flags']);
+    if (flags !== undefined) edit.flags = flags;
+  }
+  checkAllowedMentions(getField(model, 'allowed_mentions'), errors, ['allowed_mentions']);
+  checkUnsupportedFields(model, errors, []);
+  errors.throwIfAny();
+  return edit;
+}
+
+/** Whether a message would show nothing: no text (blank counts as none) and no embed. */
+export function isEmptyMessage(message: { content: string; embeds: readonly unknown[] }): boolean {
+  return message.content.trim() === '' && message.embeds.length === 0;
+}
+
+/**
+ * Components-v2 messages carry everything in components: `content` and `embeds` must be
+ * empty (the real API's MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2 at the field).
+ */
+export function checkComponentsV2(
+  flags: number,
+  content: string,
+  embeds: readonly Embed[],
+  errors: FormErrors,
+  basePath: ErrorPath,
+): void {
+  if (!hasFlag(flags, MessageFlag.IS_COMPONENTS_V2)) return;
+  if (content !== '') addLegacyFieldError('content', errors, basePath);
+  if (embeds.length > 0) addLegacyFieldError('embeds', errors, basePath);
+}
+
+function addLegacyFieldError(field: string, errors: FormErrors, basePath: ErrorPath): void {
+  errors.add(
+    [...basePath, field],
+    ErrorCode.MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2,
+    `The '${field}' field cannot be used when using MessageFlags.IS_COMPONENTS_V2`,
+  );
+}
+
+// `content`: null reads as "", at most 2000 characters.
+function readContent(raw: unknown, errors: FormErrors, path: ErrorPath): string | undefined {
+  if (isAbsent(raw)) return '';
+  const text = readString(raw, errors, path);
+  if (text === undefined || !checkLength(text, 0, MAX_CONTENT_LENGTH, errors, path)) return undefined;
+  return text;
+}
+
+/**
+ * `flags`: an integer of settable flags only. IS_VOICE_MESSAGE is settable on Discord
+ * with exactly one audio attachment; a message here has no files yet, so it is refused.
+ */
+export function readFlags(raw: unknown, errors: FormErrors, path: ErrorPath): number | undefined {
+  if (isAbsent(raw)) return 0;
+  const flags = readInteger(raw, errors, path);
+  if (flags === undefined) return undefined;
+  if (flags < 0 || flags > 0x7fffffff || (flags & ~SETTABLE_MESSAGE_FLAGS) !== 0) {
+    errors.add(
+      path,
+      ErrorCode.MESSAGE_FLAGS_INVALID,
+      'Only SUPPRESS_EMBEDS (1 << 2), EPHEMERAL (1 << 6), SUPPRESS_NOTIFICATIONS (1 << 12), IS_VOICE_MESSAGE (1 << 13) and IS_COMPONENTS_V2 (1 << 15) can be set',
+    );
+    return undefined;
+  }
+  if (hasFlag(flags, MessageFlag.IS_VOICE_MESSAGE)) {
+    errors.add(
+      path,
+      ErrorCode.MESSAGE_FLAGS_INVALID,
+      'IS_VOICE_MESSAGE (1 << 13) needs exactly one audio attachment',
+    );
+    return undefined;
+  }
+  return flags;
+}
+
+// Components, attachments and polls: the next issue's. Empty lists and null are nothing and pass.
+function checkUnsupportedFields(model: JsonObject, errors: FormErrors, basePath: ErrorPath): void {
+  const emptyList = (key: string, code: string, message: string) => {
+    const raw = getField(model, key);
+    if (isAbsent(raw)) return;
+    const path = [...basePath, key];
+    const list = readList(raw, errors, path);
+    if (list && list.length > 0) errors.add(path, code, message);
+  };
+  emptyList(
+    'components',
+    ErrorCode.MESSAGE_COMPONENTS_UNSUPPORTED,
+    'Message components are not supported yet; send content or embeds',
+  );
+  emptyList(
+    'attachments',
+    ErrorCode.MESSAGE_ATTACHMENTS_UNSUPPORTED,
+    'Attachments are not supported yet; send content or embeds',
+  );
+  if (!isAbsent(getField(model, 'poll'))) {
+    errors.add(
+      [...basePath, 'poll'],
+      ErrorCode.MESSAGE_POLL_UNSUPPORTED,
+      'Polls are not supported yet; send content or embeds',
+    );
+  }
+}

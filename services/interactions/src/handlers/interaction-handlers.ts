@@ -1,0 +1,201 @@
+import { randomBytes } from 'node:crypto';
+import { readPathSnowflake } from '@acs/discord-errors';
+import type { interactions } from '@acs/protos';
+import { currentDeadline, PeerTimeoutError, type Logger } from '@acs/service-kit';
+import type { SnowflakeGenerator } from '@acs/snowflake';
+import type { CommandRegistryClient } from '../clients/command-registry-client';
+import type { OAuthClient } from '../clients/oauth-client';
+import type { PermissionsClient } from '../clients/permissions-client';
+import { activityInstanceId } from '../domain/callbacks';
+import { CommandType } from '../domain/interaction-enums';
+import { formatInteractionToken, hashInteractionToken } from '../domain/interaction-token';
+import {
+  buildInteraction,
+  candidateUserIds,
+  checkCommandIdentity,
+  idsToResolve,
+  invocationLocale,
+  planInvocation,
+  readCommandSpec,
+  readInvocationBody,
+  renderLaunchMessage,
+  renderOutcome,
+  withoutToken,
+  type CommandSpec,
+  type InvocationBody,
+  type InvocationParties,
+  type InvocationPlace,
+  type SettledInteraction,
+} from '../domain/invocation';
+import type { HttpTarget } from '../delivery/http-delivery';
+import type { InteractionStore, Launch, NewInteraction } from '../store/interaction-store';
+
+/** What the invocation RPC needs. */
+export interface InteractionHandlerDeps {
+  oauth: OAuthClient;
+  registry: CommandRegistryClient;
+  permissions: PermissionsClient;
+  interactions: Pick<InteractionStore, 'findByNonce' | 'record' | 'findTargetMessage'>;
+  ids: SnowflakeGenerator;
+  /** Signed POSTs to interactions endpoints (started in the background). */
+  http: { start(target: HttpTarget, bodyJson: string): void };
+  deadlines: { watch(interactionId: string): void };
+  outcomes: { wait(interactionId: string, untilMs: number): Promise<SettledInteraction | undefined> };
+  /** INTERACTION_RESPONSE_DEADLINE_MS and the sweep's interval: by then every outcome is known. */
+  windows: { deadlineMs: number; sweepIntervalMs: number };
+  logger: Logger;
+}
+
+/** How long past the deadline a `wait` keeps waiting before it gives up (the sweep's lag, a slow commit). */
+const WAIT_MARGIN_MS = 2000;
+
+/** `CreateInteraction`: a user invokes a command (or its autocomplete). */
+export function createInteractionHandlers(deps: InteractionHandlerDeps) {
+  return {
+    async CreateInteraction(
+      request: interactions.CreateInteractionRequest__Output,
+    ): Promise<interactions.CreateInteractionResponse> {
+      const userId = readPathSnowflake('user_id', request.user_id);
+      const body = readInvocationBody(request.body_json);
+      // A replayed nonce does not invoke again (the same user, within the token's lifetime).
+      const replayed =
+        body.nonce === null ? undefined : await deps.interactions.findByNonce(userId, body.nonce);
+      const interactionId = replayed ?? (await invoke(deps, userId, body, request.locale));
+      if (!request.wait) return { outcome_json: '' };
+      return { outcome_json: JSON.stringify(renderOutcome(await waitForOutcome(deps, interactionId))) };
+    },
+  };
+}
+
+/**
+ * Judges, records and delivers one invocation; answers the interaction's id (the first
+ * one's, when the nonce turns out replayed while this one was judged).
+ */
+async function invoke(
+  deps: InteractionHandlerDeps,
+  userId: string,
+  body: InvocationBody,
+  requestLocale: string,
+): Promise<string> {
+  const [parties, found] = await Promise.all([
+    deps.oauth.describeInvocation({
+      applicationId: body.applicationId,
+      userId,
+      guildId: body.guildId,
+      resolveUserIds: candidateUserIds(body.data),
+    }),
+    deps.registry.invocableCommand(body.applicationId, body.guildId, body.data.id),
+  ]);
+  const command = checkCommandIdentity(body.type, body.data, found && readCommandSpec(found));
+  const place = await describePlace(deps, userId, body, command);
+  const targetMessage =
+    command.type === CommandType.MESSAGE && body.data.targetId !== null
+      ? await deps.interactions.findTargetMessage(body.channelId, body.data.targetId, userId)
+      : null;
+  const plan = planInvocation({ body, userId, command, parties, place, targetMessage });
+
+  const id = deps.ids.next();
+  const token = formatInteractionToken(id, randomBytes(32).toString('hex'));
+  const interaction = buildInteraction({
+    id,
+    token,
+    type: body.type,
+    applicationId: body.applicationId,
+    guildId: body.guildId,
+    channelId: body.channelId,
+    data: plan.data,
+    parties,
+    place,
+    access: plan.access,
+    locale: invocationLocale(requestLocale, parties.userLocale),
+  });
+  const payload = withoutToken(interaction);
+  const record: NewInteraction = {
+    id,
+    applicationId: body.applicationId,
+    type: body.type,
+    userId,
+    guildId: body.guildId,
+    channelId: body.channelId,
+    commandId: command.id,
+    commandName: command.name,
+    commandType: command.type,
+    sessionId: body.sessionId,
+    nonce: body.nonce,
+    tokenHash: hashInteractionToken(token),
+    delivery: plan.delivery,
+    userInstallOnly: plan.access.userInstallOnly,
+    recipientIds: place.recipientIds,
+    payload,
+    botPayload: plan.delivery === 'gateway' ? interaction : null,
+  };
+  const launch = plan.delivery === 'activity' ? launchOf(deps, record, parties) : undefined;
+  const recorded = await deps.interactions.record(record, launch);
+  if (!recorded.recorded) return recorded.interactionId;
+
+  if (plan.delivery !== 'activity') deps.deadlines.watch(id);
+  if (plan.delivery === 'http') {
+    deps.http.start(
+      {
+        interactionId: id,
+        url: parties.interactionsEndpointUrl as string,
+        signingKeyPem: parties.signingKeyPem,
+        application: { botUser: parties.botUser, applicationFlags: parties.applicationFlags },
+      },
+      JSON.stringify(interaction),
+    );
+  }
+  return id;
+}
+
+/** permissions' view of the place, asked once the command (and so what its options name) is known. */
+function describePlace(
+  deps: InteractionHandlerDeps,
+  userId: string,
+  body: InvocationBody,
+  command: CommandSpec,
+): Promise<InvocationPlace> {
+  const ids = idsToResolve(body.data, command);
+  return deps.permissions.describeInvocationContext({
+    channelId: body.channelId,
+    guildId: body.guildId,
+    userId,
+    applicationId: body.applicationId,
+    command: {
+      applicationId: command.applicationId,
+      commandId: command.id,
+      name: command.name,
+      defaultMemberPermissions: command.defaultMemberPermissions,
+      version: command.version,
+      namedVersion: command.namedVersion,
+    },
+    resolveUserIds: ids.users,
+    resolveRoleIds: ids.roles,
+    resolveChannelIds: ids.channels,
+  });
+}
+
+/** An entry point Discord launches (handler 2): its Activity instance and launch message. */
+function launchOf(deps: InteractionHandlerDeps, record: NewInteraction, parties: InvocationParties): Launch {
+  const messageId = deps.ids.next();
+  return {
+    activityInstanceId: activityInstanceId(record.id, record.guildId, record.channelId),
+    messageId,
+    message: { ...renderLaunchMessage(record.payload, parties.botUser, messageId, new Date()) },
+  };
+}
+
+/**
+ * The outcome of an interaction, waited for until it has one: by the response deadline
+ * (and the sweep's lag) at most, and no longer than the caller waits.
+ */
+async function waitForOutcome(
+  deps: InteractionHandlerDeps,
+  interactionId: string,
+): Promise<SettledInteraction> {
+  const { deadlineMs, sweepIntervalMs } = deps.windows;
+  const ownLimit = Date.now() + deadlineMs + sweepIntervalMs + WAIT_MARGIN_MS;
+  const settled = await deps.outcomes.wait(interactionId, Math.min(ownLimit, currentDeadline() ?? Infinity));
+  if (!settled) throw new PeerTimeoutError();
+  return settled;
+}

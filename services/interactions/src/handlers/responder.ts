@@ -1,0 +1,91 @@
+import {
+  CallbackType,
+  InteractionAlreadyAcknowledgedError,
+  UnknownInteractionError,
+  checkCallbackToken,
+  focusedOptionType,
+  peekCallbackType,
+  renderCallbackResponse,
+  validateCallback,
+} from '../domain/callbacks';
+import { InteractionType } from '../domain/interaction-enums';
+import type { OAuthClient } from '../clients/oauth-client';
+import type { ResponseStore } from '../store/response-store';
+import { describeApplication, type ApplicationFacts } from './application-facts';
+
+/** What the responder needs. */
+export interface ResponderDeps {
+  responses: ResponseStore;
+  oauth: OAuthClient;
+}
+
+/** One initial response to record. */
+export interface RespondInput {
+  interactionId: string;
+  /** The callback route's token; not needed for an `inline` answer. */
+  token?: string;
+  /** The interaction response `{type, data?}`, parsed from JSON. */
+  body: unknown;
+  /** `?with_response=true`: answer with the callback response object. */
+  withResponse: boolean;
+  /** The app answered the signed POST itself (200 + JSON): the delivery vouches for it, no token. */
+  inline?: boolean;
+  /** The application's facts when the caller has them at hand (the delivery does): saves asking oauth. */
+  application?: ApplicationFacts;
+}
+
+/** Records initial responses, from the callback route or from an endpoint's inline answer. */
+export interface Responder {
+  /** The callback response object as JSON with `withResponse`, else ''. */
+  respond(input: RespondInput): Promise<string>;
+}
+
+// Callback types that make a message (need the author) or launch an Activity (need the flags).
+const NEEDS_APPLICATION: readonly number[] = [
+  CallbackType.CHANNEL_MESSAGE_WITH_SOURCE,
+  CallbackType.DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE,
+  CallbackType.LAUNCH_ACTIVITY,
+];
+
+/**
+ * The responder: finds the interaction (its token checked unless inline), refuses what
+ * cannot be its initial response any more (40060, 10062) before asking anything of a
+ * peer, validates the response against the interaction, and records it in one
+ * transaction whose conditional update settles any race.
+ */
+export function createResponder({ responses, oauth }: ResponderDeps): Responder {
+  return {
+    async respond(input) {
+      const record = await responses.find(input.interactionId);
+      if (!input.inline) checkCallbackToken(record, input.token ?? '');
+      if (!record) throw new UnknownInteractionError();
+      if (record.state === 'acknowledged') throw new InteractionAlreadyAcknowledgedError();
+      if (record.state === 'failed' || record.pastDeadline) throw new UnknownInteractionError();
+
+      const wanted = peekCallbackType(input.body);
+      const needsApplication =
+        record.type === InteractionType.APPLICATION_COMMAND &&
+        wanted !== undefined &&
+        NEEDS_APPLICATION.includes(wanted);
+      const application = needsApplication
+        ? (input.application ?? (await describeApplication(oauth, record)))
+        : undefined;
+      const focused = focusedOptionType(record.payload);
+      const callback = validateCallback(input.body, {
+        interactionType: record.type,
+        applicationFlags: application?.applicationFlags ?? 0,
+        ...(focused !== undefined ? { focusedOptionType: focused } : {}),
+      });
+      const made = await responses.acknowledge(record, callback, application?.botUser);
+      if (!input.withResponse) return '';
+      return JSON.stringify(
+        renderCallbackResponse({
+          interactionId: record.id,
+          interactionType: record.type,
+          callbackType: callback.type,
+          ...made,
+        }),
+      );
+    },
+  };
+}

@@ -1,0 +1,77 @@
+import type { interactions } from '@acs/protos';
+import { parseJsonBody, readPathSnowflake } from '@acs/discord-errors';
+import { UnknownWebhookError, checkWebhookToken } from '../domain/callbacks';
+import { InteractionType } from '../domain/interaction-enums';
+import { interactionIdOfToken } from '../domain/interaction-token';
+import { validateMessage, validateMessageEdit } from '../domain/messages';
+import type { OAuthClient } from '../clients/oauth-client';
+import type { InteractionRecord } from '../store/interaction-record';
+import type { MessageStore, MessageTarget } from '../store/message-store';
+import type { ResponseStore } from '../store/response-store';
+import { describeApplication } from './application-facts';
+
+/** What the webhook message handlers need. */
+export interface WebhookMessageHandlerDeps {
+  responses: ResponseStore;
+  messages: MessageStore;
+  oauth: OAuthClient;
+}
+
+/** The path's `@original`, which names the interaction's response message. */
+const ORIGINAL = '@original';
+
+/**
+ * The webhook routes of an interaction token (`/webhooks/{application_id}/{token}` and its
+ * `/messages/{@original|message_id}`): no authentication, the token is the credential
+ * (401 / 50027 when it is not a live token of this application).
+ */
+export function createWebhookMessageHandlers({ responses, messages, oauth }: WebhookMessageHandlerDeps) {
+  async function authenticate(req: { application_id: string; token: string }): Promise<InteractionRecord> {
+    const applicationId = readPathSnowflake('webhook_id', req.application_id);
+    const interactionId = interactionIdOfToken(req.token);
+    const record = interactionId === undefined ? undefined : await responses.find(interactionId);
+    checkWebhookToken(record, applicationId, req.token);
+    return record;
+  }
+
+  return {
+    async CreateFollowup(req: interactions.CreateFollowupRequest__Output) {
+      const record = await authenticate(req);
+      // An interaction's webhook exists once a command has its initial response.
+      if (record.state !== 'acknowledged' || record.type !== InteractionType.APPLICATION_COMMAND) {
+        throw new UnknownWebhookError();
+      }
+      const input = validateMessage(parseJsonBody(req.body_json));
+      // The author comes from the original response; without one (LAUNCH_ACTIVITY) from oauth.
+      const botUser =
+        record.originalMessageId === null ? (await describeApplication(oauth, record)).botUser : undefined;
+      const message = await messages.createFollowup(record, input, botUser);
+      return { message_json: JSON.stringify(message) };
+    },
+
+    async GetWebhookMessage(req: interactions.WebhookMessageRequest__Output) {
+      const record = await authenticate(req);
+      const message = await messages.get(record, targetOf(req.message_id));
+      return { message_json: JSON.stringify(message) };
+    },
+
+    async EditWebhookMessage(req: interactions.WebhookMessageRequest__Output) {
+      const record = await authenticate(req);
+      const target = targetOf(req.message_id);
+      const edit = validateMessageEdit(parseJsonBody(req.body_json));
+      const message = await messages.edit(record, target, edit);
+      return { message_json: JSON.stringify(message) };
+    },
+
+    async DeleteWebhookMessage(req: interactions.WebhookMessageRequest__Output) {
+      const record = await authenticate(req);
+      await messages.remove(record, targetOf(req.message_id));
+      return {};
+    },
+  };
+}
+
+function targetOf(messageId: string): MessageTarget {
+  if (messageId === ORIGINAL) return { original: true };
+  return { original: false, id: readPathSnowflake('message_id', messageId) };
+}

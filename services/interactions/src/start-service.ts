@@ -1,0 +1,138 @@
+import { eventStreamOf, startOutboxRelay } from '@acs/events';
+import { parseAddressPolicy, WebhookPoster } from '@acs/outbound';
+import { loadCommandRegistryProto, loadOAuthProto, loadPermissionsProto } from '@acs/protos';
+import {
+  createDatabasePool,
+  createGrpcClient,
+  createLogger,
+  holdSnowflakeProcessId,
+  installGracefulShutdown,
+  reportListening,
+  type Telemetry,
+} from '@acs/service-kit';
+import { createSnowflakeGenerator } from '@acs/snowflake';
+import { createCommandRegistryClient } from './clients/command-registry-client';
+import { createOAuthClient } from './clients/oauth-client';
+import { createPermissionsClient } from './clients/permissions-client';
+import { DB_SCHEMA, loadConfig, SERVICE_NAME } from './config';
+import { createServer } from './create-server';
+import { DeadlineKeeper } from './delivery/deadline-keeper';
+import { HttpDelivery, INTERACTIONS_USER_AGENT } from './delivery/http-delivery';
+import { OutcomeListener } from './delivery/outcome-listener';
+import { OutcomeWaiter } from './delivery/outcome-waiter';
+import { createResponder } from './handlers/responder';
+import { InteractionStore } from './store/interaction-store';
+import { MessageStore } from './store/message-store';
+import { ResponseStore } from './store/response-store';
+
+/** Bytes of an endpoint's inline answer kept: a whole message with embeds, with room to spare. */
+const MAX_INLINE_ANSWER_BYTES = 256 * 1024;
+
+/** Wires config, logger, database, peers, delivery, outbox relay and gRPC server; stops them in order on SIGTERM. */
+export async function startService(
+  env: Record<string, string | undefined>,
+  telemetry: Telemetry,
+): Promise<void> {
+  const config = loadConfig(env);
+  const logger = createLogger(SERVICE_NAME, config.LOG_LEVEL);
+  const pool = createDatabasePool({
+    databaseUrl: config.DATABASE_URL,
+    schema: DB_SCHEMA,
+    size: config.DB_POOL_SIZE,
+    logger,
+  });
+  const registryGrpc = createGrpcClient(
+    loadCommandRegistryProto().acs.command_registry.v1.CommandRegistryService,
+    config.COMMAND_REGISTRY_GRPC_URL,
+  );
+  const permissionsGrpc = createGrpcClient(
+    loadPermissionsProto().acs.permissions.v1.PermissionsService,
+    config.PERMISSIONS_GRPC_URL,
+  );
+  const oauthGrpc = createGrpcClient(loadOAuthProto().acs.oauth.v1.OAuthService, config.OAUTH_GRPC_URL);
+  const snowflakeLease = await holdSnowflakeProcessId(config.SNOWFLAKE_PROCESS_ID, { pool, logger });
+  const ids = createSnowflakeGenerator({
+    workerId: config.SNOWFLAKE_WORKER_ID,
+    processId: snowflakeLease.processId,
+  });
+  const oauth = createOAuthClient(oauthGrpc);
+  const windows = {
+    deadlineMs: config.INTERACTION_RESPONSE_DEADLINE_MS,
+    tokenTtlSeconds: config.INTERACTION_TOKEN_TTL_SECONDS,
+    sweepIntervalMs: config.INTERACTION_SWEEP_INTERVAL_MS,
+  };
+  const interactions = new InteractionStore(pool, windows);
+  const responses = new ResponseStore(pool, ids);
+  const messages = new MessageStore(pool, ids);
+  const responder = createResponder({ responses, oauth });
+  const poster = new WebhookPoster({
+    policy: parseAddressPolicy(config.WEBHOOK_ALLOWED_ADDRESSES),
+    timeoutMs: config.INTERACTION_DELIVERY_TIMEOUT_MS ?? config.INTERACTION_RESPONSE_DEADLINE_MS,
+    maxSocketsPerDestination: config.INTERACTION_DELIVERY_SOCKETS_PER_ENDPOINT,
+    userAgent: INTERACTIONS_USER_AGENT,
+    maxAnswerBytes: MAX_INLINE_ANSWER_BYTES,
+  });
+  const http = new HttpDelivery({
+    poster,
+    responder,
+    fail: (id) => interactions.failIfPending(id, 1, false),
+    logger,
+  });
+  const deadlines = new DeadlineKeeper(interactions, { ...windows, logger });
+  const listener = new OutcomeListener(pool, logger);
+  await listener.start();
+  // An outcome announced anywhere ends this replica's timer for it.
+  listener.subscribe((id) => deadlines.forget(id));
+  deadlines.start();
+  const relay = startOutboxRelay({
+    pool,
+    schema: DB_SCHEMA,
+    natsUrl: config.NATS_URL,
+    logger,
+    name: SERVICE_NAME,
+    events: eventStreamOf(config),
+  });
+
+  const server = createServer({
+    logger,
+    oauth,
+    registry: createCommandRegistryClient(registryGrpc),
+    permissions: createPermissionsClient(permissionsGrpc),
+    interactions,
+    ids,
+    http,
+    deadlines,
+    outcomes: new OutcomeWaiter(listener, interactions),
+    windows,
+    responder,
+    responses,
+    messages,
+    isReady: async () => {
+      await pool.query('SELECT 1');
+      return true;
+    },
+  });
+  const port = await server.listen(config.GRPC_ADDRESS);
+  logger.info({ address: config.GRPC_ADDRESS, port }, 'interactions listening');
+  reportListening({ grpc: port });
+
+  installGracefulShutdown(
+    logger,
+    [
+      { name: 'grpc', run: () => server.drain() },
+      { name: 'interaction deliveries', run: () => http.drain() },
+      // The deadlines this replica watched are failed by another replica's sweep (or this one's after a restart).
+      { name: 'deadlines', run: () => deadlines.stop() },
+      { name: 'outcome listener', run: () => listener.stop() },
+      { name: 'outbox relay', run: () => relay.stop() },
+      { name: 'endpoint poster', run: async () => poster.close() },
+      { name: 'command-registry client', run: () => registryGrpc.close() },
+      { name: 'permissions client', run: () => permissionsGrpc.close() },
+      { name: 'oauth client', run: () => oauthGrpc.close() },
+      { name: 'snowflake lease', run: () => snowflakeLease.release() },
+      { name: 'database pool', run: () => pool.end() },
+      { name: 'telemetry', run: () => telemetry.shutdown() },
+    ],
+    config.SHUTDOWN_TIMEOUT_MS,
+  );
+}

@@ -1,0 +1,174 @@
+import type { Pool, PoolClient } from 'pg';
+import { createEvent } from '@acs/events';
+import { snowflakeTimestamp, type SnowflakeGenerator } from '@acs/snowflake';
+import type { JsonObject } from '@acs/validation';
+import { MaxFollowupsError } from '../domain/callbacks';
+import {
+  MAX_USER_INSTALL_FOLLOWUPS,
+  MessageFlag,
+  UnknownMessageError,
+  applyMessageEdit,
+  completeLoadingMessage,
+  hasFlag,
+  isLoading,
+  readMessageSource,
+  renderMessage,
+  type InteractionMessage,
+  type MessageEdit,
+  type MessageInput,
+} from '../domain/messages';
+import { messageAudienceOf } from './event-audience';
+import type { InteractionRecord } from './interaction-record';
+import { MESSAGE_ROW_COLUMNS, insertMessage, type MessageRow } from './message-rows';
+import { withTransaction } from './with-transaction';
+import { writeEvents } from './write-events';
+
+/** Which message of an interaction a route names: its original response, or one by id. */
+export type MessageTarget = { original: true } | { original: false; id: string };
+
+/**
+ * The messages of interactions after their initial response: follow-ups, and reading,
+ * editing and deleting them. Each change is one transaction with its event; a message of
+ * another interaction, an unknown or a deleted one is 404 / 10008, as is `@original`
+ * before the interaction has a response message.
+ */
+export class MessageStore {
+  constructor(
+    private readonly pool: Pool,
+    private readonly ids: SnowflakeGenerator,
+  ) {}
+
+  /** The message as the API answers it. */
+  async get(record: InteractionRecord, target: MessageTarget): Promise<InteractionMessage> {
+    const id = targetId(record, target);
+    const { rows } = await this.pool.query<{ body: InteractionMessage }>(
+      'SELECT body FROM message WHERE id = $1 AND interaction_id = $2 AND deleted_at IS NULL',
+      [id, record.id],
+    );
+    if (!rows[0]) throw new UnknownMessageError();
+    return rows[0].body;
+  }
+
+  /**
+   * Posts a follow-up. Right after a deferred response it fills the loading message
+   * instead (A5); otherwise it is a new message, the sixth of which an interaction that
+   * only a user install authorizes may not have (400 / 40094). The interaction row is
+   * locked for the count, so parallel follow-ups cannot pass the limit together. The
+   * author is the original response's, or `botUser` when there is none (LAUNCH_ACTIVITY).
+   */
+  async createFollowup(
+    record: InteractionRecord,
+    input: MessageInput,
+    botUser: JsonObject | undefined,
+  ): Promise<InteractionMessage> {
+    return withTransaction(this.pool, async (db) => {
+      const { rows } = await db.query<{ followup_count: number }>(
+        'SELECT followup_count FROM interaction WHERE id = $1 FOR UPDATE',
+        [record.id],
+      );
+      const followupCount = rows[0]?.followup_count ?? 0;
+      const original =
+        record.originalMessageId === null
+          ? undefined
+          : await lockMessage(db, record, record.originalMessageId);
+      if (original && !original.deleted && isLoading(original.body)) {
+        const filled = completeLoadingMessage(original.body, input, new Date());
+        await saveMessage(db, filled, false);
+        await writeEvents(db, [updatedEvent(record, original, filled)]);
+        return filled;
+      }
+      if (record.userInstallOnly && followupCount >= MAX_USER_INSTALL_FOLLOWUPS)
+        throw new MaxFollowupsError();
+      const source = readMessageSource(record.payload, original?.body.author ?? botUser ?? {});
+      const id = this.ids.next();
+      const message = renderMessage(source, {
+        id,
+        createdAt: new Date(snowflakeTimestamp(id)),
+        ...input,
+        ...(record.originalMessageId !== null ? { originalResponseMessageId: record.originalMessageId } : {}),
+      });
+      const ephemeral = hasFlag(message.flags, MessageFlag.EPHEMERAL);
+      await insertMessage(db, record, message, { isOriginal: false, ephemeral });
+      await db.query('UPDATE interaction SET followup_count = followup_count + 1 WHERE id = $1', [record.id]);
+      await writeEvents(db, [
+        createEvent('interactions.message.created', {
+          ...messageAudienceOf(record, ephemeral),
+          message: { ...message },
+        }),
+      ]);
+      return message;
+    });
+  }
+
+  /** Edits a message (PATCH): the edited message, announced as an update. */
+  async edit(
+    record: InteractionRecord,
+    target: MessageTarget,
+    edit: MessageEdit,
+  ): Promise<InteractionMessage> {
+    const id = targetId(record, target);
+    return withTransaction(this.pool, async (db) => {
+      const row = await lockMessage(db, record, id);
+      if (!row || row.deleted) throw new UnknownMessageError();
+      const edited = applyMessageEdit(row.body, edit, new Date());
+      await saveMessage(db, edited, !isLoading(row.body));
+      await writeEvents(db, [updatedEvent(record, row, edited)]);
+      return edited;
+    });
+  }
+
+  /** Deletes a message; later reads of it are 10008. */
+  async remove(record: InteractionRecord, target: MessageTarget): Promise<void> {
+    const id = targetId(record, target);
+    await withTransaction(this.pool, async (db) => {
+      const { rows } = await db.query<{ ephemeral_user_id: string | null }>(
+        `UPDATE message SET deleted_at = now()
+          WHERE id = $1 AND interaction_id = $2 AND deleted_at IS NULL
+          RETURNING ephemeral_user_id::text`,
+        [id, record.id],
+      );
+      if (!rows[0]) throw new UnknownMessageError();
+      await writeEvents(db, [
+        createEvent('interactions.message.deleted', {
+          ...messageAudienceOf(record, rows[0].ephemeral_user_id !== null),
+          message_id: id,
+        }),
+      ]);
+    });
+  }
+}
+
+// `@original` is the interaction's response message, when it has one.
+function targetId(record: InteractionRecord, target: MessageTarget): string {
+  if (!target.original) return target.id;
+  if (record.originalMessageId === null) throw new UnknownMessageError();
+  return record.originalMessageId;
+}
+
+async function lockMessage(
+  db: PoolClient,
+  record: InteractionRecord,
+  messageId: string,
+): Promise<MessageRow | undefined> {
+  const { rows } = await db.query<MessageRow>(
+    `SELECT ${MESSAGE_ROW_COLUMNS} FROM message WHERE id = $1 AND interaction_id = $2 FOR UPDATE`,
+    [messageId, record.id],
+  );
+  return rows[0];
+}
+
+// A loading message getting its content is no edit: `edited_at` moves only for real edits.
+async function saveMessage(db: PoolClient, message: InteractionMessage, edited: boolean): Promise<void> {
+  await db.query(
+    `UPDATE message SET body = $2, flags = $3, edited_at = CASE WHEN $4 THEN now() ELSE edited_at END
+      WHERE id = $1`,
+    [message.id, JSON.stringify(message), message.flags, edited],
+  );
+}
+
+function updatedEvent(record: InteractionRecord, row: MessageRow, message: InteractionMessage) {
+  return createEvent('interactions.message.updated', {
+    ...messageAudienceOf(record, row.ephemeral_user_id !== null),
+    message: { ...message },
+  });
+}

@@ -1,0 +1,85 @@
+import { activityInstanceId, renderCallbackResponse } from '../../../src/domain/callbacks';
+import { readMessageSource, renderLoadingMessage, renderMessage } from '../../../src/domain/messages';
+
+const source = readMessageSource(
+  {
+    id: '1300000000000000500',
+    application_id: '1300000000000000001',
+    type: 2,
+    channel_id: '1300000000000000200',
+    data: { name: 'ping', type: 1 },
+    user: { id: '1300000000000000010' },
+  },
+  { id: '1300000000000000001', bot: true },
+);
+const CREATED = new Date('2026-11-24T07:20:00Z');
+
+describe('renderCallbackResponse', () => {
+  it('CHANNEL_MESSAGE_WITH_SOURCE: the response message and the message itself', () => {
+    const message = renderMessage(source, {
+      id: '600',
+      createdAt: CREATED,
+      content: 'pong',
+      embeds: [],
+      tts: false,
+      flags: 64,
+    });
+    expect(
+      renderCallbackResponse({ interactionId: '500', interactionType: 2, callbackType: 4, message }),
+    ).toEqual({
+      interaction: {
+        id: '500',
+        type: 2,
+        response_message_id: '600',
+        response_message_loading: false,
+        response_message_ephemeral: true,
+      },
+      resource: { type: 4, message },
+    });
+  });
+
+  it('DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE: the loading message, not in the resource', () => {
+    const message = renderLoadingMessage(source, '601', CREATED, false);
+    expect(
+      renderCallbackResponse({ interactionId: '500', interactionType: 2, callbackType: 5, message }),
+    ).toEqual({
+      interaction: {
+        id: '500',
+        type: 2,
+        response_message_id: '601',
+        response_message_loading: true,
+        response_message_ephemeral: false,
+      },
+      resource: { type: 5 },
+    });
+  });
+
+  it('APPLICATION_COMMAND_AUTOCOMPLETE_RESULT: no message', () => {
+    expect(renderCallbackResponse({ interactionId: '500', interactionType: 4, callbackType: 8 })).toEqual({
+      interaction: { id: '500', type: 4 },
+      resource: { type: 8 },
+    });
+  });
+
+  it('LAUNCH_ACTIVITY: the Activity instance', () => {
+    const id = activityInstanceId('500', '100', '200');
+    expect(
+      renderCallbackResponse({
+        interactionId: '500',
+        interactionType: 2,
+        callbackType: 12,
+        activityInstanceId: id,
+      }),
+    ).toEqual({
+      interaction: { id: '500', type: 2, activity_instance_id: 'i-500-gc-100-200' },
+      resource: { type: 12, activity_instance: { id: 'i-500-gc-100-200' } },
+    });
+  });
+});
+
+describe('activityInstanceId', () => {
+  it('has Discord form, guild channel or private channel', () => {
+    expect(activityInstanceId('500', '100', '200')).toBe('i-500-gc-100-200');
+    expect(activityInstanceId('500', null, '200')).toBe('i-500-pc-200');
+  });
+});

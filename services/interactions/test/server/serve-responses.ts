@@ -1,0 +1,121 @@
+import * as grpc from '@grpc/grpc-js';
+import { loadInteractionsProto, type interactions } from '@acs/protos';
+import {
+  callUnary,
+  CLIENT_CHANNEL_OPTIONS,
+  createLogger,
+  fromGrpcError,
+  type GrpcServer,
+} from '@acs/service-kit';
+import { UnknownResourceError, type DiscordError } from '@acs/discord-errors';
+import { PUBLIC_ONLY, WebhookPoster } from '@acs/outbound';
+import type { JsonObject } from '@acs/validation';
+import type { OAuthClient } from '../../src/clients/oauth-client';
+import { createServer } from '../../src/create-server';
+import { DeadlineKeeper } from '../../src/delivery/deadline-keeper';
+import { HttpDelivery } from '../../src/delivery/http-delivery';
+import { OutcomeListener } from '../../src/delivery/outcome-listener';
+import { OutcomeWaiter } from '../../src/delivery/outcome-waiter';
+import { createResponder } from '../../src/handlers/responder';
+import { InteractionStore } from '../../src/store/interaction-store';
+import type { ResponseContext } from '../store/response-fixtures';
+
+/** What the fake oauth answers for every application: its bot user and flags. */
+export interface FakeApplications {
+  botUser: JsonObject;
+  flags: number;
+  /** DescribeInvocation calls made, by application id. */
+  asked: string[];
+}
+
+/** interactions served over real gRPC on a free port, and a client of it. */
+export interface ResponsesOverGrpc {
+  applications: FakeApplications;
+  call<Req, Res>(method: keyof interactions.InteractionsServiceClient & string, request: Req): Promise<Res>;
+  /** The DiscordError a call fails with, read back from the gRPC status detail. */
+  errorOf(promise: Promise<unknown>): Promise<DiscordError>;
+  close(): Promise<void>;
+}
+
+/**
+ * Serves the response and message routes through `createServer` on the stores of `ctx`,
+ * with oauth faked at its client interface (the network edge).
+ */
+export async function serveResponses(ctx: ResponseContext, botUser: JsonObject): Promise<ResponsesOverGrpc> {
+  const applications: FakeApplications = { botUser, flags: 0, asked: [] };
+  const oauth: OAuthClient = {
+    async describeInvocation(query) {
+      applications.asked.push(query.applicationId);
+      return {
+        application: { id: query.applicationId },
+        applicationFlags: applications.flags,
+        interactionsEndpointUrl: null,
+        signingKeyPem: '',
+        integrationTypes: [0],
+        botUser: applications.botUser,
+        user: {},
+        userLocale: 'en-US',
+        guildInstalled: true,
+        userInstalled: false,
+        resolvedUsers: {},
+      };
+    },
+  };
+  const logger = createLogger('interactions-test', 'silent');
+  const responder = createResponder({ responses: ctx.responses, oauth });
+  // The invocation side is served too (createServer registers every RPC), with peers that
+  // know no command and no channel: these tests record their interactions directly.
+  const windows = { deadlineMs: 3000, tokenTtlSeconds: 900, sweepIntervalMs: 1000 };
+  const interactions = new InteractionStore(ctx.pool, windows);
+  const poster = new WebhookPoster({ policy: PUBLIC_ONLY, timeoutMs: 1000, maxSocketsPerDestination: 1 });
+  const server: GrpcServer = createServer({
+    logger,
+    isReady: async () => true,
+    responder,
+    responses: ctx.responses,
+    messages: ctx.messages,
+    oauth,
+    registry: { invocableCommand: async () => undefined },
+    permissions: {
+      describeInvocationContext: async () => {
+        throw new UnknownResourceError(10003, 'Unknown Channel');
+      },
+    },
+    interactions,
+    ids: ctx.ids,
+    http: new HttpDelivery({
+      poster,
+      responder,
+      fail: (id) => interactions.failIfPending(id, 1, false),
+      logger,
+    }),
+    deadlines: new DeadlineKeeper(interactions, { ...windows, logger }),
+    outcomes: new OutcomeWaiter(new OutcomeListener(ctx.pool, logger), interactions),
+    windows,
+  });
+  const port = await server.listen('127.0.0.1:0');
+  const client = new (loadInteractionsProto().acs.interactions.v1.InteractionsService)(
+    `127.0.0.1:${port}`,
+    grpc.credentials.createInsecure(),
+    CLIENT_CHANNEL_OPTIONS,
+  );
+  return {
+    applications,
+    call: (method, request) => callUnary(client, client[method] as never, request),
+    async errorOf(promise) {
+      try {
+        await promise;
+      } catch (caught) {
+        const error = fromGrpcError(caught);
+        if (!error) throw caught;
+        return error;
+      }
+      throw new Error('expected the call to fail');
+    },
+    async close() {
+      client.close();
+      await server.drain();
+      poster.close();
+    },
+  };
+}
