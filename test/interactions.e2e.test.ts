@@ -340,7 +340,12 @@ describe('an HTTP endpoint app', () => {
     const edited = await api(stack, 'PATCH', `${hook}/messages/@original`, { body: { content: 'Done.' } });
     expect(edited.status).toBe(200);
     expect(edited.body).toMatchObject({ id: loading.body.id, content: 'Done.' });
-    expect(edited.body.edited_timestamp).not.toBeNull();
+    // Filling the loading message is its first content, not an edit (the client shows no
+    // "(edited)"); a second change is an edit.
+    expect(edited.body.edited_timestamp).toBeNull();
+    expect(edited.body.flags & 128).toBe(0);
+    const reedited = await api(stack, 'PATCH', `${hook}/messages/@original`, { body: { content: 'Done!' } });
+    expect(reedited.body.edited_timestamp).not.toBeNull();
 
     const followUp = await api(stack, 'POST', hook, { body: { content: 'One more thing' } });
     expect(followUp.status).toBe(200);
