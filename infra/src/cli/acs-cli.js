@@ -173,12 +173,26 @@ async function botDmChannel(settings, token) {
   return opened.body.id;
 }
 
+/** Option type names as the command bar hints them. */
+const TYPE_NAMES = {
+  3: 'text',
+  4: 'integer',
+  5: 'true|false',
+  6: 'user',
+  7: 'channel',
+  8: 'role',
+  9: 'mentionable',
+  10: 'number',
+  11: 'file',
+};
+
 function signature(command) {
   const render = (options = []) =>
     options
       .map((o) => {
         if (o.type === 1 || o.type === 2) return `${o.name} ${render(o.options)}`.trim();
-        return o.required ? `${o.name}:<${o.type}>` : `[${o.name}:<${o.type}>]`;
+        const hint = `${o.name}:<${TYPE_NAMES[o.type] ?? o.type}>`;
+        return o.required ? hint : `[${hint}]`;
       })
       .join(' ');
   const kinds = { 1: '/', 2: 'user command: ', 3: 'message command: ', 4: 'entry point: ' };
