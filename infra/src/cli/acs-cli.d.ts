@@ -1,0 +1,20 @@
+/** `npx acs`: see acs-cli.js. */
+export interface CliIo {
+  /** Where npm start keeps seed.json, stack.json and admin-token. */
+  dataDir: string;
+  env?: Record<string, string | undefined>;
+  /** Receives each output line (default: stdout). */
+  out?: (line: string) => void;
+}
+
+/** Runs the CLI with `argv` (without node and the script); resolves to the exit code. */
+export function runCli(argv: string[], io: CliIo): Promise<number>;
+
+export function parseArgs(argv: string[]): {
+  command: string;
+  line?: string;
+  flags: Record<string, string | true>;
+};
+export function describeOutcome(outcome: unknown): string;
+export function describeError(answer: { status: number; body: unknown }): string;
+export const USAGE: string;
