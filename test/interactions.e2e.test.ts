@@ -1,5 +1,6 @@
 import { Client, Events, GatewayIntentBits, MessageFlags } from 'discord.js';
 import { InteractionsEndpoint } from './helpers/interactions-endpoint';
+import { expectSchema } from './helpers/openapi-validator';
 import {
   createApplication,
   createDemoWorld,
@@ -157,6 +158,7 @@ describe('an HTTP endpoint app', () => {
       edited_timestamp: null,
     });
     expect(Date.parse(message.timestamp)).not.toBeNaN();
+    expectSchema('MessageResponse', message);
 
     // The user's session: INTERACTION_CREATE {id, nonce}, INTERACTION_SUCCESS, the message.
     const gateway = user.gateway!;
@@ -326,8 +328,10 @@ describe('an HTTP endpoint app', () => {
         response_message_loading: true,
         response_message_ephemeral: false,
       },
-      resource: { type: 5 },
     });
+    // A defer has no `resource`: Discord's OpenAPI allows only a message or an Activity there.
+    expect(deferred.body.resource).toBeUndefined();
+    expectSchema('InteractionCallbackResponse', deferred.body);
     const again = await callback({ type: 4, data: { content: 'twice' } });
     expect(again.status).toBe(400);
     expect(again.body.code).toBe(40060);
@@ -350,6 +354,8 @@ describe('an HTTP endpoint app', () => {
     const followUp = await api(stack, 'POST', hook, { body: { content: 'One more thing' } });
     expect(followUp.status).toBe(200);
     expect(followUp.body.interaction_metadata.original_response_message_id).toBe(loading.body.id);
+    expectSchema('MessageResponse', followUp.body);
+    expectSchema('MessageResponse', reedited.body);
     const fetched = await api(stack, 'GET', `${hook}/messages/${followUp.body.id}`);
     expect(fetched.body.content).toBe('One more thing');
     expect((await api(stack, 'DELETE', `${hook}/messages/${followUp.body.id}`)).status).toBe(204);

@@ -112,8 +112,8 @@ describe('CreateCallback', () => {
     );
     expect(deferAnswer).toMatchObject({
       interaction: { response_message_loading: true, response_message_ephemeral: false },
-      resource: { type: 5 },
     });
+    expect(deferAnswer.resource).toBeUndefined();
   });
 
   it('takes LAUNCH_ACTIVITY from EMBEDDED apps only (asking oauth for the flags)', async () => {

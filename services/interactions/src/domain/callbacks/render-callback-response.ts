@@ -33,7 +33,9 @@ export interface CallbackOutcome {
 /**
  * Renders the callback response: the `response_message_*` fields whenever a message was
  * made, the message itself only for CHANNEL_MESSAGE_WITH_SOURCE (A4: "only for types 4
- * and 7"), the Activity instance only for LAUNCH_ACTIVITY.
+ * and 7"), the Activity instance only for LAUNCH_ACTIVITY. Other callbacks (a defer, an
+ * autocomplete result) have no `resource`: Discord's OpenAPI allows only the message and
+ * Activity shapes there.
  */
 export function renderCallbackResponse(outcome: CallbackOutcome): CallbackResponse {
   const { message } = outcome;
@@ -52,7 +54,6 @@ export function renderCallbackResponse(outcome: CallbackOutcome): CallbackRespon
         ? { activity_instance_id: outcome.activityInstanceId }
         : {}),
     },
-    resource: { type: outcome.callbackType },
   };
   if (outcome.callbackType === CallbackType.CHANNEL_MESSAGE_WITH_SOURCE && message) {
     response.resource = { type: outcome.callbackType, message };

@@ -50,14 +50,12 @@ describe('renderCallbackResponse', () => {
         response_message_loading: true,
         response_message_ephemeral: false,
       },
-      resource: { type: 5 },
     });
   });
 
   it('APPLICATION_COMMAND_AUTOCOMPLETE_RESULT: no message', () => {
     expect(renderCallbackResponse({ interactionId: '500', interactionType: 4, callbackType: 8 })).toEqual({
       interaction: { id: '500', type: 4 },
-      resource: { type: 8 },
     });
   });
 
