@@ -34,7 +34,7 @@ import { UserStore } from './store/user-store';
 export interface ServerDeps {
   logger: Logger;
   prisma: PrismaClient;
-  /** The pool under `prisma`; token lookups use it directly. */
+  /** The pool under `prisma`; token lookups and DescribeInvocation use it directly. */
   pool: Pool;
   permissions: PermissionsClient;
   snowflakes: SnowflakeGenerator;
@@ -58,7 +58,7 @@ export function createServer(deps: ServerDeps): GrpcServer {
   const handlers = {
     ...createDispatcherHandlers(new EventWebhookSettingsStore(prisma)),
     ...createGuildInstallationHandlers(prisma),
-    ...createInvocationHandlers(new InvocationStore(prisma)),
+    ...createInvocationHandlers(new InvocationStore(deps.pool)),
     ...createHandlers({
       applications: new ApplicationStore(prisma),
       users: new UserStore(prisma),
