@@ -1,13 +1,16 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
+import { InteractionsEndpoint } from './helpers/interactions-endpoint';
 import {
   createApplication,
   createDemoWorld,
+  installApplication,
   startTestStack,
   type DemoWorld,
   type TestStack,
 } from './support';
+import { api, ChatUser } from './support/chat-user';
 
 /**
  * Every route of the public and admin API, fed malformed input of every kind: bad JSON,
@@ -21,17 +24,140 @@ import {
 let stack: TestStack;
 let world: DemoWorld;
 let foreignBotToken: string;
+/** The demo world's interactions: what the routes below take as real ids and tokens. */
+let worldInteractions: InteractionFixture;
+const endpoints: InteractionsEndpoint[] = [];
 
 beforeAll(async () => {
-  stack = await startTestStack();
+  stack = await startTestStack({
+    // The sweeps answer interactions long after they were invoked: a pending one must stay
+    // pending (callable back) for the whole file, not fail after the 3 s of production.
+    env: { INTERACTION_RESPONSE_DEADLINE_MS: String(60 * 60_000) },
+  });
   world = await createDemoWorld(stack);
   foreignBotToken = (await createApplication(stack, { name: 'Foreign App', owner_id: world.user.id }))
     .bot_token;
+  worldInteractions = await openInteractions(world, 'Sweep HTTP App');
 });
 
 afterAll(async () => {
+  for (const endpoint of endpoints) await endpoint.stop();
   await stack?.stop();
 });
+
+/** An interaction as its app receives it: what its routes are called with. */
+interface ReceivedInteraction {
+  id: string;
+  token: string;
+}
+
+/**
+ * An app answering over HTTP (its endpoint verifies every request with discord-interactions)
+ * installed in a world's guild, a guild command with options of every kind a hostile value
+ * can hide in, the owner's chat-client session, and real interactions of it: pending ones
+ * (the endpoint answered 202: they wait for their callback) and an answered one with its
+ * original response and two follow-ups.
+ */
+interface InteractionFixture {
+  app: { id: string; bot_token: string };
+  endpoint: InteractionsEndpoint;
+  user: ChatUser;
+  /** The invocation every sweep starts from: the command with each option set (a nonce never used). */
+  invocation: Record<string, unknown>;
+  /** Two pending interactions: one the sweeps answer, one that proves their template is answerable. */
+  pending: ReceivedInteraction;
+  pendingTwin: ReceivedInteraction;
+  answered: ReceivedInteraction & { originalId: string; followupId: string; spareFollowupId: string };
+}
+
+async function openInteractions(target: DemoWorld, name: string): Promise<InteractionFixture> {
+  const app = await createApplication(stack, { name, owner_id: target.user.id });
+  const endpoint = await new InteractionsEndpoint(app.verify_key).start();
+  endpoints.push(endpoint);
+  const saved = await stack.admin('PATCH', `/admin/applications/${app.id}`, {
+    interactions_endpoint_url: endpoint.url,
+  });
+  expect(saved.status).toBe(200);
+  await installApplication(stack, {
+    applicationId: app.id,
+    userId: target.user.id,
+    guildId: target.guild.id,
+  });
+  const registered = await api(stack, 'POST', `/applications/${app.id}/guilds/${target.guild.id}/commands`, {
+    token: `Bot ${app.bot_token}`,
+    body: {
+      name: 'poison',
+      description: 'Takes a value of every kind',
+      options: [
+        { type: 3, name: 'text', description: 'Some text', required: true, max_length: 50 },
+        { type: 4, name: 'count', description: 'How many', min_value: 1, max_value: 5 },
+        { type: 6, name: 'who', description: 'A user' },
+        { type: 7, name: 'where', description: 'A channel', channel_types: [0] },
+      ],
+    },
+  });
+  expect(registered.status).toBe(201);
+  const command = registered.body;
+  const user = await ChatUser.open(stack, target.user.id);
+  const invocation = {
+    type: 2,
+    application_id: app.id,
+    guild_id: target.guild.id,
+    channel_id: target.channel.id,
+    session_id: '0123456789abcdef0123456789abcdef',
+    nonce: user.nonce(),
+    data: {
+      id: command.id,
+      name: command.name,
+      type: 1,
+      version: command.version,
+      options: [
+        { name: 'text', type: 3, value: 'hello' },
+        { name: 'count', type: 4, value: 2 },
+        { name: 'who', type: 6, value: target.user.id },
+        { name: 'where', type: 7, value: target.channel.id },
+      ],
+    },
+  };
+
+  // The invocation as it is, under another nonce: answered at once by the endpoint.
+  endpoint.answer = () => ({ status: 200, body: { type: 4, data: { content: 'Answered' } } });
+  let from = endpoint.received.length;
+  const invoked = await user.invoke({ ...invocation, nonce: user.nonce() });
+  expect(invoked.status).toBe(200);
+  expect(invoked.body).toMatchObject({ outcome: 'success' });
+  const answered = (await endpoint.next(from)) as ReceivedInteraction;
+  const followup = async () => {
+    const posted = await api(stack, 'POST', `/webhooks/${app.id}/${answered.token}`, {
+      body: { content: 'A follow-up' },
+    });
+    expect(posted.status).toBe(200);
+    return posted.body.id as string;
+  };
+
+  // Two more the endpoint defers (202): they stay pending for the callback route.
+  endpoint.answer = () => ({ status: 202 });
+  const deferred = async () => {
+    from = endpoint.received.length;
+    expect((await user.invoke({ ...invocation, nonce: user.nonce() }, { wait: false })).status).toBe(204);
+    return (await endpoint.next(from)) as ReceivedInteraction;
+  };
+  return {
+    app,
+    endpoint,
+    user,
+    invocation,
+    pending: await deferred(),
+    pendingTwin: await deferred(),
+    answered: {
+      id: answered.id,
+      token: answered.token,
+      originalId: invoked.body.messages[0].id,
+      followupId: await followup(),
+      spareFollowupId: await followup(),
+    },
+  };
+}
 
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
@@ -66,7 +192,21 @@ const PUBLIC_ROUTES: Array<[Method, string]> = [
   ['get', '/users/@me/guilds'],
   ['get', '/users/@me/connections'],
   ['post', '/users/@me/channels'],
+  ['post', '/interactions'],
+  ['post', '/interactions/:interaction_id/:interaction_token/callback'],
+  ['post', '/webhooks/:webhook_id/:webhook_token'],
+  ['get', '/webhooks/:webhook_id/:webhook_token/messages/:message_id'],
+  ['patch', '/webhooks/:webhook_id/:webhook_token/messages/:message_id'],
+  ['delete', '/webhooks/:webhook_id/:webhook_token/messages/:message_id'],
 ];
+
+/**
+ * Routes served under /api/v9 too: the chat client invokes commands through API v9. They
+ * are the v10 routes above mounted a second time (one declaration each), so the count
+ * below does not count them again; the test after it checks that v9 serves them and
+ * nothing else.
+ */
+const V9_ROUTES: Array<[Method, string]> = [['post', '/interactions']];
 
 /** Admin routes (under /admin). */
 const ADMIN_ROUTES: Array<[Method, string]> = [
@@ -104,6 +244,24 @@ it('covers every route the gateway declares', () => {
   expect(PUBLIC_ROUTES.length + ADMIN_ROUTES.length - commandRoutes).toBe(declaredRouteCount());
 });
 
+it('serves under /api/v9 exactly the routes listed for it', async () => {
+  for (const route of V9_ROUTES) expect(PUBLIC_ROUTES).toContainEqual(route);
+  // With a real path, a route v9 serves answers anything but the route table's 404
+  // ({code: 0}); the others answer exactly that.
+  for (const [method, path] of PUBLIC_ROUTES) {
+    const answer = await send(method, stack.apiUrl + '/api/v9' + fill(path, realId), {
+      headers: { Authorization: worldInteractions.user.token, 'Content-Type': 'application/json' },
+      body: '{}',
+    });
+    const served = V9_ROUTES.some(([m, p]) => m === method && p === path);
+    const unrouted = answer.status === 404 && JSON.parse(answer.text).code === 0;
+    expect({ route: `${method} ${path}`, unrouted }).toEqual({
+      route: `${method} ${path}`,
+      unrouted: !served,
+    });
+  }
+});
+
 /** Path ids: malformed, out of range, unknown, and the real ones. */
 const BAD_IDS = [
   'abc',
@@ -114,6 +272,21 @@ const BAD_IDS = [
   '99999999999999999',
   '%00',
   'x'.repeat(300),
+];
+
+/**
+ * Path tokens no interaction has: too long, characters outside base64url, U+0000 and
+ * non-ASCII escaped; and well-formed ones of no one (a token may hold dots, as Discord's do).
+ */
+const BAD_TOKENS = [
+  'x'.repeat(600),
+  'not+base64url=',
+  '%00',
+  'a%00b',
+  '%C3%A9t%C3%A9',
+  'a%20b',
+  '...',
+  'abc',
 ];
 
 function fill(path: string, id: (name: string) => string): string {
@@ -130,6 +303,18 @@ function realId(name: string): string {
       return world.user.id;
     case 'role_id':
       return world.role.id;
+    // A pending interaction, and the webhook of an answered one with its follow-up: bodies
+    // and queries reach the interactions service's own checks.
+    case 'interaction_id':
+      return worldInteractions.pending.id;
+    case 'interaction_token':
+      return worldInteractions.pending.token;
+    case 'webhook_id':
+      return worldInteractions.app.id;
+    case 'webhook_token':
+      return worldInteractions.answered.token;
+    case 'message_id':
+      return worldInteractions.answered.followupId;
     default:
       return '99999999999999999';
   }
@@ -189,7 +374,68 @@ function badBodies(): Array<{ what: string; body: string | Buffer; type: string 
       body: 'name=a&description=b&grant_type[]=x',
       type: 'application/x-www-form-urlencoded',
     },
+    // Forms whose payload_json is the body (routes that take message-like bodies).
+    {
+      what: 'payload_json twice',
+      body: 'payload_json=%7B%7D&payload_json=%7B%7D',
+      type: 'application/x-www-form-urlencoded',
+    },
+    {
+      what: 'payload_json of malformed JSON',
+      body: 'payload_json=%7B%22type%22%3A',
+      type: 'application/x-www-form-urlencoded',
+    },
+    {
+      what: 'payload_json with a lone surrogate',
+      body: `payload_json=${encodeURIComponent('{"type":4,"data":{"content":"\\ud800"}}')}`,
+      type: 'application/x-www-form-urlencoded',
+    },
+    {
+      what: 'payload_json nested very deep',
+      body: `payload_json=${'%5B'.repeat(100_000)}${'%5D'.repeat(100_000)}`,
+      type: 'application/x-www-form-urlencoded',
+    },
+    { what: 'multipart without a boundary', body: multipart('b', '{}'), type: 'multipart/form-data' },
+    {
+      what: 'truncated multipart',
+      body: multipart('b', '{"type":4}').slice(0, 60),
+      type: 'multipart/form-data; boundary=b',
+    },
+    {
+      what: 'multipart with a file',
+      body:
+        '--b\r\nContent-Disposition: form-data; name="files[0]"; filename="a.txt"\r\n' +
+        'Content-Type: text/plain\r\n\r\nhello\r\n--b--\r\n',
+      type: 'multipart/form-data; boundary=b',
+    },
+    {
+      what: 'multipart with U+0000 in a part name',
+      body: multipart('b', '{}').replace('payload_json', 'payload\u0000json'),
+      type: 'multipart/form-data; boundary=b',
+    },
+    {
+      what: 'multipart payload_json of malformed JSON',
+      body: multipart('b', '{"type": '),
+      type: 'multipart/form-data; boundary=b',
+    },
+    {
+      what: 'multipart with ten thousand parts',
+      body:
+        Array.from(
+          { length: 10_000 },
+          (_, i) => `--b\r\nContent-Disposition: form-data; name="p${i}"\r\n\r\nv\r\n`,
+        ).join('') + '--b--\r\n',
+      type: 'multipart/form-data; boundary=b',
+    },
   ];
+}
+
+/** A multipart/form-data body with one part, `payload_json`. */
+function multipart(boundary: string, payloadJson: string): string {
+  return (
+    `--${boundary}\r\nContent-Disposition: form-data; name="payload_json"\r\n` +
+    `Content-Type: application/json\r\n\r\n${payloadJson}\r\n--${boundary}--\r\n`
+  );
 }
 
 /** Query strings a client might send by mistake. */
@@ -200,6 +446,8 @@ const BAD_QUERIES = [
   '?limit[a]=1&channel_id[]=2&locale=xx-XX',
   '?channel_id=abc&after=18446744073709551616',
   `?${'a'.repeat(6000)}=1`,
+  '?wait=maybe&with_response=2&with_components=x&thread_id=abc',
+  '?wait[]=true&with_response=&thread_id=18446744073709551616',
 ];
 
 interface Answer {
@@ -245,18 +493,23 @@ function expectWellFormed(answer: Answer, what: string): void {
 
 describe.each([
   ['public', '/api/v10', PUBLIC_ROUTES],
+  ['v9', '/api/v9', V9_ROUTES],
   ['admin', '/admin', ADMIN_ROUTES],
 ] as const)('%s routes', (kind, base, routes) => {
-  const auth = (): Record<string, string> =>
+  /** The credential a route takes: the chat client's session for an invocation, else a bot's (or the admin's). */
+  const authOf = (path: string): Record<string, string> =>
     kind === 'admin'
       ? { Authorization: `Admin ${stack.adminToken}` }
-      : { Authorization: `Bot ${world.application.botToken}` };
+      : path === '/interactions'
+        ? { Authorization: worldInteractions.user.token }
+        : { Authorization: `Bot ${world.application.botToken}` };
 
   it.each(routes)(
     '%s %s answers malformed ids, bodies and queries with 4xx JSON errors',
     async (method, path) => {
-      for (const bad of BAD_IDS) {
-        for (const name of path.match(/:(\w+)/g) ?? []) {
+      const auth = () => authOf(path);
+      for (const name of path.match(/:(\w+)/g) ?? []) {
+        for (const bad of name.endsWith('_token') ? [...BAD_TOKENS, ...BAD_IDS] : BAD_IDS) {
           const url = stack.apiUrl + base + fill(path, (n) => (`:${n}` === name ? bad : realId(n)));
           expectWellFormed(
             await send(method, url, {
@@ -303,6 +556,13 @@ describe.each([
         `Bot ${'é'.repeat(200)}`,
         'Bot a.b.c.d.e',
         `Bot ${'a'.repeat(8000)}`,
+        // A chat-client session: its own kind of credential, refused where a bot's is
+        // wanted; altered, prefixed, or in place of a token.
+        worldInteractions.user.token,
+        `${worldInteractions.user.token}x`,
+        `Bot ${worldInteractions.user.token}`,
+        `Bearer ${worldInteractions.user.token}`,
+        'a.b',
       ];
       for (const credential of credentials) {
         const headers: Record<string, string> = {
@@ -356,16 +616,50 @@ describe('the JSON body reader', () => {
   });
 });
 
+describe('an answer with more errors than a call between services carries', () => {
+  it('answers 400 with the first errors, at once, not a 504 at the deadline', async () => {
+    const app = await createApplication(stack, { name: 'Many Errors App', owner_id: world.user.id });
+    // A hundred commands with 25 bad options each: some 10,000 errors, several hundred kB.
+    const commands = Array.from({ length: 100 }, (_, i) => ({
+      name: `c${i}`,
+      description: 'd',
+      options: Array.from({ length: 25 }, (_, j) => ({ type: 99, name: `BAD NAME ${j}`, description: 5 })),
+    }));
+    const answer = await send('put', `${stack.apiUrl}/api/v10/applications/${app.id}/commands`, {
+      headers: { Authorization: `Bot ${app.bot_token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify(commands),
+    });
+    expect(answer.status).toBe(400);
+    const body = JSON.parse(answer.text);
+    expect(body).toMatchObject({ code: 50035, message: 'Invalid Form Body' });
+    expect(body.errors['0'].options['0'].type._errors[0].code).toBe('BASE_TYPE_CHOICES');
+    // And the connection it went over still serves: the next call is answered.
+    const next = await send('get', `${stack.apiUrl}/api/v10/applications/${app.id}/commands`, {
+      headers: { Authorization: `Bot ${app.bot_token}` },
+    });
+    expect(next.status).toBe(200);
+  });
+});
+
 /**
  * Every route with an otherwise valid request, one field at a time made hostile: each id
  * (path, query, body, form) as 2^63 and 2^64 − 1, U+0000 in each string field and key, a
- * megabyte of digits in each numeric-string field. Each answer is the 4xx the field
+ * megabyte of digits in each numeric-string field, 100,000 characters in each string
+ * field; where a template says so, numbers no field takes in its number fields (2^64 − 1
+ * and a megabyte of digits as JSON numbers), the largest id (2^63 − 1, no one's) in its
+ * id fields, path tokens no interaction has and someone else's tokens and messages, and
+ * every hostile body again as a form's payload_json. Each answer is the 4xx the field
  * deserves (50035 at its path; the OAuth2 body on the token endpoints), and afterwards
- * the database holds exactly what it held before.
+ * the database holds exactly what it held before: no invocation recorded or delivered, no
+ * interaction acknowledged, no message posted, edited or deleted.
  */
 describe('ids above 2^63 - 1, U+0000 and megabyte numbers in every field', () => {
   const REDIRECT = 'https://sweep.example/callback';
   const TOO_LARGE_IDS = ['9223372036854775808', '18446744073709551615'];
+  /** Text longer than any field takes (and than an error can quote): 200 kB as UTF-8. */
+  const LONG_TEXT = 'é'.repeat(100_000);
+  /** 2^63 - 1: a valid snowflake, and no one's. */
+  const LARGEST_ID = '9223372036854775807';
   const MEGABYTE_OF_NINES = '9'.repeat(1_000_000);
   /** Digits below api-gateway's bound on any string (8192), so that the services judge them. */
   const KILOBYTES_OF_NINES = '9'.repeat(8000);
@@ -376,7 +670,11 @@ describe('ids above 2^63 - 1, U+0000 and megabyte numbers in every field', () =>
   let session: string;
   let globalCommandId: string;
   let guildCommandId: string;
+  /** The sweep's own interactions app, its command, session and interactions. */
+  let ix: InteractionFixture;
   let before: Record<string, string>;
+  /** Interactions the endpoint had received when the snapshot was taken. */
+  let receivedBefore: number;
 
   /** A digest of every row the services keep (outbox: its ids, as the relay marks rows published). */
   async function snapshot(): Promise<Record<string, string>> {
@@ -385,7 +683,8 @@ describe('ids above 2^63 - 1, U+0000 and megabyte numbers in every field', () =>
     try {
       const { rows: tables } = await client.query<{ schema: string; name: string }>(
         `SELECT table_schema AS schema, table_name AS name FROM information_schema.tables
-          WHERE table_schema IN ('registry', 'permissions', 'oauth') AND table_type = 'BASE TABLE'
+          WHERE table_schema IN ('registry', 'permissions', 'oauth', 'interactions')
+            AND table_type = 'BASE TABLE'
             AND table_name NOT IN ('snowflake_lease', '_prisma_migrations')`,
       );
       const digests: Record<string, string> = {};
@@ -414,12 +713,98 @@ describe('ids above 2^63 - 1, U+0000 and megabyte numbers in every field', () =>
   const bot = () => `Bot ${w.application.botToken}`;
   const admin = () => `Admin ${stack.adminToken}`;
 
+  type Path = (string | number)[];
+  /** A 400 / 50035 with `code` among the errors at `at`. */
+  type FieldError = { at: Path; code: string };
+  /** A 400 / 50035 with an error at `under` or at a field holding it (whichever rule refuses it first). */
+  type ErrorUnder = { under: Path };
+
   interface Template {
     auth: () => string;
     query?: Record<string, string>;
     body?: unknown;
     form?: Record<string, string>;
+    /** String leaves holding ids though their key does not say so, with the code a hostile id gets there. */
+    idLeaves?: FieldError[];
+    /**
+     * Number leaves swept with numbers no field takes, sent as JSON numbers: 2^64 - 1 (an
+     * integer to JavaScript) and a megabyte of digits (Infinity once parsed); the answer each
+     * deserves.
+     */
+    numberLeaves?: Array<{ at: Path; huge: FieldError; megabyte: FieldError }>;
+    /** How the route refuses a path token that is no token of its interactions. */
+    tokenRefusal?: { status: number; code: number };
+    /** Real values of path params that are someone else's (another app's token or message...). */
+    foreign?: Array<{ what: string; param: string; value: string; expect: Case['expect'] }>;
+    /** Body ids that are swept with the largest id (2^63 - 1), which names nothing: the answer each gets. */
+    unknownIds?: Array<{ at: Path; expect: Case['expect'] }>;
+    /** The route also takes its body as a form's `payload_json`: every hostile body goes that way too. */
+    formPayload?: boolean;
   }
+
+  const OPTION_INVALID = 'INTERACTION_APPLICATION_COMMAND_OPTION_INVALID';
+  const coerce = (at: Path): FieldError => ({ at, code: 'NUMBER_TYPE_COERCE' });
+
+  /** A message body using every field a message takes: text, an embed of every part, mentions. */
+  const message = (extra: Record<string, unknown> = {}) => ({
+    content: 'Swept clean',
+    flags: 4,
+    embeds: [
+      {
+        title: 'Sweep',
+        description: 'Every corner',
+        url: 'https://sweep.example/report',
+        timestamp: '2025-01-01T00:00:00.000Z',
+        color: 5793266,
+        fields: [{ name: 'Floor', value: 'Clean', inline: true }],
+        footer: { text: 'Sweeper' },
+        author: { name: 'Broom', url: 'https://sweep.example/broom' },
+      },
+    ],
+    allowed_mentions: { parse: [], users: [w.user.id], roles: [w.role.id], replied_user: false },
+    ...extra,
+  });
+
+  /** A message's number fields under `base`: its flags and an embed's color. */
+  const messageNumbers = (base: Path): NonNullable<Template['numberLeaves']> => [
+    {
+      at: [...base, 'flags'],
+      huge: { at: [...base, 'flags'], code: 'MESSAGE_FLAGS_INVALID' },
+      megabyte: coerce([...base, 'flags']),
+    },
+    {
+      at: [...base, 'embeds', 0, 'color'],
+      huge: { at: [...base, 'embeds', 0, 'color'], code: 'NUMBER_TYPE_MAX' },
+      megabyte: coerce([...base, 'embeds', 0, 'color']),
+    },
+  ];
+
+  /** How the webhook routes refuse what is not this application's live interaction token, or its message. */
+  const INVALID_WEBHOOK_TOKEN = { status: 401, code: 50027 };
+  const webhookForeign = (withMessage: boolean): NonNullable<Template['foreign']> => [
+    {
+      what: "another application's interaction token",
+      param: 'webhook_token',
+      value: worldInteractions.answered.token,
+      expect: INVALID_WEBHOOK_TOKEN,
+    },
+    {
+      what: "another application's id with this token",
+      param: 'webhook_id',
+      value: worldInteractions.app.id,
+      expect: INVALID_WEBHOOK_TOKEN,
+    },
+    ...(withMessage
+      ? [
+          {
+            what: "a message of another application's interaction",
+            param: 'message_id',
+            value: worldInteractions.answered.originalId,
+            expect: { status: 404, code: 10008 },
+          },
+        ]
+      : []),
+  ];
 
   const command = (extra: Record<string, unknown> = {}) => ({
     name: 'sweep',
@@ -465,6 +850,112 @@ describe('ids above 2^63 - 1, U+0000 and megabyte numbers in every field', () =>
         return { auth: bot, query: { before: '9000000000000000000', after: '1', limit: '10' } };
       case 'post /users/@me/channels':
         return { auth: bot, body: { recipient_id: w.user.id } };
+      case 'post /interactions':
+        return {
+          auth: () => ix.user.token,
+          query: { wait: 'true' },
+          body: ix.invocation,
+          formPayload: true,
+          unknownIds: [
+            { at: ['application_id'], expect: { status: 404, code: 10002 } },
+            // No command of that id in that guild.
+            {
+              at: ['guild_id'],
+              expect: { at: ['data', 'id'], code: 'INTERACTION_APPLICATION_COMMAND_INVALID' },
+            },
+            { at: ['channel_id'], expect: { status: 404, code: 10003 } },
+            {
+              at: ['data', 'id'],
+              expect: { at: ['data', 'id'], code: 'INTERACTION_APPLICATION_COMMAND_INVALID' },
+            },
+            {
+              at: ['data', 'version'],
+              expect: { at: ['data'], code: 'INTERACTION_APPLICATION_COMMAND_INVALID_VERSION' },
+            },
+            {
+              at: ['data', 'options', 2, 'value'],
+              expect: { at: ['data', 'options', 2, 'value'], code: OPTION_INVALID },
+            },
+            {
+              at: ['data', 'options', 3, 'value'],
+              expect: { at: ['data', 'options', 3, 'value'], code: OPTION_INVALID },
+            },
+          ],
+          idLeaves: [
+            { at: ['data', 'version'], code: 'NUMBER_TYPE_MAX' },
+            // A USER and a CHANNEL option's values: ids of things that exist, else invalid.
+            { at: ['data', 'options', 2, 'value'], code: OPTION_INVALID },
+            { at: ['data', 'options', 3, 'value'], code: OPTION_INVALID },
+          ],
+          numberLeaves: [
+            { at: ['type'], huge: { at: ['type'], code: 'BASE_TYPE_CHOICES' }, megabyte: coerce(['type']) },
+            {
+              // A type the command does not have: the client's read-repair code at `data`.
+              at: ['data', 'type'],
+              huge: { at: ['data'], code: 'INTERACTION_APPLICATION_COMMAND_INVALID' },
+              megabyte: coerce(['data', 'type']),
+            },
+            ...[0, 1, 2, 3].map((i) => ({
+              at: ['data', 'options', i, 'type'],
+              huge: { at: ['data', 'options', i, 'type'], code: OPTION_INVALID },
+              megabyte: coerce(['data', 'options', i, 'type']),
+            })),
+            {
+              // The INTEGER option (1 to 5): beyond ±2^53 and Infinity are no integers.
+              at: ['data', 'options', 1, 'value'],
+              huge: { at: ['data', 'options', 1, 'value'], code: OPTION_INVALID },
+              megabyte: { at: ['data', 'options', 1, 'value'], code: OPTION_INVALID },
+            },
+          ],
+        };
+      case 'post /interactions/:interaction_id/:interaction_token/callback':
+        return {
+          auth: () => '',
+          query: { with_response: 'true' },
+          body: { type: 4, data: message({ tts: false }) },
+          formPayload: true,
+          numberLeaves: [
+            { at: ['type'], huge: { at: ['type'], code: 'BASE_TYPE_CHOICES' }, megabyte: coerce(['type']) },
+            ...messageNumbers(['data']),
+          ],
+          tokenRefusal: { status: 404, code: 10062 },
+          foreign: [
+            {
+              what: 'an answered interaction with this token',
+              param: 'interaction_id',
+              value: ix.answered.id,
+              expect: { status: 404, code: 10062 },
+            },
+            {
+              what: "another interaction's token",
+              param: 'interaction_token',
+              value: ix.answered.token,
+              expect: { status: 404, code: 10062 },
+            },
+          ],
+        };
+      case 'post /webhooks/:webhook_id/:webhook_token':
+        return {
+          auth: () => '',
+          query: { wait: 'true' },
+          body: message({ tts: false }),
+          formPayload: true,
+          numberLeaves: messageNumbers([]),
+          tokenRefusal: INVALID_WEBHOOK_TOKEN,
+          foreign: webhookForeign(false),
+        };
+      case 'get /webhooks/:webhook_id/:webhook_token/messages/:message_id':
+      case 'delete /webhooks/:webhook_id/:webhook_token/messages/:message_id':
+        return { auth: () => '', tokenRefusal: INVALID_WEBHOOK_TOKEN, foreign: webhookForeign(true) };
+      case 'patch /webhooks/:webhook_id/:webhook_token/messages/:message_id':
+        return {
+          auth: () => '',
+          body: message({ content: 'Swept again' }),
+          formPayload: true,
+          numberLeaves: messageNumbers([]),
+          tokenRefusal: INVALID_WEBHOOK_TOKEN,
+          foreign: webhookForeign(true),
+        };
       case 'post /oauth2/token':
         return {
           auth: () => '',
@@ -563,6 +1054,17 @@ describe('ids above 2^63 - 1, U+0000 and megabyte numbers in every field', () =>
         return w.role.id;
       case 'command_id':
         return routePath.includes('/guilds/') ? guildCommandId : globalCommandId;
+      // A pending interaction for the callback; an answered one's webhook and follow-up.
+      case 'interaction_id':
+        return ix.pending.id;
+      case 'interaction_token':
+        return ix.pending.token;
+      case 'webhook_id':
+        return ix.app.id;
+      case 'webhook_token':
+        return ix.answered.token;
+      case 'message_id':
+        return ix.answered.followupId;
       default:
         throw new Error(`no id for :${name}`);
     }
@@ -574,10 +1076,14 @@ describe('ids above 2^63 - 1, U+0000 and megabyte numbers in every field', () =>
     path: string;
     query?: Record<string, string>;
     body?: unknown;
+    /** The body as JSON text, when no JavaScript value serializes to it (numbers beyond doubles). */
+    rawBody?: string;
+    /** Sends the body as a form's `payload_json` rather than as JSON. */
+    payloadForm?: 'urlencoded' | 'multipart';
     form?: Record<string, string>;
     headers?: Record<string, string>;
-    /** The 50035 inner code expected at `at`, or the OAuth2 error expected. */
-    expect: { at: (string | number)[]; code: string } | { oauth2: string } | { status: number };
+    /** The 50035 inner code expected at `at`, the OAuth2 error expected, or a status (and error code). */
+    expect: FieldError | ErrorUnder | { oauth2: string } | { status: number; code?: number };
   }
 
   /** Every leaf of a JSON value with its path. */
@@ -603,7 +1109,7 @@ describe('ids above 2^63 - 1, U+0000 and megabyte numbers in every field', () =>
     return (
       typeof value === 'string' &&
       /^\d+$/.test(value) &&
-      (key === 'id' || String(key).endsWith('_id') || parent === 'roles')
+      (key === 'id' || String(key).endsWith('_id') || parent === 'roles' || parent === 'users')
     );
   };
   const isBitSetLeaf = (path: (string | number)[], value: unknown) =>
@@ -616,6 +1122,19 @@ describe('ids above 2^63 - 1, U+0000 and megabyte numbers in every field', () =>
     const cases: Case[] = [];
     const isBatch = routePath.endsWith('/commands/permissions') && method === 'put';
     for (const param of params) {
+      if (param.endsWith('_token')) {
+        // Tokens are no numbers: what no token can be, refused as the route refuses an unknown one.
+        for (const token of BAD_TOKENS) {
+          cases.push({
+            what: `:${param} = ${token.slice(0, 24)} (${token.length} characters)`,
+            path: fill(routePath, (n) => (n === param ? token : pathId(n, routePath))),
+            query: template.query,
+            body: template.body,
+            expect: template.tokenRefusal as { status: number; code: number },
+          });
+        }
+        continue;
+      }
       for (const id of TOO_LARGE_IDS) {
         cases.push({
           what: `:${param} = ${id}`,
@@ -626,6 +1145,15 @@ describe('ids above 2^63 - 1, U+0000 and megabyte numbers in every field', () =>
           expect: isBatch ? { status: 405 } : { at: [param], code: 'NUMBER_TYPE_MAX' },
         });
       }
+    }
+    for (const foreign of template.foreign ?? []) {
+      cases.push({
+        what: `:${foreign.param} = ${foreign.what}`,
+        path: fill(routePath, (n) => (n === foreign.param ? foreign.value : pathId(n, routePath))),
+        query: template.query,
+        body: template.body,
+        expect: foreign.expect,
+      });
     }
     for (const [name, value] of Object.entries(template.query ?? {})) {
       const base = { path: filled, body: template.body, form: template.form };
@@ -662,32 +1190,40 @@ describe('ids above 2^63 - 1, U+0000 and megabyte numbers in every field', () =>
         expect: { at: ['x\u0000'], code: 'STRING_TYPE_NUL_CHARACTER' },
       });
     }
+    const bodyCases: Case[] = [];
     if (template.body !== undefined) {
       for (const [at, value] of leaves(template.body)) {
         if (typeof value !== 'string') continue;
         const base = { path: filled, query: template.query };
-        cases.push({
+        bodyCases.push({
           ...base,
           what: `${at.join('.')} with U+0000`,
           body: replaced(template.body, at, `${value.slice(0, 1)}\u0000${value.slice(1)}`),
           expect: { at, code: 'STRING_TYPE_NUL_CHARACTER' },
         });
-        const isNumeric = isIdLeaf(at, value) || isBitSetLeaf(at, value);
-        const numbers = [
-          ...(isIdLeaf(at, value) ? TOO_LARGE_IDS : []),
-          ...(isNumeric ? [KILOBYTES_OF_NINES] : []),
-        ];
+        bodyCases.push({
+          ...base,
+          what: `${at.join('.')} = ${LONG_TEXT.length} characters`,
+          body: replaced(template.body, at, LONG_TEXT),
+          expect: { under: at },
+        });
+        const idCode =
+          template.idLeaves?.find((leaf) => leaf.at.join('.') === at.join('.'))?.code ??
+          (isIdLeaf(at, value) ? 'NUMBER_TYPE_MAX' : undefined);
+        const isNumeric = idCode !== undefined || isBitSetLeaf(at, value);
+        const numbers = [...(idCode ? TOO_LARGE_IDS : []), ...(isNumeric ? [KILOBYTES_OF_NINES] : [])];
         for (const number of numbers) {
-          cases.push({
+          bodyCases.push({
             ...base,
             what: `${at.join('.')} = ${number.slice(0, 24)} (${number.length} digits)`,
             body: replaced(template.body, at, number),
-            expect: { at, code: 'NUMBER_TYPE_MAX' },
+            expect: { at, code: idCode ?? 'NUMBER_TYPE_MAX' },
           });
         }
-        if (isNumeric) {
+        // Digits as text too long for any field, whatever the field (a nonce, say).
+        if (isNumeric || /^\d+$/.test(value)) {
           // The gateway refuses a string longer than any field takes before decoding the body.
-          cases.push({
+          bodyCases.push({
             ...base,
             what: `${at.join('.')} = a megabyte of digits`,
             body: replaced(template.body, at, MEGABYTE_OF_NINES),
@@ -695,16 +1231,51 @@ describe('ids above 2^63 - 1, U+0000 and megabyte numbers in every field', () =>
           });
         }
       }
+      for (const leaf of template.numberLeaves ?? []) {
+        const marker = 'NUMBER-LEAF';
+        const text = JSON.stringify(replaced(template.body, leaf.at, marker));
+        for (const [what, digits, expected] of [
+          ['2^64 - 1', '18446744073709551615', leaf.huge],
+          ['a megabyte of digits', MEGABYTE_OF_NINES, leaf.megabyte],
+        ] as const) {
+          bodyCases.push({
+            path: filled,
+            query: template.query,
+            what: `${leaf.at.join('.')} = ${what} as a JSON number`,
+            rawBody: text.replace(`"${marker}"`, digits),
+            expect: expected,
+          });
+        }
+      }
       // A key holding U+0000, at the top level (of the first item of a list body).
       const inItem = Array.isArray(template.body);
       const object = (inItem ? (template.body as unknown[])[0] : template.body) as Record<string, unknown>;
       const withKey = { ...object, 'k\u0000': 'v' };
-      cases.push({
+      bodyCases.push({
         what: 'a key with U+0000',
         path: filled,
         body: inItem ? [withKey] : withKey,
         expect: { at: inItem ? [0, 'k\u0000'] : ['k\u0000'], code: 'STRING_TYPE_NUL_CHARACTER' },
       });
+      // The largest id there is, unknown: refused as an unknown thing, before anything is recorded.
+      for (const unknown of template.unknownIds ?? []) {
+        bodyCases.push({
+          what: `${unknown.at.join('.')} = 2^63 - 1 (unknown)`,
+          path: filled,
+          query: template.query,
+          body: replaced(template.body, unknown.at, LARGEST_ID),
+          expect: unknown.expect,
+        });
+      }
+    }
+    cases.push(...bodyCases);
+    if (template.formPayload) {
+      // The same hostile bodies as a form's payload_json: the edge must read them alike.
+      for (const payloadForm of ['urlencoded', 'multipart'] as const) {
+        cases.push(
+          ...bodyCases.map((c) => ({ ...c, what: `${c.what} (${payloadForm} payload_json)`, payloadForm })),
+        );
+      }
     }
     if (template.form !== undefined) {
       for (const [name, value] of Object.entries(template.form)) {
@@ -741,28 +1312,69 @@ describe('ids above 2^63 - 1, U+0000 and megabyte numbers in every field', () =>
     return cases;
   }
 
-  async function run(method: Method, base: string, testCase: Case, template: Template): Promise<void> {
+  /** Sends one request of a route: the case's path, query and body with the template's credential. */
+  function sendCase(
+    method: Method,
+    base: string,
+    testCase: Omit<Case, 'what' | 'expect'>,
+    template: Template,
+  ): Promise<Answer> {
     const query = testCase.query ? `?${new URLSearchParams(testCase.query).toString()}` : '';
     const url = stack.apiUrl + base + testCase.path + query;
     const headers: Record<string, string> = { ...testCase.headers };
     const auth = template.auth();
     if (auth !== '' && headers.Authorization === undefined) headers.Authorization = auth;
     let body: string | undefined;
+    const json =
+      testCase.rawBody ?? (testCase.body === undefined ? undefined : JSON.stringify(testCase.body));
     if (testCase.form) {
       headers['Content-Type'] = 'application/x-www-form-urlencoded';
       body = new URLSearchParams(testCase.form).toString();
+    } else if (testCase.payloadForm === 'urlencoded') {
+      headers['Content-Type'] = 'application/x-www-form-urlencoded';
+      body = new URLSearchParams({ payload_json: json ?? '' }).toString();
+    } else if (testCase.payloadForm === 'multipart') {
+      const boundary = 'sweep-boundary-7d1f';
+      headers['Content-Type'] = `multipart/form-data; boundary=${boundary}`;
+      body =
+        `--${boundary}\r\nContent-Disposition: form-data; name="payload_json"\r\n` +
+        `Content-Type: application/json\r\n\r\n${json ?? ''}\r\n--${boundary}--\r\n`;
+    } else if (testCase.rawBody !== undefined) {
+      headers['Content-Type'] = 'application/json';
+      body = testCase.rawBody;
     } else if (testCase.body !== undefined) {
       headers['Content-Type'] = 'application/json';
       body = JSON.stringify(testCase.body);
     }
-    const answer = await send(method, url, { headers, body });
+    return send(method, url, { headers, body });
+  }
+
+  async function run(method: Method, base: string, testCase: Case, template: Template): Promise<void> {
+    const answer = await sendCase(method, base, testCase, template);
     const what = `${method} ${base}${testCase.path.slice(0, 120)}: ${testCase.what}`;
     expectWellFormed(answer, what);
     const context = `${what} → ${answer.status} ${answer.text.slice(0, 400)}`;
-    const parsed = JSON.parse(answer.text) as Record<string, any>;
+    const parsed = (answer.text === '' ? {} : JSON.parse(answer.text)) as Record<string, any>;
     const expected = testCase.expect;
     if ('status' in expected) {
-      expect({ context, status: answer.status }).toEqual({ context, status: expected.status });
+      expect({ context, status: answer.status, code: parsed.code }).toEqual({
+        context,
+        status: expected.status,
+        code: expected.code ?? parsed.code,
+      });
+    } else if ('under' in expected) {
+      const codes: string[] = [];
+      let node: any = parsed.errors;
+      for (const segment of ['', ...expected.under]) {
+        if (segment !== '') node = node?.[String(segment)];
+        codes.push(...((node?._errors ?? []) as { code: string }[]).map((e) => e.code));
+      }
+      expect({ context, status: answer.status, code: parsed.code, refused: codes.length > 0 }).toEqual({
+        context,
+        status: 400,
+        code: 50035,
+        refused: true,
+      });
     } else if ('oauth2' in expected) {
       expect({ context, status: answer.status >= 400 && answer.status < 500, error: parsed.error }).toEqual({
         context,
@@ -822,11 +1434,45 @@ describe('ids above 2^63 - 1, U+0000 and megabyte numbers in every field', () =>
     };
     globalCommandId = await create(`/applications/${w.application.id}/commands`);
     guildCommandId = await create(`/applications/${w.application.id}/guilds/${w.guild.id}/commands`);
+
+    ix = await openInteractions(w, 'Sweep Interactions App');
+    // Each interaction route's template succeeds as it is (the invocation's did in
+    // openInteractions): shown on a twin where it would change what the sweep uses (the
+    // other pending interaction, the spare follow-up), so that every refusal below is the
+    // hostile field's.
+    const messageRoute = '/webhooks/:webhook_id/:webhook_token/messages/:message_id';
+    const twins: Array<[Method, string, Record<string, string>, number]> = [
+      [
+        'post',
+        '/interactions/:interaction_id/:interaction_token/callback',
+        { interaction_id: ix.pendingTwin.id, interaction_token: ix.pendingTwin.token },
+        200,
+      ],
+      ['post', '/webhooks/:webhook_id/:webhook_token', {}, 200],
+      ['get', messageRoute, {}, 200],
+      ['patch', messageRoute, {}, 200],
+      ['delete', messageRoute, { message_id: ix.answered.spareFollowupId }, 204],
+    ];
+    for (const [method, path, ids, status] of twins) {
+      const template = templateOf(method, path);
+      const answer = await sendCase(
+        method,
+        '/api/v10',
+        { path: fill(path, (n) => ids[n] ?? pathId(n, path)), query: template.query, body: template.body },
+        template,
+      );
+      const route = `${method} ${path} → ${answer.text.slice(0, 300)}`;
+      expect({ route, status: answer.status }).toEqual({ route, status });
+    }
+    // An invocation the sweep lets through by mistake is answered at once (and counted).
+    ix.endpoint.answer = () => ({ status: 200, body: { type: 4, data: { content: 'Let through' } } });
+    receivedBefore = ix.endpoint.received.length;
     before = await snapshot();
   });
 
   describe.each([
     ['public', '/api/v10', PUBLIC_ROUTES],
+    ['v9', '/api/v9', V9_ROUTES],
     ['admin', '/admin', ADMIN_ROUTES],
   ] as const)('%s routes', (_kind, base, routes) => {
     it.each(routes)('%s %s refuses each hostile field with the answer it deserves', async (method, path) => {
@@ -844,5 +1490,7 @@ describe('ids above 2^63 - 1, U+0000 and megabyte numbers in every field', () =>
 
   it('changed nothing in the database', async () => {
     expect(await snapshot()).toEqual(before);
+    // And no hostile invocation reached the application.
+    expect(ix.endpoint.received.length).toBe(receivedBefore);
   });
 });

@@ -10,7 +10,7 @@ import {
   PeerUnavailableError,
   type GrpcServer,
 } from '../src';
-import { DiscordError, InvalidFormBodyError } from '@acs/discord-errors';
+import { DiscordError, InvalidFormBodyError, type ErrorTree } from '@acs/discord-errors';
 
 const proto = loadCommandRegistryProto().acs.command_registry.v1;
 const logger = createLogger('test', 'silent');
@@ -26,6 +26,16 @@ function isServing(client: grpc.Client): Promise<boolean> {
       (error, response?: Buffer) => resolve(!error && response?.[1] === 1),
     );
   });
+}
+
+/** An error tree of `count` fields, each with an error of a hundred characters: far more than a trailer holds. */
+function manyErrors(count: number): ErrorTree {
+  return Object.fromEntries(
+    Array.from({ length: count }, (_, i) => [
+      String(i),
+      { name: { _errors: [{ code: 'X', message: 'm'.repeat(100) }] } },
+    ]),
+  );
 }
 
 describe('createGrpcServer', () => {
@@ -47,6 +57,12 @@ describe('createGrpcServer', () => {
               if (req.command_id === 'invalid')
                 throw new InvalidFormBodyError({ name: { _errors: [{ code: 'X', message: 'bad' }] } });
               if (req.command_id === 'crash') throw new Error('secret internals');
+              if (req.command_id === 'many') throw new InvalidFormBodyError(manyErrors(5000));
+              if (req.command_id === 'long') {
+                throw new InvalidFormBodyError({
+                  name: { _errors: [{ code: 'X', message: 'é'.repeat(300_000) }] },
+                });
+              }
               return { command_json: `{"id":"${req.command_id}"}` };
             },
           },
@@ -90,6 +106,41 @@ describe('createGrpcServer', () => {
       message: 'Invalid Form Body',
       errors: { name: { _errors: [{ code: 'X', message: 'bad' }] } },
     });
+  });
+
+  it('carries an error too large for the trailers as the first errors that fit, not as a timeout', async () => {
+    // Trailers over 64 KiB never reach a Node caller: the call would end at its deadline.
+    const started = Date.now();
+    const error = await callUnary(
+      client,
+      client.GetCommand,
+      { application_id: '1', guild_id: '', command_id: 'many' },
+      3000,
+    ).catch((e: unknown) => e);
+    expect(Date.now() - started).toBeLessThan(1500);
+    const detail = fromGrpcError(error);
+    expect(detail?.httpStatus).toBe(400);
+    const body = detail?.toBody();
+    expect(body).toMatchObject({ code: 50035, message: 'Invalid Form Body' });
+    const kept = Object.keys(body?.errors ?? {});
+    // The first errors, in order, each whole.
+    expect(kept.length).toBeGreaterThan(50);
+    expect(kept.length).toBeLessThan(5000);
+    expect(kept).toEqual(kept.map((_, i) => String(i)));
+    expect(body?.errors?.['0']).toEqual({ name: { _errors: [{ code: 'X', message: 'm'.repeat(100) }] } });
+  });
+
+  it('shortens an error message too long for the trailers', async () => {
+    const error = await callUnary(
+      client,
+      client.GetCommand,
+      { application_id: '1', guild_id: '', command_id: 'long' },
+      3000,
+    ).catch((e: unknown) => e);
+    const leaf = (fromGrpcError(error)?.errors?.name as ErrorTree | undefined)?._errors?.[0];
+    expect(leaf?.code).toBe('X');
+    expect(leaf?.message.startsWith('éééé')).toBe(true);
+    expect(leaf?.message.length).toBeLessThanOrEqual(200);
   });
 
   it('hides an unexpected error behind INTERNAL with no detail', async () => {

@@ -1,5 +1,5 @@
 import { isSnowflake } from '@acs/snowflake';
-import { FormErrors, isLengthWithin, type ErrorPath } from '@acs/validation';
+import { describeValue, FormErrors, isLengthWithin, type ErrorPath } from '@acs/validation';
 import { InteractionType, OptionType } from '../interaction-enums';
 import type { OptionSpec } from './command-spec';
 import type { JsonRecord } from './invocation-facts';
@@ -127,7 +127,12 @@ function validateSubcommand(
   const at = [...path, 0];
   const spec = specs.find((s) => s.name === first.name);
   if (!spec) {
-    errors.add([...at, 'name'], InvocationErrorCode.OPTION_INVALID, `Unknown subcommand "${first.name}"`);
+    errors.add(
+      [...at, 'name'],
+      InvocationErrorCode.OPTION_INVALID,
+      // Quoted short: the client sent the name, which may be as long as a body.
+      `Unknown subcommand "${describeValue(first.name)}"`,
+    );
     return [];
   }
   if (!checkSentType(first, spec, at, walk)) return [];
@@ -154,7 +159,11 @@ function validateValues(sent: SentOption[], specs: OptionSpec[], path: ErrorPath
     const at = [...path, index];
     const spec = specs.find((s) => s.name === option.name);
     if (!spec) {
-      errors.add([...at, 'name'], InvocationErrorCode.OPTION_INVALID, `Unknown option "${option.name}"`);
+      errors.add(
+        [...at, 'name'],
+        InvocationErrorCode.OPTION_INVALID,
+        `Unknown option "${describeValue(option.name)}"`,
+      );
       return;
     }
     if (given.has(spec.name)) {

@@ -174,6 +174,22 @@ describe('validateOptions: values', () => {
     ]);
   });
 
+  it('quotes an unknown option or subcommand name shortly, however long it is', () => {
+    // A name of a body's size (300,000 characters here) must not come back in the answer.
+    const long = 'é'.repeat(300_000);
+    const quoted = `Unknown option "${'é'.repeat(97)}..."`;
+    expect(
+      leavesAt(refused([{ name: 'text', value: 'ok' }, { name: long }]), ['data', 'options', 1, 'name']),
+    ).toEqual([{ code: OPTION_INVALID, message: quoted }]);
+    const subcommands = specsOf([{ type: 1, name: 'help', description: 'd' }]);
+    expect(leavesAt(refused([{ name: long }], 2, subcommands), ['data', 'options', 0, 'name'])).toEqual([
+      { code: OPTION_INVALID, message: `Unknown subcommand "${'é'.repeat(97)}..."` },
+    ]);
+    expect(leavesAt(refused([{ name: 'nope', value: 1 }]), ['data', 'options', 0, 'name'])[0]?.message).toBe(
+      'Unknown option "nope"',
+    );
+  });
+
   it('requires required options: OPTION_MISSING at data.options', () => {
     expect(treeOf(() => validateOptions(2, null, echo, lookups))).toEqual({
       data: {
