@@ -86,6 +86,10 @@ it('fails an interaction nobody answered in time; a late callback gets 10062', a
 
 it('fails at once when the endpoint answers with an error', async () => {
   endpoint.answer = () => ({ status: 500 });
+  const outcome = await user.invoke(body());
+  // Reason 1 (UNKNOWN), not 2: the failure came from the answer, not from the deadline.
+  expect(outcome.body).toMatchObject({ outcome: 'failure', reason_code: 1 });
+});
   const started = Date.now();
   const outcome = await user.invoke(body());
   expect(outcome.body).toMatchObject({ outcome: 'failure', reason_code: 1 });
