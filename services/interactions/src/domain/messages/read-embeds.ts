@@ -268,12 +268,32 @@ function readTimestamp(raw: unknown, errors: FormErrors, path: ErrorPath): strin
   if (isAbsent(raw)) return undefined;
   const text = readString(raw, errors, path);
   if (text === undefined) return undefined;
-  const millis = ISO_8601.test(text) ? Date.parse(normalizeIso(text)) : NaN;
-  if (Number.isNaN(millis)) {
+  const millis = ISO_8601.test(text) && isCalendarValid(text) ? Date.parse(normalizeIso(text)) : NaN;
+  // A UTC instant outside years 1-9999 has no four-digit form to answer with.
+  const year = Number.isNaN(millis) ? NaN : new Date(millis).getUTCFullYear();
+  if (Number.isNaN(millis) || year < 1 || year > 9999) {
     errors.add(path, ErrorCode.DATE_TYPE_PARSE, `Could not parse ${describe(text)}. Should be ISO8601.`);
     return undefined;
   }
   return formatTimestamp(new Date(millis));
+}
+
+// Date.parse rolls impossible dates over (February 30th becomes March 1st) and takes hour
+// 24: each part must exist in the calendar as written.
+function isCalendarValid(text: string): boolean {
+  const [, y, mo, d, h = '0', mi = '0', sec = '0'] =
+    /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2}))?)?/i.exec(text) ?? [];
+  const [year, month, day] = [Number(y), Number(mo), Number(d)];
+  const lastDay = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  return (
+    month >= 1 &&
+    month <= 12 &&
+    day >= 1 &&
+    day <= lastDay &&
+    Number(h) <= 23 &&
+    Number(mi) <= 59 &&
+    Number(sec) <= 59
+  );
 }
 
 // Date.parse reads "2024-01-02T03:04:05+0100" only with a colon in the offset, a bare date

@@ -51,11 +51,24 @@ describe('embeds', () => {
     ['2024-01-02T03:04:05+0100', '2024-01-02T02:04:05+00:00'],
     ['2024-01-02T03:04:05', '2024-01-02T03:04:05+00:00'],
     ['2024-01-02', '2024-01-02T00:00:00+00:00'],
+    ['2024-02-29T23:59:59Z', '2024-02-29T23:59:59+00:00'],
+    ['9999-12-31T23:59:59+00:00', '9999-12-31T23:59:59+00:00'],
   ])('reads timestamp %p as %p', (timestamp, expected) => {
     expect(embedsOf([{ title: 't', timestamp }])[0]?.timestamp).toBe(expected);
   });
 
-  it.each(['yesterday', '2024-13-45T00:00:00Z', '1700000000'])('refuses timestamp %p', (timestamp) => {
+  it.each([
+    'yesterday',
+    '2024-13-45T00:00:00Z',
+    '1700000000',
+    // Dates that Date.parse would roll over, and instants beyond year 9999 in UTC.
+    '2024-02-30T00:00:00Z',
+    '2023-02-29',
+    '2024-04-31',
+    '2024-01-02T24:00:00Z',
+    '2024-01-02T23:60:00Z',
+    '9999-12-31T23:59:59-23:59',
+  ])('refuses timestamp %p', (timestamp) => {
     expect(errorsOf([{ title: 't', timestamp }])).toEqual(
       oneError(
         ['embeds', 0, 'timestamp'],
