@@ -27,6 +27,7 @@ beforeAll(async () => {
         PERMISSIONS_GRPC_URL: stack.grpcTargets.permissions,
         OAUTH_GRPC_URL: stack.grpcTargets.oauth,
         DISPATCHER_GRPC_URL: stack.grpcTargets.dispatcher,
+        INTERACTIONS_GRPC_URL: stack.grpcTargets.interactions,
         NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
         EVENTS_STREAM: stack.events.stream,
         EVENTS_SUBJECT_PREFIX: stack.events.subjectPrefix,
