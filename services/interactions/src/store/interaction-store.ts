@@ -115,10 +115,11 @@ export class InteractionStore {
 
   /** The live interaction (its token not expired) a user's nonce already names, if any. */
   async findByNonce(userId: string, nonce: string): Promise<string | undefined> {
-    const result = await this.pool.query<{ id: string }>(
-      'SELECT id::text FROM interaction WHERE user_id = $1 AND nonce = $2 AND expires_at > now()',
-      [userId, nonce],
-    );
+    const result = await this.pool.query<{ id: string }>({
+      name: 'find-by-nonce',
+      text: 'SELECT id::text FROM interaction WHERE user_id = $1 AND nonce = $2 AND expires_at > now()',
+      values: [userId, nonce],
+    });
     return result.rows[0]?.id;
   }
 
@@ -318,12 +319,15 @@ async function insertInteraction(
                 ${p.add(JSON.stringify(launch.message))}::jsonb
            FROM inserted)`
     : '';
-  const { rowCount } = await db.query(
-    `WITH inserted AS (${inserted})${message},
+  // Named, so that each connection parses and plans it once: its text is the same for
+  // every invocation (the events are arrays), one text with a launch and one without.
+  const { rowCount } = await db.query({
+    name: launch ? 'record-launch' : 'record',
+    text: `WITH inserted AS (${inserted})${message},
           events AS (${insertEventsSql(p, events, 'inserted')})
      ${notifySql(p, launch ? [interaction.id] : [], 'inserted')}`,
-    p.values,
-  );
+    values: p.values,
+  });
   return (rowCount ?? 0) > 0;
 }
 

@@ -50,10 +50,11 @@ export class ResponseStore {
 
   /** The interaction with this id, or undefined. */
   async find(interactionId: string): Promise<InteractionRecord | undefined> {
-    const { rows } = await this.pool.query<InteractionRow>(
-      `SELECT ${INTERACTION_RECORD_COLUMNS} FROM interaction WHERE id = $1`,
-      [interactionId],
-    );
+    const { rows } = await this.pool.query<InteractionRow>({
+      name: 'find-interaction',
+      text: `SELECT ${INTERACTION_RECORD_COLUMNS} FROM interaction WHERE id = $1`,
+      values: [interactionId],
+    });
     return rows[0] ? toInteractionRecord(rows[0]) : undefined;
   }
 
@@ -101,12 +102,15 @@ export class ResponseStore {
     const message = made.message
       ? `, response_message AS (${insertMessageSql(p, record, made.message, { isOriginal: true, ephemeral }, 'acknowledged')})`
       : '';
-    const { rowCount } = await this.pool.query(
-      `WITH acknowledged AS (${acknowledged})${message},
+    // Named, so that each connection parses and plans it once: one text with a message
+    // and one without (the events are arrays).
+    const { rowCount } = await this.pool.query({
+      name: made.message ? 'acknowledge-with-message' : 'acknowledge',
+      text: `WITH acknowledged AS (${acknowledged})${message},
             events AS (${insertEventsSql(p, events, 'acknowledged')})
        ${notifySql(p, [record.id], 'acknowledged')}`,
-      p.values,
-    );
+      values: p.values,
+    });
     if (!rowCount) await this.throwWhyNotPending(record.id);
     return made;
   }
