@@ -52,6 +52,7 @@ export class OutboxRelay {
   private readonly js: JetStreamClient;
   private readonly table: string;
   private readonly prefix: string;
+  private readonly batchSize: number;
   private running = false;
   /** Rung by NOTIFY: rows may be waiting. */
   private readonly wakeUp = new WakeSignal();
@@ -65,6 +66,7 @@ export class OutboxRelay {
     this.js = options.nats.jetstream();
     this.table = `"${options.schema}"."outbox"`;
     this.prefix = (options.events ?? DEFAULT_EVENT_STREAM).subjectPrefix;
+    this.batchSize = options.batchSize ?? 100;
   }
 
   /** Makes sure the stream exists (idempotent). */
@@ -118,7 +120,7 @@ export class OutboxRelay {
         `SELECT id, subject, payload::text AS payload, trace_context FROM ${this.table}
           WHERE published_at IS NULL ORDER BY seq
           LIMIT $1 FOR UPDATE SKIP LOCKED`,
-        [this.options.batchSize ?? 100],
+        [this.batchSize],
       );
       // Sent back to back on one connection, so the stream stores them in this order;
       // msgID becomes the Nats-Msg-Id header, the stream's deduplication key.
@@ -221,7 +223,10 @@ export class OutboxRelay {
         onRetry: (error, { delayMs }) =>
           this.options.logger.warn({ err: error, retryInMs: delayMs }, 'outbox relay failed; retrying'),
       }).catch(() => 0); // stopped during a backoff
-      if (published === 0 && this.running) await this.wakeUp.wait(poll);
+      // Less than a full batch: the outbox held no more when the batch looked (a row
+      // committed since rang the wake-up, cleared before the batch, so the wait returns at
+      // once). Looking again straight away would cost an empty transaction per wake-up.
+      if (published < this.batchSize && this.running) await this.wakeUp.wait(poll);
     }
   }
 

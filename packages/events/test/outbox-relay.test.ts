@@ -157,6 +157,43 @@ describe('outbox relay', () => {
     expect(await catchUp.relayBatch()).toBe(rows.length);
   });
 
+  it('goes on while batches come full, and after a partial one waits for the next wake-up', async () => {
+    await new OutboxRelay({ pool, schema: SCHEMA, nats, logger: quiet }).relayBatch(); // drain older rows
+    // Transactions the relay opens, counted at the pool: one connection each (and one to LISTEN).
+    let connections = 0;
+    const counted = Object.create(pool) as Pool;
+    counted.connect = (() => {
+      connections += 1;
+      return pool.connect();
+    }) as Pool['connect'];
+    // No poll within the test: only wake-ups and full batches make the relay look again.
+    const relay = new OutboxRelay({
+      pool: counted,
+      schema: SCHEMA,
+      nats,
+      logger: quiet,
+      batchSize: 10,
+      pollIntervalMs: 60_000,
+    });
+    await relay.start();
+    try {
+      await new Promise((r) => setTimeout(r, 300));
+      const idle = connections;
+      // 25 rows, one wake-up: two full batches and a partial one, at once.
+      const many = await insertEvents(25);
+      expect(await waitUntilPublished(many)).toBeLessThan(1000);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(connections - idle).toBe(3);
+      // 3 rows: one partial batch, and no empty one after it.
+      const few = await insertEvents(3);
+      await waitUntilPublished(few);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(connections - idle).toBe(4);
+    } finally {
+      await relay.stop();
+    }
+  });
+
   it('publishes to its own stream and subject prefix when configured', async () => {
     const suffix = randomBytes(3).toString('hex');
     const events = { stream: `RELAY_TEST_${suffix}`, subjectPrefix: `relay${suffix}` };

@@ -20,6 +20,7 @@ import { DeadlineKeeper } from './delivery/deadline-keeper';
 import { HttpDelivery, INTERACTIONS_USER_AGENT } from './delivery/http-delivery';
 import { OutcomeListener } from './delivery/outcome-listener';
 import { OutcomeWaiter } from './delivery/outcome-waiter';
+import { ApplicationFactsMemo } from './handlers/application-facts';
 import { createResponder } from './handlers/responder';
 import { InteractionStore } from './store/interaction-store';
 import { MessageStore } from './store/message-store';
@@ -64,7 +65,8 @@ export async function startService(
   const interactions = new InteractionStore(pool, windows);
   const responses = new ResponseStore(pool, ids);
   const messages = new MessageStore(pool, ids);
-  const responder = createResponder({ responses, oauth });
+  const applications = new ApplicationFactsMemo(windows.deadlineMs);
+  const responder = createResponder({ responses, oauth, applications });
   const poster = new WebhookPoster({
     policy: parseAddressPolicy(config.WEBHOOK_ALLOWED_ADDRESSES),
     timeoutMs: config.INTERACTION_DELIVERY_TIMEOUT_MS ?? config.INTERACTION_RESPONSE_DEADLINE_MS,
@@ -100,6 +102,7 @@ export async function startService(
     permissions: createPermissionsClient(permissionsGrpc),
     interactions,
     ids,
+    applications,
     http,
     deadlines,
     outcomes: new OutcomeWaiter(listener, interactions),

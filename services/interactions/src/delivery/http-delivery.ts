@@ -2,6 +2,7 @@ import { DiscordError } from '@acs/discord-errors';
 import { signatureTimestamp, signWebhook } from '@acs/outbound';
 import type { Logger } from '@acs/service-kit';
 import { readEndpointAnswer, type EndpointOutcome } from '../domain/invocation';
+import type { InteractionRecord } from '../store/interaction-record';
 
 /**
  * What records an initial response as the callback route records a callback (resp's
@@ -16,6 +17,8 @@ export interface InlineResponder {
     inline?: boolean;
     /** The application's facts at hand (saves the responder asking oauth). */
     application?: HttpTarget['application'];
+    /** The interaction as recorded (saves the responder reading it back). */
+    record?: InteractionRecord;
   }): Promise<string>;
 }
 
@@ -32,6 +35,8 @@ export interface HttpTarget {
   signingKeyPem: string;
   /** What an inline answer's message needs of the application (its author, its flags). */
   application: { botUser: Record<string, unknown>; applicationFlags: number };
+  /** The interaction as just recorded, pending: what an inline answer is recorded against. */
+  record: InteractionRecord;
 }
 
 /** What HTTP delivery is built from. */
@@ -114,6 +119,7 @@ export class HttpDelivery {
         withResponse: false,
         inline: true,
         application: target.application,
+        record: target.record,
       });
     } catch (error) {
       if (!(error instanceof DiscordError)) throw error;

@@ -28,7 +28,13 @@ import {
   type SettledInteraction,
 } from '../domain/invocation';
 import type { HttpTarget } from '../delivery/http-delivery';
-import type { InteractionStore, Launch, NewInteraction } from '../store/interaction-store';
+import {
+  pendingRecordOf,
+  type InteractionStore,
+  type Launch,
+  type NewInteraction,
+} from '../store/interaction-store';
+import type { ApplicationFactsMemo } from './application-facts';
 
 /** What the invocation RPC needs. */
 export interface InteractionHandlerDeps {
@@ -37,6 +43,8 @@ export interface InteractionHandlerDeps {
   permissions: PermissionsClient;
   interactions: Pick<InteractionStore, 'findByNonce' | 'record' | 'findTargetMessage'>;
   ids: SnowflakeGenerator;
+  /** Where each invocation leaves its application's facts for the callback that answers it. */
+  applications: ApplicationFactsMemo;
   /** Signed POSTs to interactions endpoints (started in the background). */
   http: { start(target: HttpTarget, bodyJson: string): void };
   deadlines: { watch(interactionId: string): void };
@@ -133,14 +141,18 @@ async function invoke(
   const recorded = await deps.interactions.record(record, launch);
   if (!recorded.recorded) return recorded.interactionId;
 
-  if (plan.delivery !== 'activity') deps.deadlines.watch(id);
+  if (plan.delivery === 'activity') return id;
+  const application = { botUser: parties.botUser, applicationFlags: parties.applicationFlags };
+  deps.applications.remember(id, application);
+  deps.deadlines.watch(id);
   if (plan.delivery === 'http') {
     deps.http.start(
       {
         interactionId: id,
         url: parties.interactionsEndpointUrl as string,
         signingKeyPem: parties.signingKeyPem,
-        application: { botUser: parties.botUser, applicationFlags: parties.applicationFlags },
+        application,
+        record: pendingRecordOf(record),
       },
       JSON.stringify(interaction),
     );

@@ -7,16 +7,20 @@ import {
   peekCallbackType,
   renderCallbackResponse,
   validateCallback,
+  type ValidCallback,
 } from '../domain/callbacks';
 import { InteractionType } from '../domain/interaction-enums';
 import type { OAuthClient } from '../clients/oauth-client';
+import type { InteractionRecord } from '../store/interaction-record';
 import type { ResponseStore } from '../store/response-store';
-import { describeApplication, type ApplicationFacts } from './application-facts';
+import { describeApplication, type ApplicationFacts, type ApplicationFactsMemo } from './application-facts';
 
 /** What the responder needs. */
 export interface ResponderDeps {
   responses: ResponseStore;
   oauth: OAuthClient;
+  /** The application facts this replica's invocations had at hand: a callback asks oauth only without them. */
+  applications: ApplicationFactsMemo;
 }
 
 /** One initial response to record. */
@@ -32,6 +36,11 @@ export interface RespondInput {
   inline?: boolean;
   /** The application's facts when the caller has them at hand (the delivery does): saves asking oauth. */
   application?: ApplicationFacts;
+  /**
+   * With `inline`: the interaction as the delivery recorded it, saves reading it back. Its
+   * state is then the conditional update's to judge (and, for an answer refused, the row's).
+   */
+  record?: InteractionRecord;
 }
 
 /** Records initial responses, from the callback route or from an endpoint's inline answer. */
@@ -50,17 +59,14 @@ const NEEDS_APPLICATION: readonly number[] = [
 /**
  * The responder: finds the interaction (its token checked unless inline), refuses what
  * cannot be its initial response any more (40060, 10062) before asking anything of a
- * peer, validates the response against the interaction, and records it in one
- * transaction whose conditional update settles any race.
+ * peer, validates the response against the interaction, and records it in one statement
+ * whose conditional update settles any race.
  */
-export function createResponder({ responses, oauth }: ResponderDeps): Responder {
+export function createResponder({ responses, oauth, applications }: ResponderDeps): Responder {
   return {
     async respond(input) {
-      const record = await responses.find(input.interactionId);
-      if (!input.inline) checkCallbackToken(record, input.token ?? '');
-      if (!record) throw new UnknownInteractionError();
-      if (record.state === 'acknowledged') throw new InteractionAlreadyAcknowledgedError();
-      if (record.state === 'failed' || record.pastDeadline) throw new UnknownInteractionError();
+      const handed = input.inline ? input.record : undefined;
+      const record = handed ?? (await findAnswerable(responses, input));
 
       const wanted = peekCallbackType(input.body);
       const needsApplication =
@@ -68,14 +74,22 @@ export function createResponder({ responses, oauth }: ResponderDeps): Responder 
         wanted !== undefined &&
         NEEDS_APPLICATION.includes(wanted);
       const application = needsApplication
-        ? (input.application ?? (await describeApplication(oauth, record)))
+        ? (input.application ?? applications.recall(record.id) ?? (await describeApplication(oauth, record)))
         : undefined;
       const focused = focusedOptionType(record.payload);
-      const callback = validateCallback(input.body, {
-        interactionType: record.type,
-        applicationFlags: application?.applicationFlags ?? 0,
-        ...(focused !== undefined ? { focusedOptionType: focused } : {}),
-      });
+      let callback: ValidCallback;
+      try {
+        callback = validateCallback(input.body, {
+          interactionType: record.type,
+          applicationFlags: application?.applicationFlags ?? 0,
+          ...(focused !== undefined ? { focusedOptionType: focused } : {}),
+        });
+      } catch (error) {
+        // A refusal of what can no longer be the initial response is 40060 or 10062, as
+        // for a callback: a handed record's row is read only now that it matters.
+        if (handed) checkAnswerable(await responses.find(handed.id));
+        throw error;
+      }
       const made = await responses.acknowledge(record, callback, application?.botUser);
       if (!input.withResponse) return '';
       return JSON.stringify(
@@ -88,4 +102,19 @@ export function createResponder({ responses, oauth }: ResponderDeps): Responder 
       );
     },
   };
+}
+
+/** The interaction a response names (its token checked unless inline), if it can still take one. */
+async function findAnswerable(responses: ResponseStore, input: RespondInput): Promise<InteractionRecord> {
+  const record = await responses.find(input.interactionId);
+  if (!input.inline) checkCallbackToken(record, input.token ?? '');
+  return checkAnswerable(record);
+}
+
+/** 10062 for an unknown, failed or overdue interaction, 40060 for an acknowledged one. */
+function checkAnswerable(record: InteractionRecord | undefined): InteractionRecord {
+  if (!record) throw new UnknownInteractionError();
+  if (record.state === 'acknowledged') throw new InteractionAlreadyAcknowledgedError();
+  if (record.state === 'failed' || record.pastDeadline) throw new UnknownInteractionError();
+  return record;
 }

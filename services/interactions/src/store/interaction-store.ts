@@ -2,8 +2,10 @@ import type { Pool, PoolClient } from 'pg';
 import { createEvent, type OutboxRow } from '@acs/events';
 import type { JsonRecord, SettledInteraction } from '../domain/invocation';
 import type { Delivery } from '../domain/invocation';
+import type { InteractionRecord } from './interaction-record';
+import { StatementParameters } from './statement-parameters';
 import { withTransaction } from './with-transaction';
-import { notifyOutcome, writeEvents } from './write-events';
+import { insertEventsSql, notifySql, writeEvents } from './write-events';
 
 /** An interaction to record, as the invocation built it. */
 export interface NewInteraction {
@@ -27,6 +29,34 @@ export interface NewInteraction {
   payload: JsonRecord;
   /** The full object, token included, for the bot's INTERACTION_CREATE (gateway delivery only). */
   botPayload: JsonRecord | null;
+}
+
+/**
+ * The record of an interaction just recorded pending, as reading its row back would give
+ * it (the responder's view), for the answer its delivery gets inline.
+ */
+export function pendingRecordOf(interaction: NewInteraction): InteractionRecord {
+  return {
+    id: interaction.id,
+    applicationId: interaction.applicationId,
+    type: interaction.type,
+    userId: interaction.userId,
+    guildId: interaction.guildId,
+    channelId: interaction.channelId,
+    sessionId: interaction.sessionId,
+    nonce: interaction.nonce,
+    tokenHash: interaction.tokenHash,
+    state: 'pending',
+    responseType: null,
+    userInstallOnly: interaction.userInstallOnly,
+    recipientIds: interaction.recipientIds,
+    payload: interaction.payload,
+    originalMessageId: null,
+    followupCount: 0,
+    activityInstanceId: null,
+    pastDeadline: false,
+    expired: false,
+  };
 }
 
 /** An entry point launched by Discord (handler 2): recorded acknowledged, with its launch message. */
@@ -72,7 +102,7 @@ function audienceOf(row: AudienceRow) {
 
 /**
  * Interactions in PostgreSQL, plain SQL on `pg`: recording an invocation (row and events
- * in one transaction, a replayed nonce finding the first), failing the pending ones (one
+ * in one statement, a replayed nonce finding the first), failing the pending ones (one
  * conditional UPDATE, so that a racing callback either wins or finds it failed: never
  * both), and reading an outcome. Deadlines are the database's clock, as the callback's
  * conditional UPDATE reads them.
@@ -85,80 +115,39 @@ export class InteractionStore {
 
   /** The live interaction (its token not expired) a user's nonce already names, if any. */
   async findByNonce(userId: string, nonce: string): Promise<string | undefined> {
-    const result = await this.pool.query<{ id: string }>(
-      'SELECT id::text FROM interaction WHERE user_id = $1 AND nonce = $2 AND expires_at > now()',
-      [userId, nonce],
-    );
+    const result = await this.pool.query<{ id: string }>({
+      name: 'find-by-nonce',
+      text: 'SELECT id::text FROM interaction WHERE user_id = $1 AND nonce = $2 AND expires_at > now()',
+      values: [userId, nonce],
+    });
     return result.rows[0]?.id;
   }
 
   /**
    * Records an invocation and its `interaction.created` event (with `launch`: acknowledged
-   * at once, with the launch message and its events) in one transaction. A nonce the user
-   * sent within the token's lifetime records nothing and names the first interaction; an
-   * older interaction gives its nonce up.
+   * at once, with the launch message and its events) in one statement, atomic by itself. A
+   * nonce the user sent within the token's lifetime records nothing and names the first
+   * interaction; an older interaction gives its nonce up.
    */
   async record(interaction: NewInteraction, launch?: Launch): Promise<RecordResult> {
-    return withTransaction(this.pool, async (db) => {
-      if (interaction.nonce !== null) {
-        await db.query(
-          'UPDATE interaction SET nonce = NULL WHERE user_id = $1 AND nonce = $2 AND expires_at <= now()',
-          [interaction.userId, interaction.nonce],
-        );
-      }
-      const inserted = await insertInteraction(db, interaction, this.windows, launch);
-      if (!inserted) {
-        const first = await db.query<{ id: string }>(
-          'SELECT id::text FROM interaction WHERE user_id = $1 AND nonce = $2',
-          [interaction.userId, interaction.nonce],
-        );
-        return { recorded: false, interactionId: first.rows[0]?.id as string };
-      }
-      const audience = audienceOf({
-        id: interaction.id,
-        application_id: interaction.applicationId,
-        user_id: interaction.userId,
-        session_id: interaction.sessionId,
-        nonce: interaction.nonce,
-        guild_id: interaction.guildId,
-        channel_id: interaction.channelId,
-      });
-      const events: OutboxRow[] = [
-        createEvent('interactions.interaction.created', {
-          ...audience,
-          type: interaction.type,
-          bot_payload: interaction.botPayload,
-        }),
-      ];
-      if (launch) {
-        await db.query(
-          `INSERT INTO message (id, interaction_id, application_id, channel_id, guild_id, is_original, flags, body)
-           VALUES ($1, $2, $3, $4, $5, true, 0, $6)`,
-          [
-            launch.messageId,
-            interaction.id,
-            interaction.applicationId,
-            interaction.channelId,
-            interaction.guildId,
-            JSON.stringify(launch.message),
-          ],
-        );
-        // The order of a callback's events: the user's INTERACTION_SUCCESS, then the message.
-        events.push(
-          createEvent('interactions.interaction.succeeded', audience),
-          createEvent('interactions.message.created', {
-            application_id: interaction.applicationId,
-            channel_id: interaction.channelId,
-            guild_id: interaction.guildId,
-            ephemeral_user_id: null,
-            recipient_ids: interaction.recipientIds,
-            message: launch.message,
-          }),
-        );
-      }
-      await writeEvents(db, events);
-      if (launch) await notifyOutcome(db, interaction.id);
+    // The events are built (and checked against the catalog) before anything is written.
+    const events = eventsOfRecording(interaction, launch);
+    if (await insertInteraction(this.pool, interaction, events, this.windows, launch))
       return { recorded: true };
+    // The nonce is taken. Rarely by an interaction whose token has expired: that one gives
+    // the nonce up and the invocation is recorded after all, in one transaction so that a
+    // concurrent replay finds either the old interaction or the new one.
+    return withTransaction(this.pool, async (db) => {
+      await db.query(
+        'UPDATE interaction SET nonce = NULL WHERE user_id = $1 AND nonce = $2 AND expires_at <= now()',
+        [interaction.userId, interaction.nonce],
+      );
+      if (await insertInteraction(db, interaction, events, this.windows, launch)) return { recorded: true };
+      const first = await db.query<{ id: string }>(
+        'SELECT id::text FROM interaction WHERE user_id = $1 AND nonce = $2',
+        [interaction.userId, interaction.nonce],
+      );
+      return { recorded: false, interactionId: first.rows[0]?.id as string };
     });
   }
 
@@ -257,58 +246,98 @@ const TIMEOUT_REASON = 2;
 /** The callback type an entry point's launch is recorded with: LAUNCH_ACTIVITY. */
 const LAUNCH_ACTIVITY = 12;
 
-/** Inserts the interaction row unless its nonce is taken; whether it was inserted. */
+/** The events of recording `interaction`: created, and for a launch its success and its message. */
+function eventsOfRecording(interaction: NewInteraction, launch: Launch | undefined): OutboxRow[] {
+  const audience = audienceOf({
+    id: interaction.id,
+    application_id: interaction.applicationId,
+    user_id: interaction.userId,
+    session_id: interaction.sessionId,
+    nonce: interaction.nonce,
+    guild_id: interaction.guildId,
+    channel_id: interaction.channelId,
+  });
+  const events = [
+    createEvent('interactions.interaction.created', {
+      ...audience,
+      type: interaction.type,
+      bot_payload: interaction.botPayload,
+    }),
+  ];
+  if (!launch) return events;
+  // The order of a callback's events: the user's INTERACTION_SUCCESS, then the message.
+  return [
+    ...events,
+    createEvent('interactions.interaction.succeeded', audience),
+    createEvent('interactions.message.created', {
+      application_id: interaction.applicationId,
+      channel_id: interaction.channelId,
+      guild_id: interaction.guildId,
+      ephemeral_user_id: null,
+      recipient_ids: interaction.recipientIds,
+      message: launch.message,
+    }),
+  ];
+}
+
+/**
+ * Inserts the interaction row unless its nonce is taken, and with it (one statement: all or
+ * nothing, and nothing when the nonce is taken) its events, a launch's message and the
+ * notifications; whether it was inserted.
+ */
 async function insertInteraction(
-  db: PoolClient,
+  db: Pick<PoolClient, 'query'>,
   interaction: NewInteraction,
+  events: OutboxRow[],
   windows: { deadlineMs: number; tokenTtlSeconds: number },
   launch: Launch | undefined,
 ): Promise<boolean> {
-  const inserted = await db.query(
-    `INSERT INTO interaction (id, application_id, type, user_id, guild_id, channel_id, command_id,
-       command_name, command_type, session_id, nonce, token_hash, delivery, state, response_type,
-       response, user_install_only, recipient_ids, payload, original_message_id, activity_instance_id,
-       deadline_at, expires_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18::bigint[], $19,
-       $20, $21, now() + $22 * interval '1 millisecond', now() + $23 * interval '1 second')
+  const p = new StatementParameters();
+  const inserted = `INSERT INTO interaction (id, application_id, type, user_id, guild_id, channel_id,
+       command_id, command_name, command_type, session_id, nonce, token_hash, delivery, state,
+       response_type, response, user_install_only, recipient_ids, payload, original_message_id,
+       activity_instance_id, deadline_at, expires_at)
+     VALUES (${p.add(interaction.id)}, ${p.add(interaction.applicationId)}, ${p.add(interaction.type)},
+       ${p.add(interaction.userId)}, ${p.add(interaction.guildId)}, ${p.add(interaction.channelId)},
+       ${p.add(interaction.commandId)}, ${p.add(interaction.commandName)}, ${p.add(interaction.commandType)},
+       ${p.add(interaction.sessionId)}, ${p.add(interaction.nonce)}, ${p.add(interaction.tokenHash)},
+       ${p.add(interaction.delivery)}, ${p.add(launch ? 'acknowledged' : 'pending')},
+       ${p.add(launch ? LAUNCH_ACTIVITY : null)},
+       ${p.add(launch ? JSON.stringify({ type: LAUNCH_ACTIVITY }) : null)},
+       ${p.add(interaction.userInstallOnly)}, ${p.add(interaction.recipientIds)}::bigint[],
+       ${p.add(JSON.stringify(interaction.payload))}, ${p.add(launch?.messageId ?? null)},
+       ${p.add(launch?.activityInstanceId ?? null)},
+       now() + ${p.add(windows.deadlineMs)} * interval '1 millisecond',
+       now() + ${p.add(windows.tokenTtlSeconds)} * interval '1 second')
      ON CONFLICT (user_id, nonce) DO NOTHING
-     RETURNING id`,
-    [
-      interaction.id,
-      interaction.applicationId,
-      interaction.type,
-      interaction.userId,
-      interaction.guildId,
-      interaction.channelId,
-      interaction.commandId,
-      interaction.commandName,
-      interaction.commandType,
-      interaction.sessionId,
-      interaction.nonce,
-      interaction.tokenHash,
-      interaction.delivery,
-      launch ? 'acknowledged' : 'pending',
-      launch ? LAUNCH_ACTIVITY : null,
-      launch ? JSON.stringify({ type: LAUNCH_ACTIVITY }) : null,
-      interaction.userInstallOnly,
-      interaction.recipientIds,
-      JSON.stringify(interaction.payload),
-      launch?.messageId ?? null,
-      launch?.activityInstanceId ?? null,
-      windows.deadlineMs,
-      windows.tokenTtlSeconds,
-    ],
-  );
-  return (inserted.rowCount ?? 0) > 0;
+     RETURNING id`;
+  const message = launch
+    ? `, launch_message AS (
+         INSERT INTO message (id, interaction_id, application_id, channel_id, guild_id, is_original, flags, body)
+         SELECT ${p.add(launch.messageId)}::bigint, inserted.id, ${p.add(interaction.applicationId)}::bigint,
+                ${p.add(interaction.channelId)}::bigint, ${p.add(interaction.guildId)}::bigint, true, 0,
+                ${p.add(JSON.stringify(launch.message))}::jsonb
+           FROM inserted)`
+    : '';
+  // Named, so that each connection parses and plans it once: its text is the same for
+  // every invocation (the events are arrays), one text with a launch and one without.
+  const { rowCount } = await db.query({
+    name: launch ? 'record-launch' : 'record',
+    text: `WITH inserted AS (${inserted})${message},
+          events AS (${insertEventsSql(p, events, 'inserted')})
+     ${notifySql(p, launch ? [interaction.id] : [], 'inserted')}`,
+    values: p.values,
+  });
+  return (rowCount ?? 0) > 0;
 }
 
-/** The `interaction.failed` events of failed rows, and their outcome notifications. */
+/** The `interaction.failed` events of failed rows, with their outcome notifications. */
 async function announceFailures(db: PoolClient, rows: AudienceRow[], reasonCode: number): Promise<void> {
   await writeEvents(
     db,
     rows.map((row) =>
       createEvent('interactions.interaction.failed', { ...audienceOf(row), reason_code: reasonCode }),
     ),
+    rows.map((row) => row.id),
   );
-  for (const row of rows) await notifyOutcome(db, row.id);
 }

@@ -1,4 +1,4 @@
-import type { Pool, PoolClient } from 'pg';
+import type { Pool } from 'pg';
 import { createEvent, type OutboxRow } from '@acs/events';
 import { snowflakeTimestamp, type SnowflakeGenerator } from '@acs/snowflake';
 import type { JsonObject } from '@acs/validation';
@@ -24,9 +24,9 @@ import {
   type InteractionRecord,
   type InteractionRow,
 } from './interaction-record';
-import { insertMessage } from './message-rows';
-import { withTransaction } from './with-transaction';
-import { notifyOutcome, writeEvents } from './write-events';
+import { insertMessageSql } from './message-rows';
+import { StatementParameters } from './statement-parameters';
+import { insertEventsSql, notifySql } from './write-events';
 
 /** What an initial response made. */
 export interface Acknowledgement {
@@ -37,7 +37,7 @@ export interface Acknowledgement {
 }
 
 /**
- * Interactions as their initial response sees them. Acknowledging is one transaction: a
+ * Interactions as their initial response sees them. Acknowledging is one statement: a
  * conditional UPDATE that only a pending interaction within its deadline passes (so of two
  * racing callbacks, or a callback racing the deadline, exactly one wins), the response
  * message, the events, and the outcome notification, all or nothing.
@@ -50,10 +50,11 @@ export class ResponseStore {
 
   /** The interaction with this id, or undefined. */
   async find(interactionId: string): Promise<InteractionRecord | undefined> {
-    const { rows } = await this.pool.query<InteractionRow>(
-      `SELECT ${INTERACTION_RECORD_COLUMNS} FROM interaction WHERE id = $1`,
-      [interactionId],
-    );
+    const { rows } = await this.pool.query<InteractionRow>({
+      name: 'find-interaction',
+      text: `SELECT ${INTERACTION_RECORD_COLUMNS} FROM interaction WHERE id = $1`,
+      values: [interactionId],
+    });
     return rows[0] ? toInteractionRecord(rows[0]) : undefined;
   }
 
@@ -68,46 +69,61 @@ export class ResponseStore {
     botUser: JsonObject | undefined,
   ): Promise<Acknowledgement> {
     const made = this.makeResponse(record, callback, botUser);
-    return withTransaction(this.pool, async (db) => {
-      const { rowCount } = await db.query(
-        `UPDATE interaction
-            SET state = 'acknowledged', response_type = $2, response = $3,
-                original_message_id = $4, activity_instance_id = $5
-          WHERE id = $1 AND state = 'pending' AND deadline_at > now()`,
-        [
-          record.id,
-          callback.type,
-          JSON.stringify(storedResponse(callback)),
-          made.message?.id ?? null,
-          made.activityInstanceId ?? null,
-        ],
+    const events: OutboxRow[] = [
+      createEvent('interactions.interaction.succeeded', interactionAudienceOf(record)),
+    ];
+    const ephemeral = made.message !== undefined && hasFlag(made.message.flags, MessageFlag.EPHEMERAL);
+    if (made.message) {
+      events.push(
+        createEvent('interactions.message.created', {
+          ...messageAudienceOf(record, ephemeral),
+          message: { ...made.message },
+        }),
       );
-      if (rowCount !== 1) await throwWhyNotPending(db, record.id);
-      const events: OutboxRow[] = [
-        createEvent('interactions.interaction.succeeded', interactionAudienceOf(record)),
-      ];
-      if (made.message) {
-        const ephemeral = hasFlag(made.message.flags, MessageFlag.EPHEMERAL);
-        await insertMessage(db, record, made.message, { isOriginal: true, ephemeral });
-        events.push(
-          createEvent('interactions.message.created', {
-            ...messageAudienceOf(record, ephemeral),
-            message: { ...made.message },
-          }),
-        );
-      }
-      if (callback.type === CallbackType.APPLICATION_COMMAND_AUTOCOMPLETE_RESULT) {
-        events.push(
-          createEvent('interactions.autocomplete.answered', {
-            ...interactionAudienceOf(record),
-            choices: callback.choices.map((choice) => ({ ...choice })),
-          }),
-        );
-      }
-      await writeEvents(db, events);
-      await notifyOutcome(db, record.id);
-      return made;
+    }
+    if (callback.type === CallbackType.APPLICATION_COMMAND_AUTOCOMPLETE_RESULT) {
+      events.push(
+        createEvent('interactions.autocomplete.answered', {
+          ...interactionAudienceOf(record),
+          choices: callback.choices.map((choice) => ({ ...choice })),
+        }),
+      );
+    }
+    // One statement, atomic by itself: the conditional UPDATE, and only when it passed, the
+    // message, the events and the notifications. Its rows say whether it passed.
+    const p = new StatementParameters();
+    const acknowledged = `UPDATE interaction
+          SET state = 'acknowledged', response_type = ${p.add(callback.type)},
+              response = ${p.add(JSON.stringify(storedResponse(callback)))},
+              original_message_id = ${p.add(made.message?.id ?? null)},
+              activity_instance_id = ${p.add(made.activityInstanceId ?? null)}
+        WHERE id = ${p.add(record.id)} AND state = 'pending' AND deadline_at > now()
+        RETURNING id`;
+    const message = made.message
+      ? `, response_message AS (${insertMessageSql(p, record, made.message, { isOriginal: true, ephemeral }, 'acknowledged')})`
+      : '';
+    // Named, so that each connection parses and plans it once: one text with a message
+    // and one without (the events are arrays).
+    const { rowCount } = await this.pool.query({
+      name: made.message ? 'acknowledge-with-message' : 'acknowledge',
+      text: `WITH acknowledged AS (${acknowledged})${message},
+            events AS (${insertEventsSql(p, events, 'acknowledged')})
+       ${notifySql(p, [record.id], 'acknowledged')}`,
+      values: p.values,
     });
+    if (!rowCount) await this.throwWhyNotPending(record.id);
+    return made;
+  }
+
+  // The conditional UPDATE found no pending interaction within its deadline: say why, from
+  // the row as the winning transaction left it (read afresh: the statement's own snapshot
+  // predates the winner's commit).
+  private async throwWhyNotPending(interactionId: string): Promise<never> {
+    const { rows } = await this.pool.query<{ state: string }>('SELECT state FROM interaction WHERE id = $1', [
+      interactionId,
+    ]);
+    if (rows[0]?.state === 'acknowledged') throw new InteractionAlreadyAcknowledgedError();
+    throw new UnknownInteractionError();
   }
 
   // The message or Activity instance a callback makes, built before the transaction opens.
@@ -148,14 +164,4 @@ function storedResponse(callback: ValidCallback): JsonObject {
     default:
       return { type: callback.type };
   }
-}
-
-// The conditional UPDATE found no pending interaction within its deadline: say why, from
-// the row as the winning transaction left it.
-async function throwWhyNotPending(db: PoolClient, interactionId: string): Promise<never> {
-  const { rows } = await db.query<{ state: string }>('SELECT state FROM interaction WHERE id = $1', [
-    interactionId,
-  ]);
-  if (rows[0]?.state === 'acknowledged') throw new InteractionAlreadyAcknowledgedError();
-  throw new UnknownInteractionError();
 }

@@ -1,6 +1,7 @@
 import type { PoolClient } from 'pg';
-import { outboxNotifySql, type OutboxRow } from '@acs/events';
+import { outboxChannel, type OutboxRow } from '@acs/events';
 import { DB_SCHEMA } from '../config';
+import { StatementParameters } from './statement-parameters';
 
 /**
  * The channel that announces an interaction's outcome (acknowledged or failed), its id as
@@ -8,26 +9,54 @@ import { DB_SCHEMA } from '../config';
  */
 export const OUTCOME_CHANNEL = 'interactions_outcome';
 
+/** The channel the outbox relay LISTENs on: a wake-up, sent with every outbox insert. */
+const OUTBOX_CHANNEL = outboxChannel(DB_SCHEMA);
+
+/** A guard of one row: what is guarded by it happens once. */
+export const ONCE = '(VALUES (1)) AS once';
+
 /**
- * Writes events into the outbox of the running transaction, with a wake-up for the relay
- * (PostgreSQL delivers notifications at commit, so a rolled-back change announces nothing).
+ * An INSERT of `rows` into the outbox, to run as a data-modifying CTE of the statement that
+ * makes the change: the rows go in, in the order given, trace context included, once for
+ * each row of `guard` (the CTE of the change: one row when it happened, none when not).
  */
-export async function writeEvents(db: PoolClient, rows: OutboxRow[]): Promise<void> {
-  if (rows.length === 0) return;
-  await db.query(
-    `INSERT INTO outbox (id, subject, payload, trace_context)
-     SELECT * FROM unnest($1::text[], $2::text[], $3::jsonb[], $4::jsonb[])`,
-    [
-      rows.map((r) => r.id),
-      rows.map((r) => r.subject),
-      rows.map((r) => JSON.stringify(r.payload)),
-      rows.map((r) => (r.traceContext ? JSON.stringify(r.traceContext) : null)),
-    ],
-  );
-  await db.query(outboxNotifySql(DB_SCHEMA));
+export function insertEventsSql(params: StatementParameters, rows: OutboxRow[], guard: string): string {
+  const ids = params.add(rows.map((r) => r.id));
+  const subjects = params.add(rows.map((r) => r.subject));
+  const payloads = params.add(rows.map((r) => JSON.stringify(r.payload)));
+  const traces = params.add(rows.map((r) => (r.traceContext ? JSON.stringify(r.traceContext) : null)));
+  return `INSERT INTO outbox (id, subject, payload, trace_context)
+    SELECT e.id, e.subject, e.payload, e.trace_context
+      FROM unnest(${ids}::text[], ${subjects}::text[], ${payloads}::jsonb[], ${traces}::jsonb[])
+           WITH ORDINALITY AS e(id, subject, payload, trace_context, n)
+     CROSS JOIN ${guard}
+     ORDER BY e.n`;
 }
 
-/** Announces, at commit, that the interaction has its outcome. */
-export async function notifyOutcome(db: PoolClient, interactionId: string): Promise<void> {
-  await db.query('SELECT pg_notify($1, $2)', [OUTCOME_CHANNEL, interactionId]);
+/**
+ * The SELECT that ends a change's statement: the relay's wake-up and the outcome
+ * announcements of `outcomeIds`, once for each row of `guard`, so that the statement
+ * answers one row or more exactly when the change happened. PostgreSQL delivers them at
+ * commit: a change that did not happen, or rolled back, announces nothing.
+ */
+export function notifySql(params: StatementParameters, outcomeIds: string[], guard: string): string {
+  const channels = params.add([OUTBOX_CHANNEL, ...outcomeIds.map(() => OUTCOME_CHANNEL)]);
+  const payloads = params.add(['', ...outcomeIds]);
+  return `SELECT pg_notify(n.channel, n.payload)
+      FROM ${guard} CROSS JOIN unnest(${channels}::text[], ${payloads}::text[]) AS n(channel, payload)`;
+}
+
+/**
+ * Writes events into the outbox of the running transaction in one statement, with the
+ * relay's wake-up and the outcome announcements of `outcomeIds`.
+ */
+export async function writeEvents(
+  db: PoolClient,
+  rows: OutboxRow[],
+  outcomeIds: string[] = [],
+): Promise<void> {
+  if (rows.length === 0 && outcomeIds.length === 0) return;
+  const params = new StatementParameters();
+  const insert = insertEventsSql(params, rows, ONCE);
+  await db.query(`WITH events AS (${insert}) ${notifySql(params, outcomeIds, ONCE)}`, params.values);
 }

@@ -230,6 +230,7 @@ describe('gateway delivery', () => {
   it('answers the wait when the bot calls back, with the messages it made', async () => {
     const command = makeCommand(server.world, gatewayApp);
     const invocation = body(command);
+    const askedBefore = server.world.calls.oauth;
     const waiting = invoke(invocation);
     let created: Record<string, Json> | undefined;
     while (!created) {
@@ -248,8 +249,10 @@ describe('gateway delivery', () => {
     expect(outcome).toMatchObject({
       outcome: 'success',
       response: { type: 4 },
-      messages: [{ content: 'Hello!', flags: 64 }],
+      messages: [{ content: 'Hello!', flags: 64, author: gatewayApp.botUser }],
     });
+    // The message's author came with the invocation: the callback asked oauth nothing more.
+    expect(server.world.calls.oauth - askedBefore).toBe(1);
   });
 
   it('fails a gateway interaction nobody answers with reason 2, sending interaction.failed', async () => {

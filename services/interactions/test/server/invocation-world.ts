@@ -34,6 +34,7 @@ import { DeadlineKeeper } from '../../src/delivery/deadline-keeper';
 import { HttpDelivery, INTERACTIONS_USER_AGENT } from '../../src/delivery/http-delivery';
 import { OutcomeListener } from '../../src/delivery/outcome-listener';
 import { OutcomeWaiter } from '../../src/delivery/outcome-waiter';
+import { ApplicationFactsMemo } from '../../src/handlers/application-facts';
 import { createResponder } from '../../src/handlers/responder';
 import { InteractionStore } from '../../src/store/interaction-store';
 import { MessageStore } from '../../src/store/message-store';
@@ -312,7 +313,8 @@ export async function startInvocationServer(
   const store = new InteractionStore(pool, windows);
   const responses = new ResponseStore(pool, ids);
   const messages = new MessageStore(pool, ids);
-  const responder = createResponder({ responses, oauth: oauthClient });
+  const applications = new ApplicationFactsMemo(windows.deadlineMs);
+  const responder = createResponder({ responses, oauth: oauthClient, applications });
   const poster = new WebhookPoster({
     policy: options.policy ?? parseAddressPolicy('loopback'),
     timeoutMs: windows.deadlineMs,
@@ -337,6 +339,7 @@ export async function startInvocationServer(
     permissions: createPermissionsClient(permissionsGrpc),
     interactions: store,
     ids,
+    applications,
     http: httpDelivery,
     deadlines,
     outcomes: new OutcomeWaiter(listener, store),

@@ -16,6 +16,7 @@ import { DeadlineKeeper } from '../../src/delivery/deadline-keeper';
 import { HttpDelivery } from '../../src/delivery/http-delivery';
 import { OutcomeListener } from '../../src/delivery/outcome-listener';
 import { OutcomeWaiter } from '../../src/delivery/outcome-waiter';
+import { ApplicationFactsMemo } from '../../src/handlers/application-facts';
 import { createResponder } from '../../src/handlers/responder';
 import { InteractionStore } from '../../src/store/interaction-store';
 import type { ResponseContext } from '../store/response-fixtures';
@@ -62,10 +63,11 @@ export async function serveResponses(ctx: ResponseContext, botUser: JsonObject):
     },
   };
   const logger = createLogger('interactions-test', 'silent');
-  const responder = createResponder({ responses: ctx.responses, oauth });
   // The invocation side is served too (createServer registers every RPC), with peers that
   // know no command and no channel: these tests record their interactions directly.
   const windows = { deadlineMs: 3000, tokenTtlSeconds: 900, sweepIntervalMs: 1000 };
+  const facts = new ApplicationFactsMemo(windows.deadlineMs);
+  const responder = createResponder({ responses: ctx.responses, oauth, applications: facts });
   const interactions = new InteractionStore(ctx.pool, windows);
   const poster = new WebhookPoster({ policy: PUBLIC_ONLY, timeoutMs: 1000, maxSocketsPerDestination: 1 });
   const server: GrpcServer = createServer({
@@ -83,6 +85,7 @@ export async function serveResponses(ctx: ResponseContext, botUser: JsonObject):
     },
     interactions,
     ids: ctx.ids,
+    applications: facts,
     http: new HttpDelivery({
       poster,
       responder,

@@ -130,8 +130,29 @@ describe('InteractionStore.record', () => {
     });
   });
 
+  it('records nothing of a replayed launch: no second message, no events', async () => {
+    const first = newInteraction({ nonce: 'launch', delivery: 'activity', botPayload: null });
+    const launchOf = (id: string) => ({
+      activityInstanceId: `i-${id}`,
+      messageId: id,
+      message: { id, type: 20, content: '', channel_id: first.channelId },
+    });
+    await open.store.record(first, launchOf(nextId()));
+    const replay = newInteraction({ nonce: 'launch', delivery: 'activity', botPayload: null });
+    await expect(open.store.record(replay, launchOf(nextId()))).resolves.toEqual({
+      recorded: false,
+      interactionId: first.id,
+    });
+    const counts = await open.pool.query(
+      `SELECT (SELECT count(*) FROM interaction)::int AS interactions,
+              (SELECT count(*) FROM message)::int AS messages,
+              (SELECT count(*) FROM outbox)::int AS events`,
+    );
+    expect(counts.rows[0]).toEqual({ interactions: 1, messages: 1, events: 3 });
+  });
+
   it('writes no row when its event does not match the catalog (one transaction)', async () => {
-    // A valid bigint for the row, no snowflake for the event: the insert runs, then rolls back.
+    // A valid bigint for the row, no snowflake for the event: nothing of it is written.
     const bad = newInteraction({ channelId: '-5' });
     await expect(open.store.record(bad)).rejects.toThrow();
     expect((await open.pool.query('SELECT count(*)::int AS n FROM interaction')).rows[0].n).toBe(0);
