@@ -1,5 +1,6 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { discordPy } from './support/discord-py';
 import {
   createDemoWorld,
   createGuild,
@@ -18,31 +19,7 @@ import {
  * (python3-discord); `.ci/run` installs it when missing.
  */
 
-/** A Python that can import discord.py: $DISCORD_PY_PYTHON, else Debian's, else the PATH's. */
-function findPython(): string | undefined {
-  const candidates = [process.env.DISCORD_PY_PYTHON, '/usr/bin/python3', 'python3'].filter((c): c is string =>
-    Boolean(c),
-  );
-  return candidates.find((python) => {
-    try {
-      execFileSync(python, ['-c', 'import discord'], { stdio: 'ignore' });
-      return true;
-    } catch {
-      return false;
-    }
-  });
-}
-
-const python = findPython();
-if (!python && process.env.CI) {
-  throw new Error('discord.py is not installed: apt-get install python3-discord (.ci/run does it)');
-}
-const describeWithPython = python ? describe : describe.skip;
-if (!python) {
-  process.stderr.write(
-    'discordpy-client: no Python with discord.py (apt-get install python3-discord); skipped\n',
-  );
-}
+const { python, describeWithPython } = discordPy('discordpy-client');
 
 let stack: TestStack;
 let world: DemoWorld;

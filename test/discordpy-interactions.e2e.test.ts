@@ -1,5 +1,6 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { discordPy } from './support/discord-py';
 import { api, ChatUser } from './support/chat-user';
 import { createDemoWorld, startTestStack, type DemoWorld, type TestStack } from './support';
 
@@ -10,25 +11,7 @@ import { createDemoWorld, startTestStack, type DemoWorld, type TestStack } from 
  * `followup` calls come back as the messages the user gets. Autocomplete goes through
  * discord.py's autocomplete handler.
  */
-function findPython(): string | undefined {
-  const candidates = [process.env.DISCORD_PY_PYTHON, '/usr/bin/python3', 'python3'].filter((c): c is string =>
-    Boolean(c),
-  );
-  return candidates.find((python) => {
-    try {
-      execFileSync(python, ['-c', 'import discord'], { stdio: 'ignore' });
-      return true;
-    } catch {
-      return false;
-    }
-  });
-}
-
-const python = findPython();
-if (!python && process.env.CI) {
-  throw new Error('discord.py is not installed: apt-get install python3-discord (.ci/run does it)');
-}
-const describeWithPython = python ? describe : describe.skip;
+const { python, describeWithPython } = discordPy('discordpy-interactions');
 
 let stack: TestStack;
 let world: DemoWorld;
