@@ -127,6 +127,42 @@ describe.each(builds.map((build) => [build.dir, build] as const))('k8s/%s', (dir
     expect(problemsOf(reports.get(dir)!)).toEqual([]);
   });
 
+  it('runs every pod under Pod Security restricted, and long-running ones with requests, a memory limit and probes', () => {
+    const workloads = objects
+      .get(dir)!
+      .filter((object) => ['Deployment', 'StatefulSet', 'Job'].includes(object.kind));
+    for (const workload of workloads) {
+      const pod = workload.spec.template.spec;
+      for (const container of pod.containers as KubeObject[]) {
+        const where = `${workload.kind}/${workload.metadata.name}/${container.name}`;
+        expect([
+          where,
+          {
+            runAsNonRoot: container.securityContext?.runAsNonRoot ?? pod.securityContext?.runAsNonRoot,
+            seccomp: (container.securityContext?.seccompProfile ?? pod.securityContext?.seccompProfile)?.type,
+            allowPrivilegeEscalation: container.securityContext?.allowPrivilegeEscalation,
+            drop: container.securityContext?.capabilities?.drop,
+          },
+        ]).toEqual([
+          where,
+          { runAsNonRoot: true, seccomp: 'RuntimeDefault', allowPrivilegeEscalation: false, drop: ['ALL'] },
+        ]);
+        if (workload.kind === 'Job') continue;
+        expect([where, container.resources?.requests?.cpu, container.resources?.requests?.memory]).toEqual([
+          where,
+          expect.any(String),
+          expect.any(String),
+        ]);
+        expect([where, container.resources?.limits?.memory]).toEqual([where, expect.any(String)]);
+        expect([where, container.readinessProbe, container.livenessProbe]).toEqual([
+          where,
+          expect.any(Object),
+          expect.any(Object),
+        ]);
+      }
+    }
+  });
+
   it('defines no Secret: secrets are referenced only', () => {
     expect(objects.get(dir)!.filter((object) => object.kind === 'Secret')).toEqual([]);
   });
