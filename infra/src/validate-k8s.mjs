@@ -13,9 +13,10 @@
  *    typed map such as `labels`) then fails at that path; a field the validator says
  *    nothing about is not in the schema. Fields whose schema accepts anything (free-form
  *    JSON) are reported the same way: ACS's manifests have none.
- * 3. Objects of kinds no bundled model knows (custom resources such as CloudNativePG's
- *    Cluster) are validated against their own package's schemas where `CRD_MODELS` names
- *    one, and otherwise reported as skipped, by kind and name.
+ * 3. Custom resources (an API group outside Kubernetes' own, such as CloudNativePG's
+ *    `postgresql.cnpg.io`) are reported as skipped, by kind and name: no npm package
+ *    publishes CloudNativePG's schemas. For a group that has one (`@kubernetes-models/<name>`
+ *    covers cert-manager, KEDA and others), `modelModule` would map the group to it.
  *
  * As a command: `kubectl kustomize k8s/overlays/production | node infra/src/validate-k8s.mjs`
  * (or with YAML files as arguments) prints one line per problem and per skipped object,
@@ -25,13 +26,6 @@ import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { parseAllDocuments } from 'yaml';
 
-/**
- * Packages with models of custom resources, by API group: `@kubernetes-models/<name>`
- * (cert-manager, keda, ...). None publishes CloudNativePG's, so its Cluster is skipped.
- * @type {Record<string, string>}
- */
-const CRD_MODELS = {};
-
 const UNACCEPTABLE = Symbol('no schema type accepts this');
 
 /**
@@ -40,14 +34,13 @@ const UNACCEPTABLE = Symbol('no schema type accepts this');
  * @typedef {{ object: string, problems: string[], skipped?: string }} ObjectReport
  */
 
-/** The module that holds the models of an apiVersion, or undefined for an unknown group. */
+/** The module that holds the models of an apiVersion, or undefined for a custom resource's group. */
 function modelModule(apiVersion) {
   const [group, version] = apiVersion.includes('/') ? apiVersion.split('/') : ['', apiVersion];
-  if (group === '' || !group.includes('.') || group.endsWith('.k8s.io')) {
-    return group === '' ? `kubernetes-models/${version}` : `kubernetes-models/${group}/${version}`;
-  }
-  const crdPackage = CRD_MODELS[group];
-  return crdPackage === undefined ? undefined : `${crdPackage}/${group}/${version}`;
+  if (group === '') return `kubernetes-models/${version}`;
+  // Kubernetes' own groups: `apps`, `batch`, `policy`, ... and `*.k8s.io`.
+  if (!group.includes('.') || group.endsWith('.k8s.io')) return `kubernetes-models/${group}/${version}`;
+  return undefined;
 }
 
 /** The model class of an object's kind, or undefined when no installed package has one. */
@@ -128,7 +121,10 @@ function nameOf(object) {
   return `${object?.apiVersion ?? '(no apiVersion)'} ${object?.kind ?? '(no kind)'}/${name}`;
 }
 
-/** Validates one object: the schema pass, then the strict pass. */
+/**
+ * Validates one object: the schema pass, then the strict pass.
+ * @returns {Promise<ObjectReport>}
+ */
 export async function validateObject(object) {
   const report = { object: nameOf(object), problems: [] };
   if (object === null || typeof object !== 'object' || Array.isArray(object)) {
