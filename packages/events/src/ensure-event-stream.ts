@@ -6,9 +6,10 @@ const DUPLICATE_WINDOW_NS = 120_000_000_000;
 
 /**
  * Makes sure the event stream exists, capturing `<prefix>.>` (idempotent; safe under
- * races). With `maxAgeMs`, the stream keeps events that long: set on creation, and
- * updated on an existing stream whose limit differs, so that a changed retention takes
- * effect at the next start of any service.
+ * races). With `maxAgeMs`, the stream keeps events that long, and with `replicas` on that
+ * many servers: each set on creation, and updated on an existing stream whose value
+ * differs, so that a changed retention or replica count takes effect at the next start of
+ * any service.
  */
 export async function ensureEventStream(
   nats: NatsConnection,
@@ -17,9 +18,15 @@ export async function ensureEventStream(
   const jsm = await nats.jetstreamManager();
   const maxAge = events.maxAgeMs === undefined ? undefined : nanos(events.maxAgeMs);
   const stream = await jsm.streams.info(events.stream).catch(() => createStream(jsm, events, maxAge));
-  if (maxAge !== undefined && stream.config.max_age !== maxAge) {
+  const changes = {
+    ...(maxAge !== undefined && stream.config.max_age !== maxAge ? { max_age: maxAge } : {}),
+    ...(events.replicas !== undefined && stream.config.num_replicas !== events.replicas
+      ? { num_replicas: events.replicas }
+      : {}),
+  };
+  if (Object.keys(changes).length > 0) {
     // The update replaces the whole configuration: keep everything else as it is.
-    await jsm.streams.update(events.stream, { ...stream.config, max_age: maxAge });
+    await jsm.streams.update(events.stream, { ...stream.config, ...changes });
   }
 }
 
@@ -34,10 +41,11 @@ async function createStream(
       subjects: [`${events.subjectPrefix}.>`],
       duplicate_window: DUPLICATE_WINDOW_NS,
       ...(maxAge === undefined ? {} : { max_age: maxAge }),
+      ...(events.replicas === undefined ? {} : { num_replicas: events.replicas }),
     });
   } catch (error) {
-    // Another service created it between our info and add (with its own max_age,
-    // which the caller then aligns).
+    // Another service created it between our info and add (with its own max_age and
+    // replicas, which the caller then aligns).
     return jsm.streams.info(events.stream).catch(() => {
       throw error;
     });

@@ -15,6 +15,12 @@ export interface EventStreamConfig {
    * without a limit and an existing stream's limit is left as it is.
    */
   maxAgeMs?: number;
+  /**
+   * How many servers of a NATS cluster keep each event (the stream's `num_replicas`): set
+   * on creation, and on an existing stream whose count differs. Unset: the stream is
+   * created with one replica and an existing stream's count is left as it is.
+   */
+  replicas?: number;
 }
 
 /** The defaults: stream `ACS_EVENTS`, subjects `acs.>`. */
@@ -28,14 +34,19 @@ export interface EventSettings {
   EVENTS_STREAM: string;
   EVENTS_SUBJECT_PREFIX: string;
   EVENTS_RETENTION_HOURS: number;
+  EVENTS_STREAM_REPLICAS: number;
 }
 
-/** The stream a service's config names, keeping events for EVENTS_RETENTION_HOURS. */
+/**
+ * The stream a service's config names, keeping events for EVENTS_RETENTION_HOURS on
+ * EVENTS_STREAM_REPLICAS servers.
+ */
 export function eventStreamOf(config: EventSettings): Required<EventStreamConfig> {
   return {
     stream: config.EVENTS_STREAM,
     subjectPrefix: config.EVENTS_SUBJECT_PREFIX,
     maxAgeMs: config.EVENTS_RETENTION_HOURS * 60 * 60 * 1000,
+    replicas: config.EVENTS_STREAM_REPLICAS,
   };
 }
 

@@ -344,6 +344,24 @@ describe('ensureEventStream', () => {
       expect((await jsm.streams.info(events.stream)).config.max_age).toBe(nanos(hour));
     }));
 
+  it('creates the stream on as many servers as asked, and sets a changed count', () =>
+    withStream(async (events) => {
+      const jsm = await nats.jetstreamManager();
+      // The test server is one server, not a cluster: it refuses to create a stream on
+      // three, which shows the count reaches it. A three-server cluster takes it.
+      await expect(ensureEventStream(nats, { ...events, replicas: 3 })).rejects.toThrow(
+        /replicas > 1 not supported/,
+      );
+      await ensureEventStream(nats, { ...events, replicas: 1 });
+      expect((await jsm.streams.info(events.stream)).config.num_replicas).toBe(1);
+
+      await ensureEventStream(nats, { ...events, replicas: 3 });
+      expect((await jsm.streams.info(events.stream)).config.num_replicas).toBe(3);
+      // Without a count, an existing stream's is left alone.
+      await ensureEventStream(nats, events);
+      expect((await jsm.streams.info(events.stream)).config.num_replicas).toBe(3);
+    }));
+
   it('creates the stream with its limit when services race to create it', () =>
     withStream(async (events) => {
       await Promise.all(

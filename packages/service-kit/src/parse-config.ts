@@ -46,6 +46,12 @@ export const dataServiceConfig = {
    * dispatcher's records of handled events and finished webhook deliveries.
    */
   EVENTS_RETENTION_HOURS: z.coerce.number().int().positive().default(168),
+  /**
+   * How many NATS servers keep each event (the stream's replicas): 1 for one server, 3 on
+   * a three-server JetStream cluster (k8s/components/nats-cluster). At most 5, JetStream's
+   * limit.
+   */
+  EVENTS_STREAM_REPLICAS: z.coerce.number().int().min(1).max(5).default(1),
 };
 
 /**
