@@ -1,5 +1,8 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { connect, type NatsConnection, type Subscription } from 'nats';
 import { findTestServers } from '@acs/testing';
+import { deployCommands } from '../examples/deploy-commands';
 import {
   createApplication,
   createGuild,
@@ -343,5 +346,42 @@ describe('an identical sync', () => {
     } finally {
       sub.unsubscribe();
     }
+  });
+});
+
+describe('examples/deploy-commands', () => {
+  it('applies a sync that changes something, and stops at the dry run for one that changes nothing', async () => {
+    const guild = await createGuild(stack, { name: 'Deploy Guild', owner_id: owner.id });
+    const app = await newApp([guild.id]);
+    const commands = JSON.parse(
+      readFileSync(join(__dirname, '..', 'examples', 'deploy-commands', 'commands.json'), 'utf8'),
+    ) as unknown[];
+    const options = {
+      baseUrl: stack.apiUrl,
+      applicationId: app.id,
+      botToken: app.token,
+      guildId: guild.id,
+      commands,
+      log: () => undefined,
+    };
+    const first = await deployCommands(options);
+    expect(first).toMatchObject({ changed: true, applied: true, diff: { creates_counted: commands.length } });
+    const listed = await call('GET', `/applications/${app.id}/guilds/${guild.id}/commands`, app.token);
+    expect(listed.body).toHaveLength(commands.length);
+
+    const lines: string[] = [];
+    const second = await deployCommands({ ...options, log: (line) => lines.push(line) });
+    expect(second).toMatchObject({ changed: false, applied: false });
+    expect(lines.join('\n')).toContain('Nothing changed');
+    // The versions are those of the first deploy: the second wrote nothing.
+    expect(
+      (await call('GET', `/applications/${app.id}/guilds/${guild.id}/commands`, app.token)).body,
+    ).toEqual(listed.body);
+
+    const refused = await deployCommands({
+      ...options,
+      commands: [{ name: 'Bad Name', description: 'x' }],
+    }).catch((error: { status: number; body: { code: number } }) => error);
+    expect(refused).toMatchObject({ status: 400, body: { code: 50035 } });
   });
 });
