@@ -1,8 +1,9 @@
-import { readFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect, type NatsConnection, type Subscription } from 'nats';
 import { findTestServers } from '@acs/testing';
-import { deployCommands } from '../examples/deploy-commands';
 import {
   createApplication,
   createGuild,
@@ -350,38 +351,46 @@ describe('an identical sync', () => {
 });
 
 describe('examples/deploy-commands', () => {
+  /** Runs the deploy script as a user would, with the app's credentials in its environment. */
+  async function deploy(env: Record<string, string>, args: string[] = []) {
+    const script = join(__dirname, '..', 'examples', 'deploy-commands');
+    return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+      execFile(
+        process.execPath,
+        [script, ...args],
+        { env: { ...process.env, ...env } },
+        (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+      );
+    });
+  }
+
   it('applies a sync that changes something, and stops at the dry run for one that changes nothing', async () => {
     const guild = await createGuild(stack, { name: 'Deploy Guild', owner_id: owner.id });
     const app = await newApp([guild.id]);
-    const commands = JSON.parse(
-      readFileSync(join(__dirname, '..', 'examples', 'deploy-commands', 'commands.json'), 'utf8'),
-    ) as unknown[];
-    const options = {
-      baseUrl: stack.apiUrl,
-      applicationId: app.id,
-      botToken: app.token,
-      guildId: guild.id,
-      commands,
-      log: () => undefined,
-    };
-    const first = await deployCommands(options);
-    expect(first).toMatchObject({ changed: true, applied: true, diff: { creates_counted: commands.length } });
-    const listed = await call('GET', `/applications/${app.id}/guilds/${guild.id}/commands`, app.token);
-    expect(listed.body).toHaveLength(commands.length);
+    const env = { ACS_URL: stack.apiUrl, APPLICATION_ID: app.id, BOT_TOKEN: app.token, GUILD_ID: guild.id };
+    const path = `/applications/${app.id}/guilds/${guild.id}/commands`;
 
-    const lines: string[] = [];
-    const second = await deployCommands({ ...options, log: (line) => lines.push(line) });
-    expect(second).toMatchObject({ changed: false, applied: false });
-    expect(lines.join('\n')).toContain('Nothing changed');
-    // The versions are those of the first deploy: the second wrote nothing.
-    expect(
-      (await call('GET', `/applications/${app.id}/guilds/${guild.id}/commands`, app.token)).body,
-    ).toEqual(listed.body);
+    const first = await deploy(env);
+    expect(first).toMatchObject({ code: 0, stderr: '' });
+    expect(first.stdout).toContain('3 to create, 0 to update, 0 to delete, 0 unchanged');
+    expect(first.stdout).toContain('Applied: 3 commands.');
+    const listed = await call('GET', path, app.token);
+    expect(listed.body).toHaveLength(3);
 
-    const refused = await deployCommands({
-      ...options,
-      commands: [{ name: 'Bad Name', description: 'x' }],
-    }).catch((error: { status: number; body: { code: number } }) => error);
-    expect(refused).toMatchObject({ status: 400, body: { code: 50035 } });
+    const second = await deploy(env);
+    expect(second.code).toBe(0);
+    expect(second.stdout).toContain('0 to create, 0 to update, 0 to delete, 3 unchanged');
+    expect(second.stdout).toContain('Nothing changed: not sending the PUT.');
+    expect((await call('GET', path, app.token)).body).toEqual(listed.body);
+
+    const folder = mkdtempSync(join(tmpdir(), 'acs-deploy-'));
+    const file = join(folder, 'commands.json');
+    writeFileSync(file, JSON.stringify([{ name: 'Bad Name', description: 'x' }]));
+    const refused = await deploy(env, [file]);
+    rmSync(folder, { recursive: true });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('400 50035: Invalid Form Body');
+    expect(refused.stderr).toContain('APPLICATION_COMMAND_INVALID_NAME');
+    expect((await call('GET', path, app.token)).body).toEqual(listed.body);
   });
 });
