@@ -40,11 +40,11 @@ export function createCommandHandlers({ store, oauth }: CommandHandlerDeps) {
     async ListCommands(req: commandRegistry.ListCommandsRequest__Output) {
       const scope = scopeOf(req);
       await assertInstalled(scope);
-      const [commands_json, quota] = await Promise.all([
-        store.listJson(scope, { withLocalizations: req.with_localizations, locale: req.locale }),
-        store.createQuota(scope),
-      ]);
-      return { commands_json, quota: wireQuota(quota) };
+      const { json, quota } = await store.list(scope, {
+        withLocalizations: req.with_localizations,
+        locale: req.locale,
+      });
+      return { commands_json: json, quota: wireQuota(quota) };
     },
 
     async GetCommand(req: commandRegistry.GetCommandRequest__Output) {

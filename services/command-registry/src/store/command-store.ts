@@ -97,16 +97,32 @@ export class CommandStore {
 
   /** The scope's commands as wire JSON text, rendered once per revision and view. */
   async listJson(scope: CommandScope, view: ListView): Promise<string> {
+    return (await this.list(scope, view)).json;
+  }
+
+  /**
+   * The scope's commands as wire JSON text (listJson) and its create quota, read with the
+   * scope's revision in one statement: the hot list path stays one indexed read when cached.
+   */
+  async list(scope: CommandScope, view: ListView): Promise<{ json: string; quota: CreateQuota }> {
     const params = [scope.applicationId, guildColumn(scope).toString()];
     const key = `${params[0]}:${params[1]}:${view.withLocalizations ? '*' : view.locale}`;
-    const current = await this.pool.query<{ revision: string }>(
-      'SELECT revision::text FROM command_scope WHERE application_id = $1 AND guild_id = $2',
-      params,
-    );
-    const revision = current.rows[0]?.revision;
-    if (revision === undefined) return '[]';
+    // Prepared (named) once per connection: planned each time, this join would cost twice
+    // the revision read it replaces; prepared, it costs the same (measured, ~50 µs).
+    const current = await this.pool.query<QuotaRow & { revision: string | null }>({
+      name: 'registry-list-head',
+      text: `SELECT s.revision::text, ${QUOTA_COLUMNS}
+               FROM (SELECT ${WINDOW_START} AS start) w
+               LEFT JOIN command_scope s ON s.application_id = $1 AND s.guild_id = $2
+               LEFT JOIN daily_creates d
+                 ON d.application_id = $1 AND d.guild_id = $2 AND d.window_start = w.start`,
+      values: [...params, this.windowSeconds],
+    });
+    const quota = toQuota(current.rows[0], this.windowSeconds);
+    const revision = current.rows[0]?.revision ?? undefined;
+    if (revision === undefined) return { json: '[]', quota };
     const cached = this.lists.get(key, revision);
-    if (cached !== undefined) return cached;
+    if (cached !== undefined) return { json: cached, quota };
 
     // One statement, one snapshot: the revision and the rows it describes.
     const { rows } = await this.pool.query<{
@@ -137,7 +153,7 @@ export class CommandStore {
       });
     const json = JSON.stringify(commands);
     this.lists.set(key, rows[0]?.revision ?? revision, json);
-    return json;
+    return { json, quota };
   }
 
   /** One command of the scope; UnknownCommandError when there is none with that id. */
@@ -421,25 +437,36 @@ async function consumeDailyCreates(
   if ((rows[0]?.count ?? 0) > MAX_DAILY_CREATES) throw new MaxDailyCreatesError();
 }
 
+/** The columns of a quota read (`w`: the current window, `d`: its daily_creates row). */
+const QUOTA_COLUMNS = `coalesce(d.count, 0) AS used,
+  ceil(extract(epoch FROM w.start + make_interval(secs => $3::int) - now()) * 1000)::float8 AS reset_after_ms`;
+
+interface QuotaRow {
+  used: number;
+  reset_after_ms: number;
+}
+
+function toQuota(row: QuotaRow | undefined, windowSeconds: number): CreateQuota {
+  return {
+    remaining: remainingCreates(row?.used ?? 0),
+    resetAfterMs: row?.reset_after_ms ?? windowSeconds * 1000,
+  };
+}
+
 /** The scope's quota in the current window: creates left, and milliseconds until it ends. */
 async function readCreateQuota(
   db: Pool | PoolClient,
   scope: CommandScope,
   windowSeconds: number,
 ): Promise<CreateQuota> {
-  const { rows } = await db.query<{ used: number; reset_after_ms: number }>(
-    `SELECT coalesce(d.count, 0) AS used,
-            ceil(extract(epoch FROM w.start + make_interval(secs => $3::int) - now()) * 1000)::float8 AS reset_after_ms
+  const { rows } = await db.query<QuotaRow>(
+    `SELECT ${QUOTA_COLUMNS}
        FROM (SELECT ${WINDOW_START} AS start) w
        LEFT JOIN daily_creates d
          ON d.application_id = $1 AND d.guild_id = $2 AND d.window_start = w.start`,
     [...scopeParams(scope), windowSeconds],
   );
-  const row = rows[0];
-  return {
-    remaining: remainingCreates(row?.used ?? 0),
-    resetAfterMs: row?.reset_after_ms ?? windowSeconds * 1000,
-  };
+  return toQuota(rows[0], windowSeconds);
 }
 
 /** The command as its events name it, with the version after the change. */
