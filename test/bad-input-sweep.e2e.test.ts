@@ -180,6 +180,7 @@ const PUBLIC_ROUTES: Array<[Method, string]> = [
   ['get', '/applications/:application_id/guilds/:guild_id/commands/:command_id/permissions'],
   ['put', '/applications/:application_id/guilds/:guild_id/commands/:command_id/permissions'],
   ['get', '/guilds/:guild_id/application-command-index'],
+  ['get', '/applications/:application_id/guild-command-index'],
   ['get', '/gateway'],
   ['get', '/gateway/bot'],
   ['post', '/oauth2/token'],
@@ -448,6 +449,8 @@ const BAD_QUERIES = [
   `?${'a'.repeat(6000)}=1`,
   '?wait=maybe&with_response=2&with_components=x&thread_id=abc',
   '?wait[]=true&with_response=&thread_id=18446744073709551616',
+  '?dry_run=maybe&dry_run=true&after=1&limit=0',
+  '?dry_run[]=1&dry_run[x]=true',
 ];
 
 interface Answer {
@@ -838,7 +841,14 @@ describe('ids above 2^63 - 1, U+0000 and megabyte numbers in every field', () =>
         return { auth: bot, body: command() };
       case 'put /applications/:application_id/commands':
       case 'put /applications/:application_id/guilds/:guild_id/commands':
-        return { auth: bot, body: [command({ id: guildPath ? guildCommandId : globalCommandId })] };
+        // The guild scope sweeps the (ACS-only) dry run, the global one the real PUT.
+        return {
+          auth: bot,
+          query: { dry_run: guildPath ? 'true' : 'false' },
+          body: [command({ id: guildPath ? guildCommandId : globalCommandId })],
+        };
+      case 'get /applications/:application_id/guild-command-index':
+        return { auth: bot, query: { after: '1', limit: '10' } };
       case 'put /applications/:application_id/guilds/:guild_id/commands/:command_id/permissions':
         return {
           auth: () => `Bearer ${bearer}`,

@@ -16,6 +16,7 @@ import { createErrorRenderer } from './http/render-error';
 import { mountRoutes, notFound } from './http/route-table';
 import { setSecurityHeaders } from './http/set-security-headers';
 import { adminRoutes } from './handlers/admin-routes';
+import { commandGuildIndexRoutes } from './handlers/command-guild-index-routes';
 import { commandIndexRoutes } from './handlers/command-index-routes';
 import { commandPermissionRoutes } from './handlers/command-permission-routes';
 import { commandRoutes } from './handlers/command-routes';
@@ -89,6 +90,7 @@ function createApp(deps: ServerDeps): Express {
       ...commandPermissionRoutes(deps.backends, deps.auth, readBody),
       ...commandIndexRoutes(deps.clients, deps.auth),
       ...commandRoutes(deps.clients, deps.auth, readBody),
+      ...commandGuildIndexRoutes(deps.clients, deps.auth),
       ...gatewayRoutes(deps.clients, deps.auth),
       ...interactions.invocation,
       ...interactions.responses,

@@ -34,6 +34,7 @@ export async function startService(
   const store = new CommandStore(
     pool,
     createSnowflakeGenerator({ workerId: config.SNOWFLAKE_WORKER_ID, processId: snowflakeLease.processId }),
+    { createsWindowSeconds: config.COMMAND_CREATES_WINDOW_SECONDS },
   );
   const relay = startOutboxRelay({
     pool,

@@ -10,6 +10,19 @@ export interface CommandScope {
   guildId?: string;
 }
 
+/** Where a scope stands in its daily create quota (ACS-only: the X-Command-Creates-* headers). */
+export interface CreateQuota {
+  remaining: number;
+  resetAfterMs: number;
+}
+
+/** A guild where an application has guild commands (ACS-only index). */
+export interface CommandGuild {
+  guildId: string;
+  counts: { chatInput: number; user: number; message: number };
+  latestVersion: string;
+}
+
 /**
  * What api-gateway asks of command-registry: an application's commands (bodies are
  * forwarded as received and checked there, with the application's flags), the EMBEDDED
@@ -20,24 +33,44 @@ export interface CommandScope {
 export interface CommandRegistryClient {
   /** Whether command-registry reports SERVING on its health service. */
   isServing(deadlineMs: number): Promise<boolean>;
-  /** The commands, localized for `locale` ('' for none) or with every localization. */
-  listCommands(scope: CommandScope, options: { withLocalizations: boolean; locale: string }): Promise<string>;
-  getCommand(scope: CommandScope, commandId: string): Promise<string>;
+  /**
+   * The commands, localized for `locale` ('' for none) or with every localization. Every
+   * answer about a scope carries its create quota when command-registry sent one.
+   */
+  listCommands(
+    scope: CommandScope,
+    options: { withLocalizations: boolean; locale: string },
+  ): Promise<{ commandsJson: string; quota?: CreateQuota }>;
+  getCommand(scope: CommandScope, commandId: string): Promise<{ commandJson: string; quota?: CreateQuota }>;
   /** Creates the command, or updates the one of the same name and type (`created` false). */
   createCommand(
     scope: CommandScope,
     bodyJson: string,
     applicationFlags: number,
-  ): Promise<{ commandJson: string; created: boolean }>;
-  /** Replaces every command of the scope with the body's list; the new list. */
-  overwriteCommands(scope: CommandScope, bodyJson: string, applicationFlags: number): Promise<string>;
+  ): Promise<{ commandJson: string; created: boolean; quota?: CreateQuota }>;
+  /** Replaces every command of the scope with the body's list; the new list, and whether anything changed. */
+  overwriteCommands(
+    scope: CommandScope,
+    bodyJson: string,
+    applicationFlags: number,
+  ): Promise<{ commandsJson: string; changed: boolean; quota?: CreateQuota }>;
+  /** ACS-only: what overwriteCommands would do, as the dry run's JSON body; nothing written. */
+  previewOverwrite(
+    scope: CommandScope,
+    bodyJson: string,
+    applicationFlags: number,
+  ): Promise<{ diffJson: string; changed: boolean; quota?: CreateQuota }>;
   editCommand(
     scope: CommandScope,
     commandId: string,
     bodyJson: string,
     applicationFlags: number,
-  ): Promise<string>;
-  deleteCommand(scope: CommandScope, commandId: string): Promise<void>;
+  ): Promise<{ commandJson: string; quota?: CreateQuota }>;
+  deleteCommand(scope: CommandScope, commandId: string): Promise<{ quota?: CreateQuota }>;
+  /** ACS-only: the scope's create quota as it stands. */
+  createQuota(scope: CommandScope): Promise<CreateQuota | undefined>;
+  /** ACS-only: the guilds where the application has commands, by id after `after` ('' = first). */
+  commandGuilds(applicationId: string, after: string, limit: number): Promise<CommandGuild[]>;
   /** Creates an EMBEDDED application's `Launch` entry point command when it has none. */
   ensureEntryPoint(applicationId: string, applicationFlags: number): Promise<void>;
   /**
@@ -59,6 +92,11 @@ function wireScope(scope: CommandScope) {
   return { application_id: scope.applicationId, guild_id: scope.guildId ?? '' };
 }
 
+/** A quota as command-registry sent it; undefined when it sent none. */
+function quotaOf(quota: commandRegistry.CreateQuota__Output | null): CreateQuota | undefined {
+  return quota ? { remaining: quota.remaining, resetAfterMs: Number(quota.reset_after_ms) } : undefined;
+}
+
 /** The CommandRegistryClient over command-registry's gRPC client. */
 export function createCommandRegistryClient(
   client: commandRegistry.CommandRegistryServiceClient,
@@ -72,7 +110,7 @@ export function createCommandRegistryClient(
         with_localizations: withLocalizations,
         locale,
       });
-      return answer.commands_json;
+      return { commandsJson: answer.commands_json, quota: quotaOf(answer.quota) };
     },
 
     async getCommand(scope, commandId) {
@@ -80,7 +118,7 @@ export function createCommandRegistryClient(
         ...wireScope(scope),
         command_id: commandId,
       });
-      return answer.command_json;
+      return { commandJson: answer.command_json, quota: quotaOf(answer.quota) };
     },
 
     async createCommand(scope, bodyJson, applicationFlags) {
@@ -89,7 +127,7 @@ export function createCommandRegistryClient(
         body_json: bodyJson,
         application_flags: applicationFlags,
       });
-      return { commandJson: answer.command_json, created: answer.created };
+      return { commandJson: answer.command_json, created: answer.created, quota: quotaOf(answer.quota) };
     },
 
     async overwriteCommands(scope, bodyJson, applicationFlags) {
@@ -98,7 +136,16 @@ export function createCommandRegistryClient(
         body_json: bodyJson,
         application_flags: applicationFlags,
       });
-      return answer.commands_json;
+      return { commandsJson: answer.commands_json, changed: answer.changed, quota: quotaOf(answer.quota) };
+    },
+
+    async previewOverwrite(scope, bodyJson, applicationFlags) {
+      const answer = await callPeer(client, client.PreviewBulkOverwrite, {
+        ...wireScope(scope),
+        body_json: bodyJson,
+        application_flags: applicationFlags,
+      });
+      return { diffJson: answer.diff_json, changed: answer.changed, quota: quotaOf(answer.quota) };
     },
 
     async editCommand(scope, commandId, bodyJson, applicationFlags) {
@@ -108,11 +155,33 @@ export function createCommandRegistryClient(
         body_json: bodyJson,
         application_flags: applicationFlags,
       });
-      return answer.command_json;
+      return { commandJson: answer.command_json, quota: quotaOf(answer.quota) };
     },
 
     async deleteCommand(scope, commandId) {
-      await callPeer(client, client.DeleteCommand, { ...wireScope(scope), command_id: commandId });
+      const answer = await callPeer(client, client.DeleteCommand, {
+        ...wireScope(scope),
+        command_id: commandId,
+      });
+      return { quota: quotaOf(answer.quota) };
+    },
+
+    async createQuota(scope) {
+      const answer = await callPeer(client, client.GetCreateQuota, wireScope(scope));
+      return quotaOf(answer.quota);
+    },
+
+    async commandGuilds(applicationId, after, limit) {
+      const answer = await callPeer(client, client.ListCommandGuilds, {
+        application_id: applicationId,
+        after,
+        limit,
+      });
+      return answer.guilds.map((g) => ({
+        guildId: g.guild_id,
+        counts: { chatInput: g.chat_input, user: g.user, message: g.message },
+        latestVersion: g.latest_version,
+      }));
     },
 
     async ensureEntryPoint(applicationId, applicationFlags) {

@@ -1,34 +1,13 @@
-import type { Request, RequestHandler } from 'express';
-import { fieldError } from '@acs/discord-errors';
+import type { RequestHandler } from 'express';
 import type { Authenticator } from '../auth/create-authenticator';
 import type { PeerClients } from '../clients/peer-clients';
 import type { Route } from '../http/route-table';
 import { sendJson } from '../http/send-json';
-import { booleanQuery, snowflakeQuery } from '../http/path-params';
+import { booleanQuery, limitQuery, snowflakeQuery } from '../http/path-params';
 import { requireScope } from '../domain/require-scope';
 
 /** `limit` of `GET /users/@me/guilds`: 1-200, default 200 (D:resources/user.mdx). */
 const MAX_GUILDS_LIMIT = 200;
-
-/** `limit`: an integer 1-200, default 200; 50035 otherwise. */
-function limitQuery(req: Request): number {
-  const value = req.query.limit;
-  if (value === undefined) return MAX_GUILDS_LIMIT;
-  const text = String(value);
-  if (!/^-?\d{1,10}$/.test(text))
-    throw fieldError('limit', 'NUMBER_TYPE_COERCE', `Value "${text.slice(0, 100)}" is not int.`);
-  const limit = Number(text);
-  if (limit < 1)
-    throw fieldError('limit', 'NUMBER_TYPE_MIN', 'int value should be greater than or equal to 1.');
-  if (limit > MAX_GUILDS_LIMIT) {
-    throw fieldError(
-      'limit',
-      'NUMBER_TYPE_MAX',
-      `int value should be less than or equal to ${MAX_GUILDS_LIMIT}.`,
-    );
-  }
-  return limit;
-}
 
 /**
  * The current user's routes (facts §12): `GET /users/@me` (bot, or Bearer `identify`),
@@ -51,7 +30,7 @@ export function userRoutes(clients: PeerClients, auth: Authenticator): Route[] {
       userId: principal.userId,
       before: snowflakeQuery(req, 'before'),
       after: snowflakeQuery(req, 'after'),
-      limit: limitQuery(req),
+      limit: limitQuery(req, MAX_GUILDS_LIMIT),
       withCounts: booleanQuery(req, 'with_counts'),
     };
     // A bot's guilds are its installations with `bot`; its permissions there are the

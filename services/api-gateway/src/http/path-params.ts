@@ -25,6 +25,21 @@ export function booleanQuery(req: Request, name: string): boolean {
   throw fieldError(name, 'BASE_TYPE_BOOLEAN', 'Must be either true or false.');
 }
 
+/** A `limit` query parameter: an integer 1-`max`, `max` when absent; 50035 at `limit` otherwise. */
+export function limitQuery(req: Request, max: number): number {
+  const value = req.query.limit;
+  if (value === undefined) return max;
+  const text = String(value);
+  if (!/^-?\d{1,10}$/.test(text))
+    throw fieldError('limit', 'NUMBER_TYPE_COERCE', `Value "${text.slice(0, 100)}" is not int.`);
+  const limit = Number(text);
+  if (limit < 1)
+    throw fieldError('limit', 'NUMBER_TYPE_MIN', 'int value should be greater than or equal to 1.');
+  if (limit > max)
+    throw fieldError('limit', 'NUMBER_TYPE_MAX', `int value should be less than or equal to ${max}.`);
+  return limit;
+}
+
 /** The message id of an interaction webhook route: `@original` (the initial response) or a snowflake. */
 export function webhookMessageParam(req: Request, name: string): string {
   const value = String(req.params[name] ?? '');

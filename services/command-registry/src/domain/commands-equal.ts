@@ -21,9 +21,21 @@ function jsonEqual(a: unknown, b: unknown): boolean {
 }
 
 /**
+ * The top-level fields of the command object that differ between two normalized commands
+ * (`description`, `options`, `name_localizations`, …), sorted; empty when they are the
+ * same definition. The one comparison behind commandsEqual and the dry run's `changed_fields`.
+ */
+export function changedFields(a: NormalizedCommand, b: NormalizedCommand): string[] {
+  const before = a as unknown as Record<string, unknown>;
+  const after = b as unknown as Record<string, unknown>;
+  const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
+  return [...keys].filter((key) => !jsonEqual(before[key], after[key])).sort();
+}
+
+/**
  * Whether two normalized commands are the same definition, so that an upsert or a bulk
  * overwrite with an identical body keeps the command's `version`.
  */
 export function commandsEqual(a: NormalizedCommand, b: NormalizedCommand): boolean {
-  return jsonEqual(a, b);
+  return changedFields(a, b).length === 0;
 }

@@ -11,3 +11,5 @@ export * from './merge-command-patch';
 export * from './normalized-command';
 export * from './validate-bulk';
 export * from './validate-command';
+export * from './plan-overwrite';
+export * from './create-quota';

@@ -24,6 +24,8 @@ export const MAX_COMMANDS_BY_TYPE: Readonly<Record<1 | 2 | 3 | 4, number>> = {
 
 /** New commands a scope may create per day (bulk: only commands that did not exist). */
 export const MAX_DAILY_CREATES = 200;
+/** Guilds in one page of the ACS-only guild command index (as GET /users/@me/guilds' `limit`). */
+export const MAX_COMMAND_GUILDS = 200;
 /** Items of a bulk-overwrite body (OAS `maxItems`). */
 export const MAX_BULK_COMMANDS = 130;
 

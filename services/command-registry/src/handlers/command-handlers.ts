@@ -6,6 +6,7 @@ import {
   validateBulk,
   validateCommand,
   type CommandContext,
+  type CreateQuota,
 } from '../domain';
 import { allowsCommands } from '../domain/allows-commands';
 import { LAUNCH_COMMAND } from '../domain/launch-command';
@@ -32,22 +33,25 @@ export function createCommandHandlers({ store, oauth }: CommandHandlerDeps) {
     if (!allowsCommands(scopes)) throw new MissingAccessError();
   }
 
+  /** The scope's create quota after the call's work, for the X-Command-Creates-* headers. */
+  const quotaOf = async (scope: CommandScope) => wireQuota(await store.createQuota(scope));
+
   return {
     async ListCommands(req: commandRegistry.ListCommandsRequest__Output) {
       const scope = scopeOf(req);
       await assertInstalled(scope);
-      const commands_json = await store.listJson(scope, {
+      const { json, quota } = await store.list(scope, {
         withLocalizations: req.with_localizations,
         locale: req.locale,
       });
-      return { commands_json };
+      return { commands_json: json, quota: wireQuota(quota) };
     },
 
     async GetCommand(req: commandRegistry.GetCommandRequest__Output) {
       const scope = scopeOf(req);
       await assertInstalled(scope);
       const stored = await store.get(scope, readPathSnowflake('command_id', req.command_id));
-      return { command_json: JSON.stringify(renderCommand(stored)) };
+      return { command_json: JSON.stringify(renderCommand(stored)), quota: await quotaOf(scope) };
     },
 
     async CreateCommand(req: commandRegistry.CreateCommandRequest__Output) {
@@ -55,7 +59,7 @@ export function createCommandHandlers({ store, oauth }: CommandHandlerDeps) {
       const command = validateCommand(parseJsonBody(req.body_json), contextOf(scope, req.application_flags));
       await assertInstalled(scope);
       const { stored, created } = await store.upsert(scope, command);
-      return { command_json: JSON.stringify(renderCommand(stored)), created };
+      return { command_json: JSON.stringify(renderCommand(stored)), created, quota: await quotaOf(scope) };
     },
 
     async EditCommand(req: commandRegistry.EditCommandRequest__Output) {
@@ -66,22 +70,46 @@ export function createCommandHandlers({ store, oauth }: CommandHandlerDeps) {
       const stored = await store.edit(scope, readPathSnowflake('command_id', req.command_id), (current) =>
         validateCommand(mergeCommandPatch(current, patch), ctx),
       );
-      return { command_json: JSON.stringify(renderCommand(stored)) };
+      return { command_json: JSON.stringify(renderCommand(stored)), quota: await quotaOf(scope) };
     },
 
     async DeleteCommand(req: commandRegistry.DeleteCommandRequest__Output) {
       const scope = scopeOf(req);
       await assertInstalled(scope);
       await store.remove(scope, readPathSnowflake('command_id', req.command_id));
-      return {};
+      return { quota: await quotaOf(scope) };
     },
 
     async BulkOverwriteCommands(req: commandRegistry.BulkOverwriteCommandsRequest__Output) {
       const scope = scopeOf(req);
       const items = validateBulk(parseJsonBody(req.body_json), contextOf(scope, req.application_flags));
       await assertInstalled(scope);
-      const stored = await store.overwrite(scope, items);
-      return { commands_json: JSON.stringify(stored.map((s) => renderCommand(s))) };
+      const { commands, changed } = await store.overwrite(scope, items);
+      return {
+        commands_json: JSON.stringify(commands.map((s) => renderCommand(s))),
+        changed,
+        quota: await quotaOf(scope),
+      };
+    },
+
+    async PreviewBulkOverwrite(req: commandRegistry.PreviewBulkOverwriteRequest__Output) {
+      // The PUT's checks in the PUT's order: the body, the installation, then the store's.
+      const scope = scopeOf(req);
+      const items = validateBulk(parseJsonBody(req.body_json), contextOf(scope, req.application_flags));
+      await assertInstalled(scope);
+      const { diff, createsCounted, quota } = await store.previewOverwrite(scope, items);
+      const diff_json = JSON.stringify({
+        ...diff,
+        creates_counted: createsCounted,
+        // After the PUT: the store refused a PUT that would count more than what remains (30034).
+        creates_remaining: quota.remaining - createsCounted,
+      });
+      const changed = diff.created.length + diff.updated.length + diff.deleted.length > 0;
+      return { diff_json, changed, quota: wireQuota(quota) };
+    },
+
+    async GetCreateQuota(req: commandRegistry.GetCreateQuotaRequest__Output) {
+      return { quota: await quotaOf(scopeOf(req)) };
     },
 
     async EnsureEntryPoint(req: commandRegistry.EnsureEntryPointRequest__Output) {
@@ -91,6 +119,11 @@ export function createCommandHandlers({ store, oauth }: CommandHandlerDeps) {
       return { command_json: JSON.stringify(renderCommand(stored)), created };
     },
   };
+}
+
+/** A quota as command-registry's answers carry it. */
+function wireQuota(quota: CreateQuota): commandRegistry.CreateQuota {
+  return { remaining: quota.remaining, reset_after_ms: quota.resetAfterMs };
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { commandRegistry } from '@acs/protos';
 import { readPathSnowflake } from '@acs/discord-errors';
 import { allowsCommands } from '../domain/allows-commands';
+import { MAX_COMMAND_GUILDS } from '../domain/limits';
 import type { GuildInstallation, OAuthClient } from '../clients/oauth-client';
 import type { CommandLookup } from '../store/command-lookup';
 import { toResolvedCommand } from './resolve-handlers';
@@ -13,7 +14,8 @@ export interface CommandIndexHandlerDeps {
 
 /**
  * `ListGuildCommandIndex`, the command picker: every installed app's commands in a guild,
- * across scopes (global, then the guild's).
+ * across scopes (global, then the guild's); and `ListCommandGuilds` (ACS-only), the guilds
+ * where one app has commands.
  */
 export function createCommandIndexHandlers({ lookup, oauth }: CommandIndexHandlerDeps) {
   /** The apps installed in the guild with a scope that lets their commands run there, by id (one oauth call). */
@@ -40,6 +42,23 @@ export function createCommandIndexHandlers({ lookup, oauth }: CommandIndexHandle
         commands_json: JSON.stringify(commands.map((c) => c.command)),
         // The same commands as ResolveCommands describes them: what permissions decides with.
         commands: commands.map((c) => toResolvedCommand(c.summary)),
+      };
+    },
+
+    /** ACS-only: the guilds where an application has guild commands, with counts per type. */
+    async ListCommandGuilds(req: commandRegistry.ListCommandGuildsRequest__Output) {
+      const applicationId = readPathSnowflake('application_id', req.application_id);
+      const after = req.after === '' ? '' : readPathSnowflake('after', req.after);
+      const limit = Math.min(Math.max(Number(req.limit) || MAX_COMMAND_GUILDS, 1), MAX_COMMAND_GUILDS);
+      const guilds = await lookup.commandGuilds(applicationId, after, limit);
+      return {
+        guilds: guilds.map((g) => ({
+          guild_id: g.guildId,
+          chat_input: g.counts.chatInput,
+          user: g.counts.user,
+          message: g.counts.message,
+          latest_version: g.latestVersion,
+        })),
       };
     },
   };

@@ -59,6 +59,15 @@ function toSummary(r: SummaryRow): CommandSummary {
   };
 }
 
+/** A guild where an application has guild commands (ACS-only index). */
+export interface CommandGuild {
+  guildId: string;
+  /** Commands by type: CHAT_INPUT, USER, MESSAGE (guilds hold no entry point). */
+  counts: { chatInput: number; user: number; message: number };
+  /** The highest command version in the guild. */
+  latestVersion: string;
+}
+
 /** Read-only questions across scopes, for permissions and the command picker (single statements on `pg`). */
 export class CommandLookup {
   constructor(private readonly pool: Pool) {}
@@ -146,5 +155,37 @@ export class CommandLookup {
       };
       return { summary, command: renderCommand(stored, localizeCommand(stored.command, locale)) };
     });
+  }
+
+  /**
+   * The guilds where the application has commands, by id after `after` ('' = from the
+   * first), at most `limit`: one indexed range read of (application_id, guild_id).
+   */
+  async commandGuilds(applicationId: string, after: string, limit: number): Promise<CommandGuild[]> {
+    const { rows } = await this.pool.query<{
+      guild_id: string;
+      chat_input: number;
+      user_count: number;
+      message: number;
+      latest_version: string;
+    }>(
+      `SELECT guild_id::text,
+              count(*) FILTER (WHERE type = 1)::int AS chat_input,
+              count(*) FILTER (WHERE type = 2)::int AS user_count,
+              count(*) FILTER (WHERE type = 3)::int AS message,
+              max(version)::text AS latest_version
+         FROM command
+        WHERE application_id = $1 AND guild_id > $2
+        GROUP BY guild_id
+        ORDER BY guild_id
+        LIMIT $3`,
+      // Global commands have guild_id 0: `> 0` leaves them out.
+      [applicationId, after === '' ? '0' : after, limit],
+    );
+    return rows.map((r) => ({
+      guildId: r.guild_id,
+      counts: { chatInput: r.chat_input, user: r.user_count, message: r.message },
+      latestVersion: r.latest_version,
+    }));
   }
 }

@@ -77,6 +77,61 @@ describe('command handlers', () => {
   });
 });
 
+describe('the dry run of a bulk overwrite (ACS-only)', () => {
+  const DRY_APP = '1400000000000000003';
+  const request = (body: unknown, guildId = '') => ({
+    application_id: DRY_APP,
+    guild_id: guildId,
+    body_json: JSON.stringify(body),
+    application_flags: 0,
+  });
+
+  it('refuses a bad body with the very error of the real PUT, and writes nothing', async () => {
+    const bad = [{ name: 'ok', description: 'Fine' }, { name: 'Nope', description: '' }, 'x'];
+    const real = await commands.BulkOverwriteCommands(request(bad)).catch((e: unknown) => e);
+    const dry = await commands.PreviewBulkOverwrite(request(bad)).catch((e: unknown) => e);
+    expect(real).toMatchObject({ httpStatus: 400, code: 50035 });
+    expect(dry).toEqual(real);
+    expect((dry as { errors: unknown }).errors).toEqual((real as { errors: unknown }).errors);
+    for (const body of ['{', '{"name":"x"}']) {
+      const realError = await commands
+        .BulkOverwriteCommands({ ...request(null), body_json: body })
+        .catch((e) => e);
+      await expect(commands.PreviewBulkOverwrite({ ...request(null), body_json: body })).rejects.toEqual(
+        realError,
+      );
+    }
+    // …and the installation check of a guild scope, as the PUT.
+    await expect(commands.PreviewBulkOverwrite(request([], GUILD))).rejects.toMatchObject({ code: 50001 });
+    const listed = await commands.ListCommands({ ...request(null), with_localizations: false, locale: '' });
+    expect(listed.commands_json).toBe('[]');
+  });
+
+  it('answers the diff with the creates it counts and those left after it, and the quota as it stands', async () => {
+    await commands.BulkOverwriteCommands(request([{ name: 'kept', description: 'K' }]));
+    const dry = await commands.PreviewBulkOverwrite(
+      request([
+        { name: 'kept', description: 'K' },
+        { name: 'new', description: 'N' },
+      ]),
+    );
+    expect(JSON.parse(dry.diff_json)).toEqual({
+      created: [{ name: 'new', type: 1 }],
+      updated: [],
+      deleted: [],
+      unchanged: [{ id: expect.any(String), name: 'kept', type: 1 }],
+      creates_counted: 1,
+      creates_remaining: 198,
+    });
+    expect(dry.changed).toBe(true);
+    expect(dry.quota).toMatchObject({ remaining: 199 });
+    const same = await commands.PreviewBulkOverwrite(request([{ name: 'kept', description: 'K' }]));
+    expect(same.changed).toBe(false);
+    const real = await commands.BulkOverwriteCommands(request([{ name: 'kept', description: 'K' }]));
+    expect(real).toMatchObject({ changed: false, quota: { remaining: 199 } });
+  });
+});
+
 describe('the command index', () => {
   it('shows the commands of the apps installed in the guild with a command scope, and only those', async () => {
     const [shownApp, scopelessApp, absentApp] = [

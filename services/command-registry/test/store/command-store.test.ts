@@ -1,4 +1,5 @@
-import { EMBEDDED_FLAG, validateCommand } from '../../src/domain';
+import { EMBEDDED_FLAG, validateCommand, type BulkCommand } from '../../src/domain';
+import type { CommandStore } from '../../src/store/command-store';
 import { guildColumn, type CommandScope } from '../../src/store/stored-command';
 import { openStore, slash, type OpenStore } from './open-store';
 
@@ -11,6 +12,11 @@ beforeAll(async () => {
   ctx = await openStore();
 });
 afterAll(async () => ctx.close());
+
+/** A bulk overwrite's commands, in the body's order (what these tests look at). */
+async function overwrite(store: CommandStore, scope: CommandScope, items: BulkCommand[]) {
+  return (await store.overwrite(scope, items)).commands;
+}
 
 async function outboxSubjects(): Promise<string[]> {
   const { rows } = await ctx.pool.query<{ subject: string }>(
@@ -99,7 +105,8 @@ describe('limits', () => {
     const scope = { applicationId: '1300000000000000005', guildId: GUILD };
     for (let round = 0; round < 2; round++) {
       const names = Array.from({ length: 100 }, (_, i) => `cmd-${round}-${i}`);
-      await ctx.store.overwrite(
+      await overwrite(
+        ctx.store,
         scope,
         names.map((n) => ({ id: null, command: slash(n) })),
       );
@@ -107,7 +114,8 @@ describe('limits', () => {
     // 200 created today, 100 exist. Re-sending an existing one is not a create; dropping one
     // makes room under the 100-command cap, but not under the daily quota.
     expect((await ctx.store.upsert(scope, slash('cmd-1-0', 'changed'))).created).toBe(false);
-    await ctx.store.overwrite(
+    await overwrite(
+      ctx.store,
       scope,
       Array.from({ length: 99 }, (_, i) => ({ id: null, command: slash(`cmd-1-${i}`) })),
     );
@@ -126,11 +134,12 @@ describe('bulk overwrite', () => {
   const scope = { applicationId: '1300000000000000006', guildId: '' };
 
   it('keeps ids of commands matched by name or by id, deletes the rest, and creates the new', async () => {
-    const [a, b, c] = await ctx.store.overwrite(
+    const [a, b, c] = await overwrite(
+      ctx.store,
       scope,
       ['alpha', 'beta', 'gamma'].map((n) => ({ id: null, command: slash(n) })),
     );
-    const next = await ctx.store.overwrite(scope, [
+    const next = await overwrite(ctx.store, scope, [
       { id: null, command: slash('alpha') },
       { id: b!.id, command: slash('beta-renamed') },
       { id: null, command: slash('delta') },
@@ -145,11 +154,11 @@ describe('bulk overwrite', () => {
   });
 
   it('lets two commands swap names in one overwrite', async () => {
-    const [one, two] = await ctx.store.overwrite(scope, [
+    const [one, two] = await overwrite(ctx.store, scope, [
       { id: null, command: slash('one') },
       { id: null, command: slash('two') },
     ]);
-    const swapped = await ctx.store.overwrite(scope, [
+    const swapped = await overwrite(ctx.store, scope, [
       { id: one!.id, command: slash('two') },
       { id: two!.id, command: slash('one') },
     ]);
@@ -161,17 +170,19 @@ describe('bulk overwrite', () => {
 
   it('is atomic: a failure (here the daily quota) changes nothing', async () => {
     const quotaScope = { applicationId: '1300000000000000007', guildId: '' };
-    await ctx.store.overwrite(
+    await overwrite(
+      ctx.store,
       quotaScope,
       Array.from({ length: 100 }, (_, i) => ({ id: null, command: slash(`a${i}`) })),
     );
-    await ctx.store.overwrite(
+    await overwrite(
+      ctx.store,
       quotaScope,
       Array.from({ length: 99 }, (_, i) => ({ id: null, command: slash(`b${i}`) })),
     );
     const before = await ctx.store.listJson(quotaScope, { withLocalizations: true, locale: '' });
     await expect(
-      ctx.store.overwrite(quotaScope, [
+      overwrite(ctx.store, quotaScope, [
         { id: null, command: slash('b0') },
         { id: null, command: slash('new-1') },
         { id: null, command: slash('new-2') },
@@ -184,7 +195,8 @@ describe('bulk overwrite', () => {
     const raceScope = { applicationId: '1300000000000000008', guildId: '' };
     const setA = Array.from({ length: 20 }, (_, i) => `a-${i}`);
     const setB = Array.from({ length: 20 }, (_, i) => `b-${i}`);
-    await ctx.store.overwrite(
+    await overwrite(
+      ctx.store,
       raceScope,
       setA.map((n) => ({ id: null, command: slash(n) })),
     );
@@ -192,7 +204,8 @@ describe('bulk overwrite', () => {
     const writer = (async () => {
       for (let i = 0; i < 8; i++) {
         const names = i % 2 === 0 ? setB : setA;
-        await ctx.store.overwrite(
+        await overwrite(
+          ctx.store,
           raceScope,
           names.map((n) => ({ id: null, command: slash(n) })),
         );
@@ -219,7 +232,8 @@ describe('bulk overwrite', () => {
 async function dailyCreates(scope: CommandScope): Promise<number> {
   const { rows } = await ctx.pool.query<{ count: number }>(
     `SELECT count FROM daily_creates
-      WHERE application_id = $1 AND guild_id = $2 AND day = (now() AT TIME ZONE 'UTC')::date`,
+      WHERE application_id = $1 AND guild_id = $2
+        AND window_start = (now() AT TIME ZONE 'UTC')::date::timestamp AT TIME ZONE 'UTC'`,
     [scope.applicationId, guildColumn(scope).toString()],
   );
   return rows[0]?.count ?? 0;
@@ -259,7 +273,7 @@ describe('bulk overwrite of an app with an entry point', () => {
       ],
       [],
     ]) {
-      await expect(ctx.store.overwrite(scope, items)).rejects.toMatchObject({
+      await expect(overwrite(ctx.store, scope, items)).rejects.toMatchObject({
         httpStatus: 400,
         code: 50240,
         message:
@@ -271,7 +285,7 @@ describe('bulk overwrite of an app with an entry point', () => {
 
   it('matches an entry point item to the entry point whatever its name, keeping its id', async () => {
     const creates = await dailyCreates(scope);
-    const [ping, play] = await ctx.store.overwrite(scope, [
+    const [ping, play] = await overwrite(ctx.store, scope, [
       { id: null, command: slash('ping') },
       { id: null, command: entryPoint('Play') },
     ]);
@@ -288,7 +302,7 @@ describe('bulk overwrite of an app with an entry point', () => {
 
   it('still lets DELETE remove the entry point, after which a body without one is accepted', async () => {
     await ctx.store.remove(scope, launchId);
-    const [ping] = await ctx.store.overwrite(scope, [{ id: null, command: slash('ping') }]);
+    const [ping] = await overwrite(ctx.store, scope, [{ id: null, command: slash('ping') }]);
     expect(JSON.parse(await ctx.store.listJson(scope, { withLocalizations: true, locale: '' }))).toEqual([
       expect.objectContaining({ id: ping!.id, name: 'ping' }),
     ]);
@@ -299,13 +313,13 @@ describe('bulk overwrite matching order', () => {
   const scope = { applicationId: '1300000000000000012', guildId: '' };
 
   it('matches every item carrying a known id before any item is matched by name', async () => {
-    const [alpha, beta] = await ctx.store.overwrite(scope, [
+    const [alpha, beta] = await overwrite(ctx.store, scope, [
       { id: null, command: slash('alpha') },
       { id: null, command: slash('beta') },
     ]);
     const creates = await dailyCreates(scope);
     // The first item shares alpha's name; the second names alpha by id. The id wins.
-    const [named, renamed, kept] = await ctx.store.overwrite(scope, [
+    const [named, renamed, kept] = await overwrite(ctx.store, scope, [
       { id: null, command: slash('alpha') },
       { id: alpha!.id, command: slash('first') },
       { id: null, command: slash('beta') },
@@ -385,11 +399,11 @@ describe('lists', () => {
           description: string;
         }>
       ).map((c) => `${c.name}: ${c.description}`);
-    const [ping] = await ctx.replica.overwrite(scope, [{ id: null, command: slash('ping') }]);
+    const [ping] = await overwrite(ctx.replica, scope, [{ id: null, command: slash('ping') }]);
     expect(await listed()).toEqual(['ping: Does ping']);
     await ctx.replica.edit(scope, ping!.id, (current) => ({ ...current, description: 'Edited' }));
     expect(await listed()).toEqual(['ping: Edited']);
-    await ctx.replica.overwrite(scope, [
+    await overwrite(ctx.replica, scope, [
       { id: ping!.id, command: slash('ping', 'Edited in bulk') },
       { id: null, command: slash('pong') },
     ]);
@@ -449,14 +463,15 @@ describe('named_version (the version at which a command got its current name)', 
 
   it('bulk overwrite: kept when unchanged or edited, moved on rename, set on create, moved on a swap', async () => {
     const bulkScope = { applicationId: '1300000000000000014', guildId: '' };
-    const [same, edited, renamed, one, two] = await ctx.store.overwrite(
+    const [same, edited, renamed, one, two] = await overwrite(
+      ctx.store,
       bulkScope,
       ['same', 'edited', 'renamed', 'one', 'two'].map((n) => ({ id: null, command: slash(n) })),
     );
     for (const s of [same, edited, renamed, one, two])
       expect(await versionsOf(s!.id)).toEqual({ version: s!.id, namedVersion: s!.id });
 
-    const next = await ctx.store.overwrite(bulkScope, [
+    const next = await overwrite(ctx.store, bulkScope, [
       { id: null, command: slash('same') },
       { id: null, command: slash('edited', 'A new description') },
       { id: renamed!.id, command: slash('renamed-now') },
@@ -477,7 +492,7 @@ describe('named_version (the version at which a command got its current name)', 
     expect(await versionsOf(fresh!.id)).toEqual({ version: fresh!.id, namedVersion: fresh!.id });
 
     // Swapped back: the names are the ones of the first overwrite again, set later.
-    const [oneBack, twoBack] = await ctx.store.overwrite(bulkScope, [
+    const [oneBack, twoBack] = await overwrite(ctx.store, bulkScope, [
       { id: one!.id, command: slash('one') },
       { id: two!.id, command: slash('two') },
     ]);
@@ -501,11 +516,11 @@ describe('named_version (the version at which a command got its current name)', 
     expect(await versionsOf(launch.id)).toEqual({ version: launch.id, namedVersion: launch.id });
 
     const epScope = { applicationId: appId, guildId: '' };
-    const [edited] = await ctx.store.overwrite(epScope, [
+    const [edited] = await overwrite(ctx.store, epScope, [
       { id: null, command: entryPoint('Launch', 'Launch it now') },
     ]);
     expect(await versionsOf(launch.id)).toEqual({ version: edited!.version, namedVersion: launch.id });
-    const [play] = await ctx.store.overwrite(epScope, [{ id: null, command: entryPoint('Play') }]);
+    const [play] = await overwrite(ctx.store, epScope, [{ id: null, command: entryPoint('Play') }]);
     expect(play!.id).toBe(launch.id);
     expect(await versionsOf(launch.id)).toEqual({ version: play!.version, namedVersion: play!.version });
   });

@@ -4,7 +4,7 @@ import { createSnowflakeGenerator } from '@acs/snowflake';
 import { createTestDatabase, type TestDatabase } from '@acs/testing';
 import { DB_SCHEMA } from '../../src/config';
 import { validateCommand, type NormalizedCommand } from '../../src/domain';
-import { CommandStore } from '../../src/store/command-store';
+import { CommandStore, type CommandStoreOptions } from '../../src/store/command-store';
 
 /** A store on a fresh database of its own, as a test file needs it. */
 export interface OpenStore {
@@ -19,13 +19,13 @@ export interface OpenStore {
 let worker = 0;
 
 /** Opens a store (and a replica) on a new database with the registry's migrations. */
-export async function openStore(): Promise<OpenStore> {
+export async function openStore(options: CommandStoreOptions = {}): Promise<OpenStore> {
   const db = await createTestDatabase(['command-registry']);
   const pool = new Pool({ connectionString: serviceDatabaseUrl(db.url, DB_SCHEMA), max: 20 });
   // Dropping the database at the end terminates connections that are still closing.
   pool.on('error', () => undefined);
   const make = () =>
-    new CommandStore(pool, createSnowflakeGenerator({ workerId: worker++ % 32, processId: 1 }));
+    new CommandStore(pool, createSnowflakeGenerator({ workerId: worker++ % 32, processId: 1 }), options);
   return {
     db,
     pool,
