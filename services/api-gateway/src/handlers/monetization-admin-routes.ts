@@ -1,0 +1,70 @@
+import type { Request, RequestHandler } from 'express';
+import type { MonetizationClient, SubscriptionChange } from '../clients/monetization-client';
+import { snowflakeParam } from '../http/path-params';
+import type { Route } from '../http/route-table';
+import { sendJson } from '../http/send-json';
+
+/**
+ * The admin API's store and payment system (ADMIN-API.md, "Routes the next capabilities
+ * add"): SKUs, purchases, refunds and the life of a subscription. `guard` adds the admin
+ * check and the body reader.
+ */
+export function monetizationAdminRoutes(
+  monetization: MonetizationClient,
+  guard: (...handlers: RequestHandler[]) => RequestHandler[],
+): Route[] {
+  const body = (req: Request): string => req.rawBody ?? '';
+
+  const change = (kind: SubscriptionChange): Route => ({
+    method: 'post',
+    path: `/subscriptions/:subscription_id/${kind}`,
+    handlers: guard(async (req, res) => {
+      const subscriptionId = snowflakeParam(req, 'subscription_id');
+      sendJson(res, 200, await monetization.changeSubscription(subscriptionId, kind));
+    }),
+  });
+
+  return [
+    {
+      method: 'post',
+      path: '/applications/:application_id/skus',
+      handlers: guard(async (req, res) => {
+        const applicationId = snowflakeParam(req, 'application_id');
+        sendJson(res, 201, await monetization.createSku(applicationId, body(req)));
+      }),
+    },
+    {
+      method: 'post',
+      path: '/entitlements',
+      handlers: guard(async (req, res) => {
+        sendJson(res, 201, await monetization.purchaseSku(body(req)));
+      }),
+    },
+    {
+      method: 'post',
+      path: '/entitlements/:entitlement_id/refund',
+      handlers: guard(async (req, res) => {
+        const entitlementId = snowflakeParam(req, 'entitlement_id');
+        sendJson(res, 200, await monetization.refundEntitlement(entitlementId));
+      }),
+    },
+    {
+      method: 'post',
+      path: '/subscriptions',
+      handlers: guard(async (req, res) => {
+        sendJson(res, 201, await monetization.createSubscription(body(req)));
+      }),
+    },
+    change('renew'),
+    change('cancel'),
+    change('end'),
+    {
+      method: 'patch',
+      path: '/subscriptions/:subscription_id',
+      handlers: guard(async (req, res) => {
+        const subscriptionId = snowflakeParam(req, 'subscription_id');
+        sendJson(res, 200, await monetization.setRenewalSkus(subscriptionId, body(req)));
+      }),
+    },
+  ];
+}
