@@ -141,7 +141,9 @@ export function createMonetizationHandlers({
     async CreateSku(request: oauth.CreateSkuRequest__Output): Promise<oauth.CreateSkuResponse> {
       const applicationId = parseSnowflakeParam('application_id', request.application_id);
       const sku = validateNewSku(parseJsonObject(request.body_json));
-      const created = await monetization.createSku(applicationId, snowflakes.next(), snowflakes.next(), sku);
+      // The group first, as Discord lists it before its subscription SKU.
+      const groupId = snowflakes.next();
+      const created = await monetization.createSku(applicationId, snowflakes.next(), groupId, sku);
       return { sku_json: JSON.stringify(renderSku(created)) };
     },
 
