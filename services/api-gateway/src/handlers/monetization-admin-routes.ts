@@ -15,14 +15,12 @@ export function monetizationAdminRoutes(
 ): Route[] {
   const body = (req: Request): string => req.rawBody ?? '';
 
-  const change = (kind: SubscriptionChange): Route => ({
-    method: 'post',
-    path: `/subscriptions/:subscription_id/${kind}`,
-    handlers: guard(async (req, res) => {
+  /** A payment-system step of a subscription. */
+  const change = (kind: SubscriptionChange): RequestHandler[] =>
+    guard(async (req, res) => {
       const subscriptionId = snowflakeParam(req, 'subscription_id');
       sendJson(res, 200, await monetization.changeSubscription(subscriptionId, kind));
-    }),
-  });
+    });
 
   return [
     {
@@ -55,9 +53,9 @@ export function monetizationAdminRoutes(
         sendJson(res, 201, await monetization.createSubscription(body(req)));
       }),
     },
-    change('renew'),
-    change('cancel'),
-    change('end'),
+    { method: 'post', path: '/subscriptions/:subscription_id/renew', handlers: change('renew') },
+    { method: 'post', path: '/subscriptions/:subscription_id/cancel', handlers: change('cancel') },
+    { method: 'post', path: '/subscriptions/:subscription_id/end', handlers: change('end') },
     {
       method: 'patch',
       path: '/subscriptions/:subscription_id',

@@ -82,8 +82,12 @@ function skuIdsOf(query: QueryParams, errors: FormErrors): string[] | null {
     );
     return null;
   }
-  for (const [i, id] of ids.entries())
-    if (!isSnowflake(id)) addSnowflakeError(id.slice(0, 100), errors, ['sku_ids', i]);
+  // One error at `sku_ids` (a query parameter is one field), for its first bad id.
+  const bad = ids.find((id) => !isSnowflake(id));
+  if (bad !== undefined) {
+    addSnowflakeError(bad.slice(0, 100), errors, ['sku_ids']);
+    return null;
+  }
   return [...new Set(ids)];
 }
 
