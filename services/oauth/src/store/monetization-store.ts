@@ -97,6 +97,21 @@ const toSubscription = (row: SubscriptionRow): SubscriptionRecord => ({
 /** The entitlement ids of a subscription, oldest first. */
 const WITH_ENTITLEMENT_IDS = { entitlements: { select: { id: true }, orderBy: { id: 'asc' as const } } };
 
+/**
+ * The id window and order of a page: ids below `before` and above `after`; like messages,
+ * `after` alone pages forwards from the oldest, anything else is newest first.
+ */
+function pageOf(query: { before: string | null; after: string | null }) {
+  const id: Prisma.BigIntFilter = {};
+  if (query.before !== null) id.lt = BigInt(query.before);
+  if (query.after !== null) id.gt = BigInt(query.after);
+  const forwards = query.after !== null && query.before === null;
+  return {
+    id: query.before !== null || query.after !== null ? id : undefined,
+    orderBy: { id: forwards ? ('asc' as const) : ('desc' as const) },
+  };
+}
+
 /** A new entitlement: who gets which SKU, how, and since when. */
 interface NewEntitlement {
   id: string;
@@ -149,16 +164,9 @@ export class MonetizationStore {
     if (query.skuIds !== null) where.skuId = { in: query.skuIds.map(BigInt) };
     if (query.excludeDeleted) where.deleted = false;
     if (query.excludeEnded) where.OR = [{ endsAt: null }, { endsAt: { gt: now } }];
-    const id: Prisma.BigIntFilter = {};
-    if (query.before !== null) id.lt = BigInt(query.before);
-    if (query.after !== null) id.gt = BigInt(query.after);
-    if (query.before !== null || query.after !== null) where.id = id;
-    const rows = await this.prisma.entitlement.findMany({
-      where,
-      // Like messages: `after` pages forwards from the oldest, otherwise newest first.
-      orderBy: { id: query.after !== null && query.before === null ? 'asc' : 'desc' },
-      take: query.limit,
-    });
+    const page = pageOf(query);
+    if (page.id) where.id = page.id;
+    const rows = await this.prisma.entitlement.findMany({ where, orderBy: page.orderBy, take: query.limit });
     return rows.map(toEntitlement);
   }
 
@@ -356,13 +364,11 @@ export class MonetizationStore {
     if (userId !== null && query.userId !== null && BigInt(query.userId) !== userId) return [];
     const where: Prisma.SubscriptionWhereInput = { applicationId, skuIds: { has: skuId } };
     if (forUser !== null) where.userId = forUser;
-    const idFilter: Prisma.BigIntFilter = {};
-    if (query.before !== null) idFilter.lt = BigInt(query.before);
-    if (query.after !== null) idFilter.gt = BigInt(query.after);
-    if (query.before !== null || query.after !== null) where.id = idFilter;
+    const page = pageOf(query);
+    if (page.id) where.id = page.id;
     const rows = await this.prisma.subscription.findMany({
       where,
-      orderBy: { id: query.after !== null && query.before === null ? 'asc' : 'desc' },
+      orderBy: page.orderBy,
       take: query.limit,
       include: WITH_ENTITLEMENT_IDS,
     });

@@ -279,14 +279,15 @@ describe('listing entitlements', () => {
     expect(await list({ user_id: ada })).toEqual([ids[1]]);
     expect(await list({ user_id: ada, exclude_deleted: 'false' })).toEqual([ids[1], ids[0]]);
 
-    for (const query of [
+    const malformed: Record<string, string>[] = [
       { limit: '0' },
       { limit: '101' },
       { limit: 'x' },
       { sku_ids: '1,x' },
       { exclude_ended: 'yes' },
       { before: '-1' },
-    ]) {
+    ];
+    for (const query of malformed) {
       const error = await discordErrorOf(list(query));
       expect([error.httpStatus, error.code]).toEqual([400, 50035]);
     }
