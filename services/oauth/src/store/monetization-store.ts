@@ -127,7 +127,11 @@ interface NewEntitlement {
  * to the outbox in its transaction.
  */
 export class MonetizationStore {
-  constructor(private readonly prisma: PrismaClient) {}
+  /** `snowflakes` mints the ids of the entitlements a renewal onto other SKUs grants. */
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly snowflakes: () => string,
+  ) {}
 
   /** The application's SKUs, oldest first. */
   async listSkus(applicationId: bigint): Promise<SkuRecord[]> {
@@ -314,16 +318,68 @@ export class MonetizationStore {
           await this.announceEntitlement(tx, 'entitlement.updated', toEntitlement(ended));
         }
       }
-      const { status, currentPeriodStart, currentPeriodEnd, canceledAt } = plan.subscription;
+      if (plan.swap) await this.swapEntitlements(tx, id, plan.swap, now);
+      const { status, currentPeriodStart, currentPeriodEnd, canceledAt, skuIds, renewalSkuIds } =
+        plan.subscription;
       const updated = await tx.subscription.update({
         where: { id },
-        data: { status, currentPeriodStart, currentPeriodEnd, canceledAt },
+        data: {
+          status,
+          currentPeriodStart,
+          currentPeriodEnd,
+          canceledAt,
+          skuIds: skuIds.map(BigInt),
+          renewalSkuIds: renewalSkuIds ?? Prisma.DbNull,
+        },
         include: WITH_ENTITLEMENT_IDS,
       });
       const subscription = toSubscription(updated);
       await this.announceSubscription(tx, 'subscription.updated', subscription);
       return subscription;
     });
+  }
+
+  /**
+   * A renewal onto other SKUs: the entitlements of the SKUs left end with the old period
+   * (ENTITLEMENT_UPDATE), the new SKUs get entitlements from then on, for the same owner
+   * (ENTITLEMENT_CREATE).
+   */
+  private async swapEntitlements(
+    tx: Tx,
+    subscriptionId: bigint,
+    swap: { ended: string[]; added: string[]; at: Date },
+    now: Date,
+  ): Promise<void> {
+    const live = await tx.entitlement.findMany({
+      where: { subscriptionId, deleted: false, endsAt: null },
+      orderBy: { id: 'asc' },
+    });
+    const owner =
+      live[0] ?? (await tx.entitlement.findFirst({ where: { subscriptionId }, orderBy: { id: 'desc' } }));
+    for (const row of live.filter((e) => swap.ended.includes(e.skuId.toString()))) {
+      const ended = await tx.entitlement.update({ where: { id: row.id }, data: { endsAt: swap.at } });
+      await this.announceEntitlement(tx, 'entitlement.updated', toEntitlement(ended));
+    }
+    for (const skuId of swap.added) {
+      const sku = await this.lockSku(tx, BigInt(skuId));
+      const grant = {
+        skuId,
+        owner: { userId: owner?.userId?.toString() ?? null, guildId: owner?.guildId?.toString() ?? null },
+      };
+      const id = this.snowflakes();
+      await this.insertEntitlement(
+        tx,
+        sku,
+        {
+          id,
+          grant,
+          type: EntitlementType.PURCHASE,
+          startsAt: swap.at,
+          subscriptionId: subscriptionId.toString(),
+        },
+        now,
+      );
+    }
   }
 
   /** Sets the SKUs the subscription will have at renewal (null: unchanged); SUBSCRIPTION_UPDATE. */

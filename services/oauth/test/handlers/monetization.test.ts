@@ -22,7 +22,7 @@ const GUILD = '700000000000000001';
 beforeAll(async () => {
   env = await createOAuthTestEnv();
   handlers = createMonetizationHandlers({
-    monetization: new MonetizationStore(env.prisma),
+    monetization: new MonetizationStore(env.prisma, () => env.deps.snowflakes.next()),
     snowflakes: env.deps.snowflakes,
     now: () => env.clock.now,
   });
@@ -435,6 +435,64 @@ describe('a subscription life cycle', () => {
       }),
     );
     expect(notAda.httpStatus).toBe(404);
+  });
+
+  it('renews onto the renewal SKUs: the old entitlement ends with the period, the new SKU gets one', async () => {
+    const basic = await createSku(app, { type: 5, name: 'Basic' });
+    const plus = await createSku(app, { type: 5, name: 'Plus' });
+    env.clock.now = new Date('2026-05-10T00:00:00.000Z');
+    const created = parse(
+      (await handlers.CreateSubscription({ body_json: JSON.stringify({ sku_id: basic.id, user_id: ada }) }))
+        .subscription_json,
+    );
+    const [oldEntitlement] = created.entitlement_ids as string[];
+    await handlers.ChangeSubscription({
+      subscription_id: created.id as string,
+      change: 'SUBSCRIPTION_CHANGE_RENEWAL_SKUS',
+      body_json: JSON.stringify({ renewal_sku_ids: [plus.id] }),
+    });
+    const since = await lastSeq();
+    const renewed = parse(
+      (
+        await handlers.ChangeSubscription({
+          subscription_id: created.id as string,
+          change: 'SUBSCRIPTION_CHANGE_RENEW',
+          body_json: '',
+        })
+      ).subscription_json,
+    );
+    expect(renewed).toMatchObject({
+      sku_ids: [plus.id],
+      renewal_sku_ids: null,
+      current_period_start: '2026-06-10T00:00:00.000000+00:00',
+    });
+    const events = await eventsAfter(since);
+    expect(events.map(([t]) => t)).toEqual([
+      'entitlement.updated',
+      'entitlement.created',
+      'subscription.updated',
+    ]);
+    expect(events[0]?.[1].entitlement).toMatchObject({
+      id: oldEntitlement,
+      ends_at: '2026-06-10T00:00:00.000000+00:00',
+    });
+    const added = events[1]?.[1].entitlement as Json;
+    expect(added).toMatchObject({
+      sku_id: plus.id,
+      user_id: ada,
+      subscription_id: created.id,
+      starts_at: '2026-06-10T00:00:00.000000+00:00',
+      ends_at: null,
+    });
+    expect(renewed.entitlement_ids).toEqual([oldEntitlement, added.id]);
+    // Nothing to change at the next renewal: no entitlement event.
+    const again = await lastSeq();
+    await handlers.ChangeSubscription({
+      subscription_id: created.id as string,
+      change: 'SUBSCRIPTION_CHANGE_RENEW',
+      body_json: '',
+    });
+    expect((await eventsAfter(again)).map(([t]) => t)).toEqual(['subscription.updated']);
   });
 
   it('refuses a durable SKU as a subscription and a subscription SKU as a purchase (50057)', async () => {
