@@ -325,6 +325,19 @@ describe('one-time purchases and test entitlements', () => {
       const answer = await api(stack, method, path, { token: bot(), body });
       expect({ path, status: answer.status, code: answer.body?.code }).toEqual({ path, status, code });
     }
+    const noGuild = await api(stack, 'POST', `/applications/${appId()}/entitlements`, {
+      token: bot(),
+      body: { sku_id: hat.id, owner_id: '123456789012345678', owner_type: 1 },
+    });
+    expect([noGuild.status, noGuild.body.code]).toEqual([404, 10004]);
+    const noGuildPurchase = await stack.admin('POST', '/admin/entitlements', {
+      sku_id: hat.id,
+      guild_id: '123456789012345678',
+    });
+    expect([noGuildPurchase.status, Object.keys(noGuildPurchase.body.errors ?? {})]).toEqual([
+      400,
+      ['guild_id'],
+    ]);
     const durable = await stack.admin('POST', '/admin/subscriptions', { sku_id: hat.id, user_id: buyer.id });
     expect([durable.status, durable.body.code]).toEqual([400, 50057]);
     const unknownEntitlement = await stack.admin('POST', '/admin/entitlements/123/refund');

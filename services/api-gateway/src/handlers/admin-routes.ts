@@ -193,7 +193,7 @@ export function adminRoutes(
         sendJson(res, 201, await permissions.createChannel(guild_id, body(req)));
       }),
     },
-    ...monetizationAdminRoutes(oauth.monetization, w),
+    ...monetizationAdminRoutes(oauth.monetization, permissions, w),
     {
       method: 'post',
       path: '/oauth2/authorize',

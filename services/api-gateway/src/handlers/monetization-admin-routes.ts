@@ -1,8 +1,10 @@
 import type { Request, RequestHandler } from 'express';
 import type { MonetizationClient, SubscriptionChange } from '../clients/monetization-client';
+import type { PermissionsClient } from '../clients/permissions-client';
 import { snowflakeParam } from '../http/path-params';
 import type { Route } from '../http/route-table';
 import { sendJson } from '../http/send-json';
+import { assertKnownGuild } from './assert-known-guild';
 
 /**
  * The admin API's store and payment system (ADMIN-API.md, "Routes the next capabilities
@@ -11,9 +13,13 @@ import { sendJson } from '../http/send-json';
  */
 export function monetizationAdminRoutes(
   monetization: MonetizationClient,
+  permissions: PermissionsClient,
   guard: (...handlers: RequestHandler[]) => RequestHandler[],
 ): Route[] {
   const body = (req: Request): string => req.rawBody ?? '';
+  /** A purchase or subscription for a guild names an existing one. */
+  const knownGuild = (req: Request) =>
+    assertKnownGuild(permissions, (req.body as { guild_id?: unknown } | undefined)?.guild_id, 'guild_id');
 
   /** A payment-system step of a subscription. */
   const change = (kind: SubscriptionChange): RequestHandler[] =>
@@ -35,6 +41,7 @@ export function monetizationAdminRoutes(
       method: 'post',
       path: '/entitlements',
       handlers: guard(async (req, res) => {
+        await knownGuild(req);
         sendJson(res, 201, await monetization.purchaseSku(body(req)));
       }),
     },
@@ -50,6 +57,7 @@ export function monetizationAdminRoutes(
       method: 'post',
       path: '/subscriptions',
       handlers: guard(async (req, res) => {
+        await knownGuild(req);
         sendJson(res, 201, await monetization.createSubscription(body(req)));
       }),
     },

@@ -5,8 +5,12 @@ import type { PeerClients } from '../clients/peer-clients';
 import { assertMayReadEntitlements } from '../domain/assert-may-read-entitlements';
 import { requireBearer } from '../domain/require-scope';
 import { snowflakeParam } from '../http/path-params';
+import { assertKnownGuild } from './assert-known-guild';
 import type { Route } from '../http/route-table';
 import { sendJson, sendNoContent } from '../http/send-json';
+
+/** `owner_type` of a test entitlement for a guild. */
+const GUILD_OWNER = 1;
 
 /** The query string as sent, one text per parameter (a repeated one joined with commas); oauth reads it. */
 function queryOf(req: Request): Record<string, string> {
@@ -60,6 +64,8 @@ export function monetizationRoutes(
 
   const createTest: RequestHandler = async (req, res) => {
     const caller = await callerOf(req, false);
+    const body = req.body as { owner_id?: unknown; owner_type?: unknown } | undefined;
+    if (body?.owner_type === GUILD_OWNER) await assertKnownGuild(clients.permissions, body.owner_id);
     sendJson(res, 200, await monetization.createTestEntitlement(caller.applicationId, req.rawBody ?? ''));
   };
 
