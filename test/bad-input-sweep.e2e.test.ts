@@ -199,6 +199,15 @@ const PUBLIC_ROUTES: Array<[Method, string]> = [
   ['get', '/webhooks/:webhook_id/:webhook_token/messages/:message_id'],
   ['patch', '/webhooks/:webhook_id/:webhook_token/messages/:message_id'],
   ['delete', '/webhooks/:webhook_id/:webhook_token/messages/:message_id'],
+  ['get', '/applications/:application_id/skus'],
+  ['get', '/applications/:application_id/entitlements'],
+  ['post', '/applications/:application_id/entitlements'],
+  ['get', '/applications/:application_id/entitlements/:entitlement_id'],
+  ['delete', '/applications/:application_id/entitlements/:entitlement_id'],
+  ['post', '/applications/:application_id/entitlements/:entitlement_id/consume'],
+  ['get', '/users/@me/applications/:application_id/entitlements'],
+  ['get', '/skus/:sku_id/subscriptions'],
+  ['get', '/skus/:sku_id/subscriptions/:subscription_id'],
 ];
 
 /**
@@ -226,6 +235,14 @@ const ADMIN_ROUTES: Array<[Method, string]> = [
   ['delete', '/guilds/:guild_id/members/:user_id'],
   ['post', '/guilds/:guild_id/channels'],
   ['post', '/oauth2/authorize'],
+  ['post', '/applications/:application_id/skus'],
+  ['post', '/entitlements'],
+  ['post', '/entitlements/:entitlement_id/refund'],
+  ['post', '/subscriptions'],
+  ['post', '/subscriptions/:subscription_id/renew'],
+  ['post', '/subscriptions/:subscription_id/cancel'],
+  ['post', '/subscriptions/:subscription_id/end'],
+  ['patch', '/subscriptions/:subscription_id'],
 ];
 
 /** How many routes each of the gateway's route files declares (`method: '…', path: …`). */
@@ -675,6 +692,8 @@ describe('ids above 2^63 - 1, U+0000 and megabyte numbers in every field', () =>
   let guildCommandId: string;
   /** The sweep's own interactions app, its command, session and interactions. */
   let ix: InteractionFixture;
+  /** The sweep app's SKUs (a consumable, a subscription), an entitlement and a subscription of its owner. */
+  let money: { consumable: string; subscriptionSku: string; entitlement: string; subscription: string };
   let before: Record<string, string>;
   /** Interactions the endpoint had received when the snapshot was taken. */
   let receivedBefore: number;
@@ -711,6 +730,11 @@ describe('ids above 2^63 - 1, U+0000 and megabyte numbers in every field', () =>
     'post /applications/:application_id/bot/reset-token',
     'post /applications/:application_id/reset-secret',
     'post /users/:user_id/sessions',
+    'post /applications/:application_id/entitlements/:entitlement_id/consume',
+    'post /entitlements/:entitlement_id/refund',
+    'post /subscriptions/:subscription_id/renew',
+    'post /subscriptions/:subscription_id/cancel',
+    'post /subscriptions/:subscription_id/end',
   ];
 
   const bot = () => `Bot ${w.application.botToken}`;
@@ -1046,6 +1070,57 @@ describe('ids above 2^63 - 1, U+0000 and megabyte numbers in every field', () =>
             state: 'sweep',
           },
         };
+      case 'get /applications/:application_id/entitlements':
+        return {
+          auth: bot,
+          query: {
+            user_id: w.user.id,
+            guild_id: w.guild.id,
+            sku_ids: money.consumable,
+            before: '9000000000000000000',
+            after: '1',
+            limit: '10',
+            exclude_ended: 'true',
+            exclude_deleted: 'false',
+          },
+        };
+      case 'post /applications/:application_id/entitlements':
+        return {
+          auth: bot,
+          body: { sku_id: money.consumable, owner_id: w.guild.id, owner_type: 1 },
+          unknownIds: [{ at: ['sku_id'], expect: { status: 404, code: 10027 } }],
+        };
+      case 'get /users/@me/applications/:application_id/entitlements':
+        return { auth: () => `Bearer ${bearer}` };
+      case 'get /skus/:sku_id/subscriptions':
+        return {
+          auth: bot,
+          query: { user_id: w.user.id, before: '9000000000000000000', after: '1', limit: '10' },
+        };
+      case 'post /applications/:application_id/skus':
+        return { auth: admin, body: { type: 2, name: 'Sweep SKU', slug: 'sweep-sku', flags: 4 } };
+      case 'post /entitlements':
+        return {
+          auth: admin,
+          body: { sku_id: money.consumable, user_id: w.user.id },
+          unknownIds: [
+            { at: ['sku_id'], expect: { status: 404, code: 10027 } },
+            { at: ['user_id'], expect: { status: 404, code: 10013 } },
+          ],
+        };
+      case 'post /subscriptions':
+        return {
+          auth: admin,
+          body: { sku_id: money.subscriptionSku, user_id: w.user.id },
+          unknownIds: [{ at: ['sku_id'], expect: { status: 404, code: 10027 } }],
+        };
+      case 'patch /subscriptions/:subscription_id':
+        return {
+          auth: admin,
+          body: { renewal_sku_ids: [money.subscriptionSku] },
+          idLeaves: [{ at: ['renewal_sku_ids', 0], code: 'NUMBER_TYPE_MAX' }],
+          unknownIds: [{ at: ['renewal_sku_ids', 0], expect: { status: 400, code: 50057 } }],
+        };
       default:
         return { auth: ADMIN_ROUTES.some(([m, p]) => `${m} ${p}` === key) ? admin : bot };
     }
@@ -1075,6 +1150,12 @@ describe('ids above 2^63 - 1, U+0000 and megabyte numbers in every field', () =>
         return ix.answered.token;
       case 'message_id':
         return ix.answered.followupId;
+      case 'sku_id':
+        return money.subscriptionSku;
+      case 'entitlement_id':
+        return money.entitlement;
+      case 'subscription_id':
+        return money.subscription;
       default:
         throw new Error(`no id for :${name}`);
     }
@@ -1417,7 +1498,7 @@ describe('ids above 2^63 - 1, U+0000 and megabyte numbers in every field', () =>
     const consent = await stack.admin('POST', '/admin/oauth2/authorize', {
       client_id: w.application.id,
       user_id: w.user.id,
-      scope: 'identify guilds connections applications.commands.permissions.update',
+      scope: 'identify guilds connections applications.commands.permissions.update applications.entitlements',
       redirect_uri: REDIRECT,
     });
     const token = await fetch(`${stack.apiUrl}/api/v10/oauth2/token`, {
@@ -1441,6 +1522,25 @@ describe('ids above 2^63 - 1, U+0000 and megabyte numbers in every field', () =>
       });
       expect(response.status).toBe(201);
       return ((await response.json()) as { id: string }).id;
+    };
+    const adminPost = async (path: string, body: Record<string, unknown>) => {
+      const answer = await stack.admin('POST', path, body);
+      expect({ path, status: answer.status }).toEqual({ path, status: 201 });
+      return answer.body.id as string;
+    };
+    const consumable = await adminPost(`/admin/applications/${w.application.id}/skus`, {
+      type: 3,
+      name: 'Coins',
+    });
+    const subscriptionSku = await adminPost(`/admin/applications/${w.application.id}/skus`, {
+      type: 5,
+      name: 'Sweep Premium',
+    });
+    money = {
+      consumable,
+      subscriptionSku,
+      entitlement: await adminPost('/admin/entitlements', { sku_id: consumable, user_id: w.user.id }),
+      subscription: await adminPost('/admin/subscriptions', { sku_id: subscriptionSku, user_id: w.user.id }),
     };
     globalCommandId = await create(`/applications/${w.application.id}/commands`);
     guildCommandId = await create(`/applications/${w.application.id}/guilds/${w.guild.id}/commands`);

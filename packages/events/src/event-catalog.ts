@@ -7,6 +7,13 @@ import {
   applicationDeauthorized,
 } from './catalog/oauth-events';
 import {
+  entitlementCreated,
+  entitlementDeleted,
+  entitlementUpdated,
+  subscriptionCreated,
+  subscriptionUpdated,
+} from './catalog/monetization-events';
+import {
   autocompleteAnswered,
   interactionCreated,
   interactionFailed,
@@ -28,6 +35,11 @@ export const EVENT_CATALOG = {
   'oauth.application.deauthorized': applicationDeauthorized,
   'oauth.application.bot_token_reset': applicationBotTokenReset,
   'oauth.application.credentials_changed': applicationCredentialsChanged,
+  'oauth.entitlement.created': entitlementCreated,
+  'oauth.entitlement.updated': entitlementUpdated,
+  'oauth.entitlement.deleted': entitlementDeleted,
+  'oauth.subscription.created': subscriptionCreated,
+  'oauth.subscription.updated': subscriptionUpdated,
   'command-registry.command.deleted': commandDeleted,
   'command-registry.command.renamed': commandRenamed,
   'permissions.application_command_permissions.updated': applicationCommandPermissionsUpdated,

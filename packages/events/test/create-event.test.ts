@@ -91,11 +91,41 @@ describe('the catalog', () => {
   });
 
   it('accepts what each producer writes and refuses what it never writes', () => {
+    const now = '2026-01-01T00:00:00.000000+00:00';
+    const entitlement = {
+      id: '5001',
+      sku_id: '5002',
+      application_id: '4000',
+      user_id: '3000',
+      type: 1,
+      deleted: false,
+      consumed: false,
+      starts_at: now,
+      ends_at: null,
+      promotion_id: null,
+      gift_code_flags: 0,
+    };
+    const subscription = {
+      id: '5003',
+      user_id: '3000',
+      sku_ids: ['5002'],
+      entitlement_ids: ['5001'],
+      renewal_sku_ids: null,
+      current_period_start: now,
+      current_period_end: now,
+      status: 0 as const,
+      canceled_at: null,
+    };
     const valid: { [N in EventName]: EventPayload<N> } = {
       'oauth.application.authorized': authorized,
       'oauth.application.deauthorized': { application_id: '4000', integration_type: 0, guild_id: '2000' },
       'oauth.application.bot_token_reset': { application_id: '4000' },
       'oauth.application.credentials_changed': { application_id: '4000', changed: ['flags', 'owner_id'] },
+      'oauth.entitlement.created': { application_id: '4000', entitlement },
+      'oauth.entitlement.updated': { application_id: '4000', entitlement: { ...entitlement, ends_at: now } },
+      'oauth.entitlement.deleted': { application_id: '4000', entitlement: { ...entitlement, deleted: true } },
+      'oauth.subscription.created': { application_id: '4000', subscription },
+      'oauth.subscription.updated': { application_id: '4000', subscription: { ...subscription, status: 2 } },
       'command-registry.command.deleted': deleted,
       'command-registry.command.renamed': { ...deleted, previous_name: 'ban' },
       'permissions.application_command_permissions.updated': {
@@ -121,6 +151,12 @@ describe('the catalog', () => {
       EVENT_CATALOG['permissions.application_command_permissions.updated'].safeParse({
         ...valid['permissions.application_command_permissions.updated'],
         permissions: [{ id: '1', type: 4, permission: true }],
+      }).success,
+    ).toBe(false);
+    expect(
+      EVENT_CATALOG['oauth.subscription.updated'].safeParse({
+        application_id: '4000',
+        subscription: { ...subscription, status: 3 },
       }).success,
     ).toBe(false);
     expect(

@@ -23,6 +23,7 @@ import { commandRoutes } from './handlers/command-routes';
 import { dmChannelRoutes } from './handlers/dm-channel-routes';
 import { gatewayRoutes } from './handlers/gateway-routes';
 import { interactionRoutes } from './handlers/interaction-routes';
+import { monetizationRoutes } from './handlers/monetization-routes';
 import { oauth2Routes } from './handlers/oauth2-routes';
 import { userRoutes } from './handlers/user-routes';
 
@@ -97,6 +98,7 @@ function createApp(deps: ServerDeps): Express {
       ...oauth2Routes(deps.clients, deps.auth, readBody, deps.maxBodyBytes),
       ...userRoutes(deps.clients, deps.auth),
       ...dmChannelRoutes(deps.clients, deps.auth, readBody),
+      ...monetizationRoutes(deps.clients, deps.auth, readBody),
     ],
     limiter,
   );

@@ -18,6 +18,7 @@ import { createGuildInstallationHandlers } from './handlers/guild-installation-h
 import type { HandlerDeps } from './handlers/handler-deps';
 import { createInvocationHandlers } from './handlers/invocation-handlers';
 import { createInstallationHandlers } from './handlers/installation-handlers';
+import { createMonetizationHandlers } from './handlers/monetization-handlers';
 import { createTokenEndpointHandlers } from './handlers/token-endpoint-handlers';
 import { createTokenHandlers } from './handlers/token-handlers';
 import { createUserHandlers } from './handlers/user-handlers';
@@ -27,6 +28,7 @@ import { EventWebhookSettingsStore } from './store/event-webhook-settings-store'
 import { GrantStore } from './store/grant-store';
 import { InstallationStore } from './store/installation-store';
 import { InvocationStore } from './store/invocation-store';
+import { MonetizationStore } from './store/monetization-store';
 import { TokenStore } from './store/token-store';
 import { UserStore } from './store/user-store';
 
@@ -59,6 +61,11 @@ export function createServer(deps: ServerDeps): GrpcServer {
     ...createDispatcherHandlers(new EventWebhookSettingsStore(prisma)),
     ...createGuildInstallationHandlers(prisma),
     ...createInvocationHandlers(new InvocationStore(deps.pool)),
+    ...createMonetizationHandlers({
+      monetization: new MonetizationStore(prisma, () => deps.snowflakes.next()),
+      snowflakes: deps.snowflakes,
+      now: deps.now,
+    }),
     ...createHandlers({
       applications: new ApplicationStore(prisma),
       users: new UserStore(prisma),
@@ -87,8 +94,8 @@ export function createServer(deps: ServerDeps): GrpcServer {
 
 /**
  * The handlers of the RPCs that work with `HandlerDeps`: every RPC but the dispatcher's
- * settings, the command picker's index and the interactions service's `DescribeInvocation`,
- * which `createServer` adds. Tests drive them directly.
+ * settings, the command picker's index, the interactions service's `DescribeInvocation` and
+ * monetization, which `createServer` adds. Tests drive them directly.
  */
 export function createHandlers(deps: HandlerDeps) {
   return {

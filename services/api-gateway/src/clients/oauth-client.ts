@@ -4,6 +4,7 @@ import type { GuildGrant } from '../domain/guild-grant';
 import type { Principal } from '../domain/principal';
 import { callPeer } from './call-peer';
 import { checkServing } from './check-serving';
+import { createMonetizationClient, type MonetizationClient } from './monetization-client';
 
 /** A token oauth resolved: its principal, and how long it may be trusted without asking again. */
 export interface ResolvedToken {
@@ -79,6 +80,8 @@ export interface OAuthClient {
   removeGuildInstallation(applicationId: string, guildId: string): Promise<boolean>;
   /** The guilds the application's bot is installed in. */
   listBotGuilds(applicationId: string): Promise<GuildGrant[]>;
+  /** SKUs, entitlements and subscriptions, which oauth owns too. */
+  monetization: MonetizationClient;
 }
 
 /** What oauth is asked to resolve, for each kind of credential. */
@@ -108,6 +111,7 @@ function wireClient(client: ClientAuthentication) {
 export function createOAuthClient(client: oauth.OAuthServiceClient): OAuthClient {
   return {
     isServing: (deadlineMs) => checkServing(client, deadlineMs),
+    monetization: createMonetizationClient(client),
 
     async resolveToken(kind, token) {
       const answer = await callPeer(client, client.ResolveToken, { kind: WIRE_KINDS[kind], token });

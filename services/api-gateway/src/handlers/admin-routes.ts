@@ -9,6 +9,7 @@ import { needsEntryPoint } from '../domain/needs-entry-point';
 import type { Route } from '../http/route-table';
 import { sendJson, sendNoContent } from '../http/send-json';
 import { snowflakeParam } from '../http/path-params';
+import { monetizationAdminRoutes } from './monetization-admin-routes';
 import { verifyEndpointUrls } from './verify-endpoint-urls';
 
 /** Compares the presented admin credential with the configured one in constant time. */
@@ -192,6 +193,7 @@ export function adminRoutes(
         sendJson(res, 201, await permissions.createChannel(guild_id, body(req)));
       }),
     },
+    ...monetizationAdminRoutes(oauth.monetization, permissions, w),
     {
       method: 'post',
       path: '/oauth2/authorize',

@@ -7,7 +7,21 @@ export const APPLICATION_EVENTS = [
   'oauth.application.deauthorized',
   'oauth.application.bot_token_reset',
   'permissions.application_command_permissions.updated',
+  'oauth.entitlement.created',
+  'oauth.entitlement.updated',
+  'oauth.entitlement.deleted',
+  'oauth.subscription.created',
+  'oauth.subscription.updated',
 ] as const;
+
+/** The gateway dispatch of each monetization event (D:events/gateway-events.mdx §Entitlements, §Subscriptions). */
+const MONETIZATION_DISPATCHES = {
+  'oauth.entitlement.created': 'ENTITLEMENT_CREATE',
+  'oauth.entitlement.updated': 'ENTITLEMENT_UPDATE',
+  'oauth.entitlement.deleted': 'ENTITLEMENT_DELETE',
+  'oauth.subscription.created': 'SUBSCRIPTION_CREATE',
+  'oauth.subscription.updated': 'SUBSCRIPTION_UPDATE',
+} as const;
 
 /** The events the dispatcher delivers; it does not read the others. */
 export const DISPATCHED_EVENTS = [...APPLICATION_EVENTS, ...INTERACTION_EVENTS] as const;
@@ -23,7 +37,7 @@ export type ApplicationEvent = CheckedEvent<(typeof APPLICATION_EVENTS)[number]>
 
 /** A webhook event to deliver, before the objects it names are looked up. */
 export interface WebhookPlan {
-  /** APPLICATION_AUTHORIZED or APPLICATION_DEAUTHORIZED. */
+  /** APPLICATION_AUTHORIZED, APPLICATION_DEAUTHORIZED or ENTITLEMENT_CREATE. */
   type: string;
   /** The user to embed as `data.user`. */
   userId?: string;
@@ -35,7 +49,7 @@ export interface WebhookPlan {
 
 /** What the application's bot sessions receive. */
 export type GatewayPlan =
-  | { kind: 'dispatch'; t: string; d: unknown; guildId: string }
+  | { kind: 'dispatch'; t: string; d: unknown; guildId: string | null }
   | { kind: 'guild-create'; guildId: string }
   | { kind: 'guild-delete'; guildId: string }
   | { kind: 'invalidate-sessions' };
@@ -55,6 +69,12 @@ export interface EventPlan {
  *   the bot when it is a guild's installation that ended.
  * - `oauth.application.bot_token_reset`: the bot's sessions end (4004 on their next use).
  * - `permissions.application_command_permissions.updated`: APPLICATION_COMMAND_PERMISSIONS_UPDATE.
+ * - `oauth.entitlement.*`, `oauth.subscription.*`: ENTITLEMENT_CREATE/UPDATE/DELETE and
+ *   SUBSCRIPTION_CREATE/UPDATE to the bot (no intent gates them). Only ENTITLEMENT_CREATE
+ *   is a documented webhook event (D:events/webhook-events.mdx; discord-api-types marks
+ *   UPDATE and DELETE "not yet documented"), so only it goes to the event webhook, its
+ *   `data` the entitlement. A guild's entitlement goes to the guild's shard, everything
+ *   else to shard 0, as DMs do (our reading: the docs name no shard for them).
  */
 export function planEvent(event: ApplicationEvent): EventPlan {
   const applicationId = event.data.application_id;
@@ -86,6 +106,29 @@ export function planEvent(event: ApplicationEvent): EventPlan {
     }
     case 'oauth.application.bot_token_reset':
       return { applicationId, webhook: null, gateway: { kind: 'invalidate-sessions' } };
+    case 'oauth.entitlement.created':
+    case 'oauth.entitlement.updated':
+    case 'oauth.entitlement.deleted': {
+      const { entitlement } = event.data;
+      const t = MONETIZATION_DISPATCHES[event.name];
+      return {
+        applicationId,
+        webhook: t === 'ENTITLEMENT_CREATE' ? { type: t, data: entitlement } : null,
+        gateway: { kind: 'dispatch', t, d: entitlement, guildId: entitlement.guild_id ?? null },
+      };
+    }
+    case 'oauth.subscription.created':
+    case 'oauth.subscription.updated':
+      return {
+        applicationId,
+        webhook: null,
+        gateway: {
+          kind: 'dispatch',
+          t: MONETIZATION_DISPATCHES[event.name],
+          d: event.data.subscription,
+          guildId: null,
+        },
+      };
     case 'permissions.application_command_permissions.updated':
       return {
         applicationId,

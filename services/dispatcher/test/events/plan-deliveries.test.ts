@@ -55,6 +55,101 @@ describe('planDeliveries', () => {
     ]);
   });
 
+  it('sends ENTITLEMENT_CREATE as the webhook event (the entitlement as data) and to the bot, UPDATE and DELETE only to the bot', async () => {
+    const entitlement = {
+      id: '1700000000000000020',
+      sku_id: '1700000000000000021',
+      application_id: APP,
+      user_id: USER,
+      type: 1,
+      deleted: false,
+      consumed: false,
+      starts_at: '2026-01-01T00:00:00.000000+00:00',
+      ends_at: null,
+      promotion_id: null,
+      gift_code_flags: 0,
+    };
+    const subscribed = oauthWith(async () => ({
+      ...settings,
+      webhookTypes: ['ENTITLEMENT_CREATE', 'ENTITLEMENT_UPDATE', 'ENTITLEMENT_DELETE'],
+    }));
+    const event = (
+      name: 'oauth.entitlement.created' | 'oauth.entitlement.updated' | 'oauth.entitlement.deleted',
+    ) =>
+      ({
+        id: name,
+        name,
+        occurredAt: '2026-01-01T00:00:00.000Z',
+        data: { application_id: APP, entitlement },
+      }) as DispatchedEvent;
+    const created = await planDeliveries(event('oauth.entitlement.created'), subscribed, permissions);
+    expect(JSON.parse(created.webhook!.body)).toMatchObject({
+      type: 1,
+      event: { type: 'ENTITLEMENT_CREATE', data: entitlement },
+    });
+    // A user's entitlement goes to shard 0, as a DM does.
+    expect(created.gateway).toEqual([
+      {
+        to: 'bot',
+        applicationId: APP,
+        message: { kind: 'dispatch', t: 'ENTITLEMENT_CREATE', d: entitlement, guildId: null },
+      },
+    ]);
+    for (const [name, t] of [
+      ['oauth.entitlement.updated', 'ENTITLEMENT_UPDATE'],
+      ['oauth.entitlement.deleted', 'ENTITLEMENT_DELETE'],
+    ] as const) {
+      const plan = await planDeliveries(event(name), subscribed, permissions);
+      expect(plan.webhook).toBeNull();
+      expect(plan.gateway).toMatchObject([{ message: { t, d: entitlement } }]);
+    }
+    const forGuild = await planDeliveries(
+      {
+        ...event('oauth.entitlement.deleted'),
+        data: { application_id: APP, entitlement: { ...entitlement, guild_id: GUILD } },
+      } as DispatchedEvent,
+      subscribed,
+      permissions,
+    );
+    expect(forGuild.gateway).toMatchObject([{ message: { guildId: GUILD } }]);
+  });
+
+  it('sends SUBSCRIPTION_CREATE and SUBSCRIPTION_UPDATE to the bot only', async () => {
+    const subscription = {
+      id: '1700000000000000030',
+      user_id: USER,
+      sku_ids: ['1700000000000000021'],
+      entitlement_ids: [],
+      renewal_sku_ids: null,
+      current_period_start: '2026-01-01T00:00:00.000000+00:00',
+      current_period_end: '2026-02-01T00:00:00.000000+00:00',
+      status: 0 as const,
+      canceled_at: null,
+    };
+    for (const [name, t] of [
+      ['oauth.subscription.created', 'SUBSCRIPTION_CREATE'],
+      ['oauth.subscription.updated', 'SUBSCRIPTION_UPDATE'],
+    ] as const) {
+      const event = {
+        id: name,
+        name,
+        occurredAt: '2026-01-01T00:00:00.000Z',
+        data: { application_id: APP, subscription },
+      };
+      const plan = await planDeliveries(
+        event as DispatchedEvent,
+        oauthWith(async () => settings),
+        permissions,
+      );
+      expect(plan).toEqual({
+        webhook: null,
+        gateway: [
+          { to: 'bot', applicationId: APP, message: { kind: 'dispatch', t, d: subscription, guildId: null } },
+        ],
+      });
+    }
+  });
+
   it('plans nothing for an application oauth does not know (its 404)', async () => {
     const unknown = oauthWith(() => Promise.reject(new UnknownResourceError(10002, 'Unknown Application')));
     await expect(planDeliveries(authorized, unknown, permissions)).resolves.toEqual({

@@ -51,6 +51,7 @@ export function createOAuthClient(client: oauth.OAuthServiceClient): OAuthClient
         resolvedUsers: answer.resolved_users_json
           ? (JSON.parse(answer.resolved_users_json) as Record<string, JsonRecord>)
           : {},
+        entitlements: answer.entitlements_json ? (JSON.parse(answer.entitlements_json) as JsonRecord[]) : [],
       };
     },
   };

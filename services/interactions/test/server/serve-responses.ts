@@ -59,6 +59,7 @@ export async function serveResponses(ctx: ResponseContext, botUser: JsonObject):
         guildInstalled: true,
         userInstalled: false,
         resolvedUsers: {},
+        entitlements: [],
       };
     },
   };

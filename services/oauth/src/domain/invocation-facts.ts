@@ -1,3 +1,4 @@
+import type { EntitlementRecord } from './monetization/monetization-records';
 import type { ApplicationRecord, UserRecord } from './records';
 
 /** Which invocation to describe: the application, the invoking user, where, and whom the options name. */
@@ -21,4 +22,6 @@ export interface InvocationFacts {
   userInstalled: boolean;
   /** The users of `resolveUserIds` that exist, each once. */
   resolvedUsers: UserRecord[];
+  /** The invoker's active entitlements to the application's SKUs: their own and the guild's. */
+  entitlements: EntitlementRecord[];
 }

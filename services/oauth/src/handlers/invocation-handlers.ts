@@ -1,6 +1,7 @@
 import type { oauth } from '@acs/protos';
 import { resolvableUserIds } from '../domain/resolvable-user-ids';
 import { parseSnowflakeParam } from '../domain/parse-snowflake-param';
+import { renderEntitlement } from '../domain/monetization/render-monetization';
 import { renderApplication } from '../domain/render-application';
 import { renderPublicUser } from '../domain/render-user';
 import type { InvocationStore } from '../store/invocation-store';
@@ -36,6 +37,7 @@ export function createInvocationHandlers(invocations: InvocationStore) {
           ),
         ),
         integration_types: app.integrationTypes,
+        entitlements_json: JSON.stringify(facts.entitlements.map((e) => renderEntitlement(e))),
       };
     },
   };

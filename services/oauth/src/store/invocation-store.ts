@@ -2,6 +2,7 @@ import type { Pool } from 'pg';
 import type { EventWebhookType } from '../domain/event-webhook-types';
 import type { InvocationFacts, InvocationQuery } from '../domain/invocation-facts';
 import type { IntegrationType } from '../domain/limits';
+import type { EntitlementRecord } from '../domain/monetization/monetization-records';
 import { UnknownApplicationError, UnknownUserError } from '../domain/oauth-errors';
 import type { InstallParams, IntegrationTypesConfig } from '../domain/read-install-params';
 import type { ApplicationRecord, UserRecord } from '../domain/records';
@@ -14,7 +15,8 @@ import type { ApplicationRecord, UserRecord } from '../domain/records';
 // this statement about 3.5 ms.
 
 // $1 the application, $2 the guild (null outside a guild), $3 the invoking user, $4 every
-// user to read (the invoker first). No row when the application is unknown. The guild
+// user to read (the invoker first). The invoker's active entitlements (isEntitlementActive:
+// not deleted, not consumed, started, not ended) are the user's own and the guild's. No row when the application is unknown. The guild
 // install's scopes are null when the application is not installed there (the column is
 // never null). The counts are those GetApplication shows. Users are JSON objects with their
 // ids as text: a JSON number would lose a snowflake's low digits.
@@ -46,7 +48,15 @@ const DESCRIBE_INVOCATION_SQL = `
                    'id', u.id::text, 'username', u.username, 'global_name', u.global_name,
                    'locale', u.locale, 'email', u.email, 'premium_type', u.premium_type,
                    'bot', u.bot)), '[]'::json) FROM "oauth"."user" u
-           WHERE u.id = ANY($4::bigint[])) AS users
+           WHERE u.id = ANY($4::bigint[])) AS users,
+         (SELECT coalesce(json_agg(json_build_object(
+                   'id', e.id::text, 'sku_id', e.sku_id::text, 'user_id', e.user_id::text,
+                   'guild_id', e.guild_id::text, 'type', e.type, 'starts_at', e.starts_at,
+                   'ends_at', e.ends_at, 'subscription_id', e.subscription_id::text) ORDER BY e.id),
+                   '[]'::json) FROM "oauth"."entitlement" e
+           WHERE e.application_id = a.id AND NOT e.deleted AND NOT e.consumed
+             AND (e.starts_at IS NULL OR e.starts_at <= now()) AND (e.ends_at IS NULL OR e.ends_at > now())
+             AND ((e.user_id = $3::bigint AND e.guild_id IS NULL) OR e.guild_id = $2::bigint)) AS entitlements
     FROM "oauth"."application" a
    WHERE a.id = $1::bigint`;
 
@@ -91,6 +101,19 @@ interface InvocationRow {
   guild_scopes: string[] | null;
   user_installed: boolean;
   users: UserJson[];
+  entitlements: EntitlementJson[];
+}
+
+/** An active entitlement as the statement's `json_build_object` has it (timestamps as JSON text). */
+interface EntitlementJson {
+  id: string;
+  sku_id: string;
+  user_id: string | null;
+  guild_id: string | null;
+  type: number;
+  starts_at: string | null;
+  ends_at: string | null;
+  subscription_id: string | null;
 }
 
 /** Reads what an invocation needs of the application, its installations and the users involved. */
@@ -126,6 +149,7 @@ export class InvocationStore {
       guildScopes: row.guild_scopes,
       userInstalled: row.user_installed,
       resolvedUsers: query.resolveUserIds.flatMap((id) => byId.get(id.toString()) ?? []),
+      entitlements: row.entitlements.map((e) => toEntitlementRecord(row.id, e)),
     };
   }
 }
@@ -158,6 +182,23 @@ function toApplicationRecord(row: InvocationRow): ApplicationRecord {
     eventWebhooksEnabled: row.event_webhooks_enabled,
     guildInstallCount: row.guild_install_count,
     userInstallCount: row.user_install_count,
+  };
+}
+
+/** An active entitlement of the row as the domain sees it. */
+function toEntitlementRecord(applicationId: string, e: EntitlementJson): EntitlementRecord {
+  return {
+    id: e.id,
+    applicationId,
+    skuId: e.sku_id,
+    userId: e.user_id,
+    guildId: e.guild_id,
+    type: e.type,
+    deleted: false,
+    consumed: false,
+    startsAt: e.starts_at === null ? null : new Date(e.starts_at),
+    endsAt: e.ends_at === null ? null : new Date(e.ends_at),
+    subscriptionId: e.subscription_id,
   };
 }
 

@@ -59,8 +59,8 @@ function partialChannel(input: InteractionInput): JsonRecord {
 /**
  * The interaction object the application receives (A1, FACTS §8), keys in the real API's
  * order: in a guild `guild` {id, features, locale}, `guild_id`, `member` (with `user` and
- * `permissions`), `guild_locale`; elsewhere `user`. `version` is always 1, `entitlements`
- * empty until monetization exists.
+ * `permissions`), `guild_locale`; elsewhere `user`. `version` is always 1; `entitlements`
+ * are the invoker's active ones (the user's and the guild's, facts C).
  */
 export function buildInteraction(input: InteractionInput): JsonRecord {
   const { place, parties } = input;
@@ -98,7 +98,7 @@ export function buildInteraction(input: InteractionInput): JsonRecord {
     app_permissions: place.appPermissions,
     locale: input.locale,
     ...(inGuild ? { guild_locale: guildLocale } : {}),
-    entitlements: [],
+    entitlements: parties.entitlements,
     authorizing_integration_owners: input.access.authorizingIntegrationOwners,
     context: input.access.context,
     attachment_size_limit: attachmentSizeLimitOf(guild),

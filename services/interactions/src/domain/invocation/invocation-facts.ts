@@ -22,6 +22,8 @@ export interface InvocationParties {
   userInstalled: boolean;
   /** The users the invocation names that exist, by id. */
   resolvedUsers: Record<string, JsonRecord>;
+  /** The invoker's active entitlements to the application's SKUs (their own and the guild's), as oauth renders them. */
+  entitlements: JsonRecord[];
 }
 
 /** What command-registry says of the command an invocation names. */

@@ -90,6 +90,35 @@ describe('buildInteraction', () => {
     expect(interaction.user).toBeUndefined();
   });
 
+  it("carries the invoker's entitlements as oauth rendered them, in its order", () => {
+    const entitlements = [
+      {
+        id: '901',
+        sku_id: '801',
+        application_id: APP,
+        user_id: USER,
+        type: 1,
+        deleted: false,
+        consumed: false,
+      },
+      {
+        id: '902',
+        sku_id: '802',
+        application_id: APP,
+        guild_id: GUILD,
+        type: 4,
+        deleted: false,
+        consumed: false,
+      },
+    ];
+    const input = inputFor(GUILD);
+    const interaction = buildInteraction({ ...input, parties: { ...input.parties, entitlements } });
+    expect(interaction.entitlements).toEqual(entitlements);
+    expect(Object.keys(interaction).indexOf('entitlements')).toBe(
+      Object.keys(interaction).indexOf('guild_locale') + 1,
+    );
+  });
+
   it('has `user` and no guild keys in a DM, whose recipients it shows without the bot', () => {
     const interaction = buildInteraction(inputFor(null));
     expect(interaction).toMatchObject({

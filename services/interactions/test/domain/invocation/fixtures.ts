@@ -95,6 +95,7 @@ export function partiesOf(overrides: Partial<InvocationParties> = {}): Invocatio
     guildInstalled: true,
     userInstalled: false,
     resolvedUsers: {},
+    entitlements: [],
     ...overrides,
   };
 }
