@@ -45,7 +45,7 @@ const schema = z.object({
    * Redis, where the rate limits and the invalid-request limit count, shared by every
    * replica (`redis://[user:password@]host:port[/db]`); unset: each process counts alone.
    */
-  REDIS_URL: z.string().url().optional(),
+  REDIS_URL: z.preprocess((value) => (value === '' ? undefined : value), z.string().url().optional()),
   /** Prefix of every key in Redis, so that deployments sharing one Redis count apart. */
   REDIS_KEY_PREFIX: z.string().default('acs:'),
   /**
