@@ -16,16 +16,15 @@
 const { randomBytes } = require('node:crypto');
 const path = require('node:path');
 const fs = require('node:fs');
-const { Client } = require('pg');
 const autocannon = require('autocannon');
 const { startStack, REPO_ROOT } = require('../infra/src/stack');
 const { spawnService } = require('../infra/src/spawn-service');
 const { createAdminClient } = require('../infra/src/admin-client');
 const { createDemoWorld } = require('../infra/src/demo-world');
 const { realisticCommands } = require('./realistic-commands');
+const { createBenchDatabase } = require('./bench-database');
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const ADMIN_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 /** Counted on every request, never reached. */
@@ -34,16 +33,6 @@ const LIMITS = {
   RATE_LIMIT_ROUTE_LIMIT: '1000000000',
   INVALID_REQUEST_LIMIT: '1000000000',
 };
-
-async function withAdminDb(run) {
-  const client = new Client({ connectionString: ADMIN_URL });
-  await client.connect();
-  try {
-    return await run(client);
-  } finally {
-    await client.end();
-  }
-}
 
 function run(options) {
   return new Promise((resolve, reject) => {
@@ -92,13 +81,10 @@ async function spawnGateway(stack, adminToken, name, env) {
 }
 
 async function main() {
-  const database = `acs_bench_${Date.now()}`;
-  await withAdminDb((c) => c.query(`CREATE DATABASE ${database}`));
-  const dbUrl = new URL(ADMIN_URL);
-  dbUrl.pathname = `/${database}`;
+  const database = await createBenchDatabase('limits');
   const adminToken = `bench-${Math.random().toString(36).slice(2)}-admin-token`;
   const stack = await startStack({
-    databaseUrl: dbUrl.toString(),
+    databaseUrl: database.url,
     natsUrl: NATS_URL,
     adminToken,
     ports: 'free',
@@ -170,7 +156,7 @@ async function main() {
   } finally {
     await Promise.all(gateways.map((g) => g.stop()));
     await stack.stop();
-    await withAdminDb((c) => c.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`));
+    await database.drop();
   }
 }
 
