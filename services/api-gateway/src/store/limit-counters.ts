@@ -148,6 +148,8 @@ export function createLimitCounters(options: LimitCountersOptions): LimitCounter
       });
     },
     async close() {
+      // Not connected: stop reconnecting (quit would wait for a connection).
+      if (redis.status !== 'ready') return redis.disconnect();
       await redis.quit().catch(() => redis.disconnect());
     },
   };
