@@ -90,6 +90,39 @@ function countedLimit(limiter: RateLimiterAbstract): CountedLimit {
 }
 
 /**
+ * A CountedLimit in Redis. Hits go through the limiter (its script, or its insurance).
+ * A peek, which every request makes for the invalid-request limit, reads the limiter's
+ * key with GET and PTTL (pipelined, a third of the CPU of the limiter's MULTI/EXEC read;
+ * a peek needs no atomicity), and asks the insurance when Redis cannot answer.
+ */
+function countedRedisLimit(
+  redis: Redis,
+  limiter: RateLimiterRedis,
+  insurance: RateLimiterMemory,
+  points: number,
+): CountedLimit {
+  const { hit } = countedLimit(limiter);
+  const fallback = countedLimit(insurance);
+  return {
+    hit,
+    async peek(key) {
+      if (redis.status !== 'ready') return fallback.peek(key);
+      const rlKey = limiter.getKey(key);
+      let value: string | null;
+      let ttl: number;
+      try {
+        [value, ttl] = await Promise.all([redis.get(rlKey), redis.pttl(rlKey)]);
+      } catch {
+        return fallback.peek(key);
+      }
+      if (value === null || ttl <= 0) return undefined;
+      const count = Number(value);
+      return { allowed: count < points, count, remaining: Math.max(0, points - count), resetAfterMs: ttl };
+    },
+  };
+}
+
+/**
  * Counters for the limits, through rate-limiter-flexible: with a Redis URL, in Redis
  * (one atomic script per hit, a key per window that expires with it), shared by every
  * replica; each limiter's insurance is an in-memory limiter holding this replica's share
@@ -120,21 +153,22 @@ export function createLimitCounters(options: LimitCountersOptions): LimitCounter
   redis.on('error', (error: Error) => options.onError?.(error));
   return {
     store: 'redis',
-    limit: (name, points, duration) =>
-      countedLimit(
-        new RateLimiterRedis({
-          storeClient: redis,
-          keyPrefix: `${options.keyPrefix}${name}`,
-          points,
-          duration,
-          rejectIfRedisNotReady: true,
-          insuranceLimiter: new RateLimiterMemory({
-            keyPrefix: name,
-            points: Math.max(1, Math.ceil(points / options.replicas)),
-            duration,
-          }),
-        }),
-      ),
+    limit(name, points, duration) {
+      const insurance = new RateLimiterMemory({
+        keyPrefix: name,
+        points: Math.max(1, Math.ceil(points / options.replicas)),
+        duration,
+      });
+      const limiter = new RateLimiterRedis({
+        storeClient: redis,
+        keyPrefix: `${options.keyPrefix}${name}`,
+        points,
+        duration,
+        rejectIfRedisNotReady: true,
+        insuranceLimiter: insurance,
+      });
+      return countedRedisLimit(redis, limiter, insurance, points);
+    },
     ready(timeoutMs) {
       if (redis.status === 'ready') return Promise.resolve();
       return new Promise((resolve) => {

@@ -75,11 +75,16 @@ describe('createLimitCounters', () => {
       for (let i = 0; i < 3; i++) during.push(await limit.hit('a'));
       expect(during.map((w) => w.allowed)).toEqual([true, true, false]);
       expect(during[0]!.remaining).toBe(1);
+      // A peek reads the same insurance meanwhile.
+      expect(await limit.peek('a')).toMatchObject({ allowed: false, count: 3 });
 
       await proxy.open();
       await counters.ready(10_000);
       // Redis held 1 before the outage; counting carries on from there.
       expect(await limit.hit('a')).toMatchObject({ allowed: true, count: 2, remaining: 2 });
+      const peek = await limit.peek('a');
+      expect(peek).toMatchObject({ allowed: true, count: 2, remaining: 2 });
+      expect(peek!.resetAfterMs).toBeGreaterThan(50_000);
     });
 
     it('answers from the insurance when Redis never answered at all', async () => {
