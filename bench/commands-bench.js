@@ -17,26 +17,15 @@ const { fork } = require('node:child_process');
 const http = require('node:http');
 const path = require('node:path');
 const fs = require('node:fs');
-const { Client } = require('pg');
 const autocannon = require('autocannon');
 const { startStack } = require('../infra/src/stack');
 const { createAdminClient } = require('../infra/src/admin-client');
 const { createDemoWorld } = require('../infra/src/demo-world');
 const { realisticCommands } = require('./realistic-commands');
+const { createBenchDatabase } = require('./bench-database');
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const ADMIN_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
-
-async function withAdminDb(run) {
-  const client = new Client({ connectionString: ADMIN_URL });
-  await client.connect();
-  try {
-    return await run(client);
-  } finally {
-    await client.end();
-  }
-}
 
 function run(options) {
   return new Promise((resolve, reject) => {
@@ -97,13 +86,10 @@ async function paced(url, headers) {
 }
 
 async function main() {
-  const database = `acs_bench_${Date.now()}`;
-  await withAdminDb((c) => c.query(`CREATE DATABASE ${database}`));
-  const dbUrl = new URL(ADMIN_URL);
-  dbUrl.pathname = `/${database}`;
+  const database = await createBenchDatabase('commands');
   const adminToken = `bench-${Math.random().toString(36).slice(2)}-admin-token`;
   const stack = await startStack({
-    databaseUrl: dbUrl.toString(),
+    databaseUrl: database.url,
     natsUrl: NATS_URL,
     adminToken,
     ports: 'free',
@@ -135,7 +121,7 @@ async function main() {
     const perCommand = Math.round(listBody.length / 50);
 
     baseline = fork(path.join(__dirname, 'baseline-server.js'), {
-      env: { ...process.env, DATABASE_URL: dbUrl.toString(), PORT: '0' },
+      env: { ...process.env, DATABASE_URL: database.url, PORT: '0' },
     });
     const { port: baselinePort } = await new Promise((resolve) => baseline.once('message', resolve));
     const baselineUrl = `http://127.0.0.1:${baselinePort}/api/v10/applications/${app.body.id}/commands`;
@@ -251,7 +237,7 @@ async function main() {
   } finally {
     baseline?.kill('SIGTERM');
     await stack.stop();
-    await withAdminDb((c) => c.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`));
+    await database.drop();
   }
 }
 

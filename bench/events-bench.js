@@ -15,7 +15,8 @@ const fs = require('node:fs');
 const path = require('node:path');
 const http = require('node:http');
 const { randomUUID, randomBytes, createPublicKey, verify } = require('node:crypto');
-const { Client, Pool } = require('pg');
+const { Pool } = require('pg');
+const { createBenchDatabase } = require('./bench-database');
 const WebSocket = require('ws');
 const { startStack } = require('../infra/src/stack');
 const { createAdminClient } = require('../infra/src/admin-client');
@@ -24,7 +25,6 @@ const { createDemoWorld } = require('../infra/src/demo-world');
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 5000);
 const RATE = Number(process.env.BENCH_RATE ?? 200);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const ADMIN_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -32,16 +32,6 @@ const percentile = (values, p) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 };
-
-async function withAdminDb(run) {
-  const client = new Client({ connectionString: ADMIN_URL });
-  await client.connect();
-  try {
-    return await run(client);
-  } finally {
-    await client.end();
-  }
-}
 
 /** Commits events to `schema`'s outbox in one transaction; returns their ids and the commit time. */
 async function commit(pool, schema, type, data) {
@@ -128,13 +118,10 @@ async function measure(name, write, arrivals) {
 
 async function main() {
   const suffix = randomBytes(4).toString('hex');
-  const database = `acs_bench_events_${suffix}`;
-  await withAdminDb((c) => c.query(`CREATE DATABASE ${database}`));
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${database}`;
+  const database = await createBenchDatabase('events');
   const adminToken = randomBytes(24).toString('base64url');
   const stack = await startStack({
-    databaseUrl: url.toString(),
+    databaseUrl: database.url,
     natsUrl: NATS_URL,
     adminToken,
     ports: 'free',
@@ -143,7 +130,7 @@ async function main() {
     // One load generator on one address: the invalid-request limit would only measure itself.
     env: { ...process.env, LOG_LEVEL: 'warn', INVALID_REQUEST_LIMIT: '0' },
   });
-  const pool = new Pool({ connectionString: url.toString(), max: 4 });
+  const pool = new Pool({ connectionString: database.url, max: 4 });
   const receiverServer = http.createServer();
   let socket;
   try {
@@ -247,7 +234,7 @@ async function main() {
     receiverServer.close();
     await pool.end();
     await stack.stop();
-    await withAdminDb((c) => c.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`));
+    await database.drop();
     const { connect } = require('nats');
     const nats = await connect({ servers: NATS_URL });
     await (await nats.jetstreamManager()).streams.delete(`ACS_EVENTS_B${suffix}`).catch(() => undefined);

@@ -22,7 +22,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const http = require('node:http');
 const { randomBytes, createPublicKey, verify, generateKeyPairSync, sign } = require('node:crypto');
-const { Client } = require('pg');
+const { createBenchDatabase } = require('./bench-database');
 const WebSocket = require('ws');
 const { startStack } = require('../infra/src/stack');
 const { createAdminClient, adminExpect } = require('../infra/src/admin-client');
@@ -32,7 +32,6 @@ const RATE = Number(process.env.BENCH_RATE ?? 50);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
 const USERS = Number(process.env.BENCH_USERS ?? 16);
-const ADMIN_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -166,25 +165,12 @@ async function measure(name, send, arrivals, seen) {
   };
 }
 
-async function withAdminDb(run) {
-  const client = new Client({ connectionString: ADMIN_URL });
-  await client.connect();
-  try {
-    return await run(client);
-  } finally {
-    await client.end();
-  }
-}
-
 async function main() {
   const suffix = randomBytes(4).toString('hex');
-  const database = `acs_bench_interactions_${suffix}`;
-  await withAdminDb((c) => c.query(`CREATE DATABASE ${database}`));
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${database}`;
+  const database = await createBenchDatabase('interactions');
   const adminToken = randomBytes(24).toString('base64url');
   const stack = await startStack({
-    databaseUrl: url.toString(),
+    databaseUrl: database.url,
     natsUrl: NATS_URL,
     adminToken,
     ports: 'free',
@@ -374,7 +360,7 @@ async function main() {
     for (const s of sessions) s.close();
     receiver?.close();
     await stack.stop();
-    await withAdminDb((c) => c.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`));
+    await database.drop();
     const { connect } = require('nats');
     const nats = await connect({ servers: NATS_URL });
     await (await nats.jetstreamManager()).streams.delete(`ACS_EVENTS_B${suffix}`).catch(() => undefined);

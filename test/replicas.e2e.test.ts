@@ -1,6 +1,12 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import * as path from 'node:path';
-import { createApplication, createDemoWorld, createUser, startTestStack, type TestStack } from './support';
+import {
+  createApplication,
+  createDemoWorld,
+  createUser,
+  spawnGateway,
+  startTestStack,
+  type GatewayReplica,
+  type TestStack,
+} from './support';
 
 /**
  * Gateway replicas share no memory: each caches resolved tokens. A credential change made
@@ -8,62 +14,21 @@ import { createApplication, createDemoWorld, createUser, startTestStack, type Te
  * cache would have expired on its own.
  */
 let stack: TestStack;
-let second: ChildProcess;
+let second: GatewayReplica;
 let secondUrl: string;
 
 beforeAll(async () => {
   stack = await startTestStack({ env: { TOKEN_CACHE_SECONDS: '300' } });
-  second = spawn(
-    process.execPath,
-    [path.join(__dirname, '..', 'services', 'api-gateway', 'dist', 'main.js')],
-    {
-      env: {
-        ...process.env,
-        // Port 0: it binds a port of the OS's choosing and reports it (an IPC message).
-        PORT: '0',
-        HOST: '127.0.0.1',
-        ADMIN_TOKEN: stack.adminToken,
-        COMMAND_REGISTRY_GRPC_URL: stack.grpcTargets.registry,
-        PERMISSIONS_GRPC_URL: stack.grpcTargets.permissions,
-        OAUTH_GRPC_URL: stack.grpcTargets.oauth,
-        DISPATCHER_GRPC_URL: stack.grpcTargets.dispatcher,
-        INTERACTIONS_GRPC_URL: stack.grpcTargets.interactions,
-        NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
-        EVENTS_STREAM: stack.events.stream,
-        EVENTS_SUBJECT_PREFIX: stack.events.subjectPrefix,
-        TOKEN_CACHE_SECONDS: '300',
-        RATE_LIMIT_GLOBAL_PER_SECOND: '0',
-        RATE_LIMIT_ROUTE_LIMIT: '0',
-        LOG_LEVEL: 'warn',
-      },
-      stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
-    },
-  );
-  secondUrl = `http://127.0.0.1:${await reportedPort(second)}`;
-  // Listening; its backends already serve (the stack is ready): /readyz only waits for its channels.
-  for (const deadline = Date.now() + 60_000; Date.now() < deadline;) {
-    const ready = await fetch(`${secondUrl}/readyz`).then(
-      (r) => r.status === 200,
-      () => false,
-    );
-    if (ready) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('the second gateway listens but its /readyz did not answer 200 within 60 s');
+  second = await spawnGateway(stack, {
+    TOKEN_CACHE_SECONDS: '300',
+    RATE_LIMIT_GLOBAL_PER_SECOND: '0',
+    RATE_LIMIT_ROUTE_LIMIT: '0',
+  });
+  secondUrl = second.url;
 });
 
-/** The HTTP port a service reports once it listens (service-kit's reportListening); rejects if it exits first. */
-function reportedPort(child: ChildProcess): Promise<number> {
-  return new Promise((resolve, reject) => {
-    child.on('message', (message: { type?: string; listeners?: { http?: number } }) => {
-      if (message.type === 'acs.listening' && message.listeners?.http) resolve(message.listeners.http);
-    });
-    child.once('exit', (code, signal) => reject(new Error(`the second gateway exited (${code ?? signal})`)));
-  });
-}
-
 afterAll(async () => {
-  second?.kill('SIGTERM');
+  await second?.stop();
   await stack?.stop();
 });
 

@@ -27,6 +27,8 @@
  * @property {Record<PortName, number>} ports  TCP ports to bind; 0 = any
  * @property {string} host     interface the edges listen on
  * @property {string} adminToken
+ * @property {string} [redisUrl]  REDIS_URL of the base environment, when set: where api-gateway's
+ *   replicas count the rate limits together
  */
 
 /**
@@ -127,7 +129,7 @@ const SERVICE_WIRING = [
     kind: 'http',
     edge: true,
     workerId: 0,
-    env: ({ grpc, ports, host, adminToken }) => ({
+    env: ({ grpc, ports, host, adminToken, redisUrl }) => ({
       PORT: String(ports.http),
       HOST: host,
       ADMIN_TOKEN: adminToken,
@@ -137,6 +139,8 @@ const SERVICE_WIRING = [
       LOBBY_GRPC_URL: grpc.lobby,
       DISPATCHER_GRPC_URL: grpc.dispatcher,
       INTERACTIONS_GRPC_URL: grpc.interactions,
+      // The rate limits count in Redis when one is given, else in the process's memory.
+      ...(redisUrl ? { REDIS_URL: redisUrl } : {}),
     }),
   },
 ];

@@ -155,7 +155,13 @@ async function startStack(options) {
         ...(options.events
           ? { EVENTS_STREAM: options.events.stream, EVENTS_SUBJECT_PREFIX: options.events.subjectPrefix }
           : {}),
-        ...wiring.env({ grpc: grpcTargets, ports: requestedPorts, host, adminToken: options.adminToken }),
+        ...wiring.env({
+          grpc: grpcTargets,
+          ports: requestedPorts,
+          host,
+          adminToken: options.adminToken,
+          redisUrl: baseEnv.REDIS_URL || undefined,
+        }),
       },
       onLine: output.line,
     });

@@ -1,4 +1,5 @@
 export { startTestStack, type TestStack } from './start-test-stack';
+export { spawnGateway, type GatewayReplica } from './spawn-gateway';
 export {
   createDemoWorld,
   createUser,

@@ -76,6 +76,8 @@ export async function startTestStack(
         INVALID_REQUEST_LIMIT: '0',
         // Sweeps send many megabyte bodies; the tenant-isolation test sets its own.
         LARGE_BODY_BYTES_PER_SECOND: '1000000000',
+        // Should REDIS_URL be set, stacks sharing one Redis count apart.
+        REDIS_KEY_PREFIX: `acs${suffix}:`,
         ...options.env,
       },
     });

@@ -39,7 +39,20 @@ const schema = z.object({
   RATE_LIMIT_GLOBAL_PER_SECOND: z.coerce.number().int().min(0).default(50),
   /** Requests per credential, route and guild in each window; 0 turns per-route limits off. */
   RATE_LIMIT_ROUTE_LIMIT: z.coerce.number().int().min(0).default(50),
-  RATE_LIMIT_ROUTE_WINDOW_SECONDS: z.coerce.number().positive().default(1),
+  /** Whole seconds: Redis counts windows by their expiry in seconds. */
+  RATE_LIMIT_ROUTE_WINDOW_SECONDS: z.coerce.number().int().positive().default(1),
+  /**
+   * Redis, where the rate limits and the invalid-request limit count, shared by every
+   * replica (`redis://[user:password@]host:port[/db]`); unset: each process counts alone.
+   */
+  REDIS_URL: z.preprocess((value) => (value === '' ? undefined : value), z.string().url().optional()),
+  /** Prefix of every key in Redis, so that deployments sharing one Redis count apart. */
+  REDIS_KEY_PREFIX: z.string().default('acs:'),
+  /**
+   * How many replicas share the limits: while Redis is unreachable each counts in memory
+   * its share, the limit divided by this (rounded up).
+   */
+  RATE_LIMIT_REPLICAS: z.coerce.number().int().positive().default(1),
   /** NATS, where oauth's events say when an application's credentials changed. */
   NATS_URL: z.string().default('nats://127.0.0.1:4222'),
   EVENTS_STREAM: z.string().default('ACS_EVENTS'),

@@ -11,6 +11,7 @@ import { readJsonBody } from './http/read-json-body';
 import { InvalidRequestLimiter, type InvalidRequestLimits } from './http/invalid-request-limiter';
 import { RateLimiter, type RateLimits } from './http/rate-limiter';
 import type { TrustProxy } from './domain/read-trust-proxy';
+import { createLimitCounters, type LimitCounters } from './store/limit-counters';
 import { refuseNulQuery } from './http/refuse-bad-text';
 import { createErrorRenderer } from './http/render-error';
 import { mountRoutes, notFound } from './http/route-table';
@@ -43,6 +44,8 @@ export interface ServerDeps {
   largeBodyBytesPerSecond?: number;
   rateLimits: RateLimits;
   invalidRequestLimits: InvalidRequestLimits;
+  /** Where both limits count (Redis, shared by the replicas); unset: in this process's memory. */
+  limitCounters?: LimitCounters;
   /** Express's `trust proxy`: which hops may name the client (`req.ip`) in `X-Forwarded-For`. */
   trustProxy: TrustProxy;
   isDraining: () => boolean;
@@ -69,8 +72,11 @@ function createApp(deps: ServerDeps): Express {
   app.set('etag', false);
   app.set('trust proxy', deps.trustProxy);
   const readBody = readJsonBody(deps.maxBodyBytes, deps.largeBodyBytesPerSecond);
+  const counters = deps.limitCounters ?? createLimitCounters({ keyPrefix: '', replicas: 1 });
   const invalidRequests =
-    deps.invalidRequestLimits.limit > 0 ? new InvalidRequestLimiter(deps.invalidRequestLimits) : undefined;
+    deps.invalidRequestLimits.limit > 0
+      ? new InvalidRequestLimiter(deps.invalidRequestLimits, counters)
+      : undefined;
 
   app.use(setSecurityHeaders);
   app.use(limitRequestTime(deps.requestDeadlineMs));
@@ -80,7 +86,7 @@ function createApp(deps: ServerDeps): Express {
   // blocked address is refused whatever it asks and whichever token it sends.
   if (invalidRequests) app.use(invalidRequests.refuseBlocked);
   app.use(refuseNulQuery);
-  const limiter = new RateLimiter(deps.rateLimits, deps.auth.identify);
+  const limiter = new RateLimiter(deps.rateLimits, deps.auth.identify, counters);
   const interactions = interactionRoutes(deps.clients, deps.auth, readBody);
   // One table per base path, so that its 404/405 fallbacks know every route of it.
   mountRoutes(

@@ -6,6 +6,7 @@ import { closeBackendClients, createBackendClients } from './clients/backend-cli
 import { createPeerClients } from './clients/peer-clients';
 import { loadConfig, SERVICE_NAME } from './config';
 import { createServer } from './create-server';
+import { createLimitCounters } from './store/limit-counters';
 
 /**
  * Wires config, the peer clients, the authenticator, the credential follower and the HTTP
@@ -36,6 +37,16 @@ export async function startService(
     cache: auth.cache,
     logger,
   });
+  const limitCounters = createLimitCounters({
+    url: config.REDIS_URL,
+    keyPrefix: config.REDIS_KEY_PREFIX,
+    replicas: config.RATE_LIMIT_REPLICAS,
+    onError: rateLimitedLog((error) =>
+      logger.warn({ err: error }, 'Redis unreachable: the limits count in memory until it answers'),
+    ),
+  });
+  // The first requests count in Redis too, unless it is down (then in memory, as in an outage).
+  await limitCounters.ready(2_000);
   const server = createServer({
     clients,
     backends,
@@ -50,6 +61,7 @@ export async function startService(
       routeLimit: config.RATE_LIMIT_ROUTE_LIMIT,
       routeWindowSeconds: config.RATE_LIMIT_ROUTE_WINDOW_SECONDS,
     },
+    limitCounters,
     invalidRequestLimits: {
       limit: config.INVALID_REQUEST_LIMIT,
       windowSeconds: config.INVALID_REQUEST_WINDOW_SECONDS,
@@ -65,7 +77,7 @@ export async function startService(
   await new Promise<void>((resolve) => server.listen(config.PORT, config.HOST, resolve));
   // The bound port: PORT 0 lets the OS choose one.
   const { port } = server.address() as AddressInfo;
-  logger.info({ host: config.HOST, port }, 'api-gateway listening');
+  logger.info({ host: config.HOST, port, limits: limitCounters.store }, 'api-gateway listening');
   reportListening({ http: port });
 
   installGracefulShutdown(
@@ -81,9 +93,21 @@ export async function startService(
           }),
       },
       { name: 'credential events', run: () => credentials.stop() },
+      { name: 'redis', run: () => limitCounters.close() },
       { name: 'grpc clients', run: () => closeBackendClients(backends) },
       { name: 'telemetry', run: () => telemetry.shutdown() },
     ],
     config.SHUTDOWN_TIMEOUT_MS,
   );
+}
+
+/** Calls `log` at most once every 10 s: a Redis that is down reports an error per reconnection. */
+function rateLimitedLog(log: (error: Error) => void): (error: Error) => void {
+  let last = 0;
+  return (error) => {
+    const now = Date.now();
+    if (now - last < 10_000) return;
+    last = now;
+    log(error);
+  };
 }

@@ -18,12 +18,12 @@ export interface Authenticator {
   /**
    * The key of the request's credential when it resolves to a principal, else undefined
    * (none, malformed, unknown, or oauth unreachable): who the rate limits count. With
-   * `sessionOnly`, a bot or Bearer token counts as none. With `lookup` false only what is
-   * already known is used, and oauth is not asked.
+   * `sessionOnly`, a bot or Bearer token counts as none. A credential not known yet is
+   * looked up only when `lookup` (asked only then) says so; else oauth is not asked.
    */
   identify(
     req: Request,
-    options: { allowUserSession: boolean; sessionOnly?: boolean; lookup: boolean },
+    options: { allowUserSession: boolean; sessionOnly?: boolean; lookup: () => Promise<boolean> },
   ): Promise<string | undefined>;
   cache: TokenCache;
 }
@@ -108,7 +108,7 @@ export function createAuthenticator(
       const { kind, key } = readCredential(header);
       if (kind === 'user' ? !allowUserSession : sessionOnly) return undefined;
       if (cache.get(key)) return key;
-      if (!lookup || unknown.has(key)) return undefined;
+      if (unknown.has(key) || !(await lookup())) return undefined;
       return authenticate(req, allowUserSession).then(
         () => key,
         () => undefined,

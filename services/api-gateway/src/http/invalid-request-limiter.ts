@@ -1,5 +1,5 @@
 import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
-import { FixedWindows } from '../domain/fixed-windows';
+import { createLimitCounters, type CountedLimit, type LimitCounters } from '../store/limit-counters';
 import { clientOf } from './client-of';
 import { markRateLimited } from './rate-limiter';
 import { toDiscordError } from './render-error';
@@ -26,40 +26,32 @@ const INVALID_STATUSES = new Set([401, 403, 429]);
  * the error renderer, which writes every error answer of the gateway: counting there sees
  * the status even when the client hung up before the answer was sent. The answers of a
  * block are counted too, in the window that is already full, so they do not make it
- * longer. Counters are per gateway process and swept once a minute.
+ * longer. The counters are the `counters` given: in Redis, shared by every replica, or in
+ * this process's memory (windows go when they end).
  */
 export class InvalidRequestLimiter {
-  private readonly windows = new FixedWindows();
+  private readonly answers: CountedLimit;
   // The client of each request, read once when it arrived: `req.ip` parses X-Forwarded-For
   // on every read, and a socket closed before its address was read has none.
   private readonly clients = new WeakMap<Request, string>();
-  private readonly windowMs: number;
 
   constructor(
-    private readonly limits: InvalidRequestLimits,
-    private readonly now: () => number = Date.now,
+    limits: InvalidRequestLimits,
+    counters: LimitCounters = createLimitCounters({ keyPrefix: '', replicas: 1 }),
   ) {
-    this.windowMs = limits.windowSeconds * 1000;
-  }
-
-  /** How many addresses have a window now: those with invalid answers lately. */
-  get trackedAddresses(): number {
-    return this.windows.size;
+    this.answers = counters.limit('invalid', limits.limit, limits.windowSeconds);
   }
 
   /** Before the routes: a blocked client gets a global 429 until its window ends. */
   readonly refuseBlocked: RequestHandler = (req, res, next) => {
-    const now = this.now();
-    // Windows that ended go, at most once a minute, so memory follows live clients.
-    this.windows.sweep(now, this.windowMs);
     const client = clientOf(req.ip);
     if (client === undefined) return next();
     this.clients.set(req, client);
-    const window = this.windows.current(client, now, this.windowMs);
-    if (!window || window.count < this.limits.limit) return next();
-    // Rounded up to the millisecond, so that a client waiting `retry_after` is not early.
-    const retryAfter = Math.ceil(window.started + this.windowMs - now) / 1000;
-    next(markRateLimited(res, retryAfter, 'global'));
+    this.answers.peek(client).then((window) => {
+      if (!window || window.allowed) return next();
+      // Rounded up to the millisecond, so that a client waiting `retry_after` is not early.
+      next(markRateLimited(res, Math.ceil(window.resetAfterMs) / 1000, 'global'));
+    }, next);
   };
 
   /** Error middleware before the renderer: counts the answer the renderer is about to write. */
@@ -67,13 +59,17 @@ export class InvalidRequestLimiter {
     const client = this.clients.get(req);
     const status = toDiscordError(error)?.httpStatus;
     if (
-      client !== undefined &&
-      status !== undefined &&
-      INVALID_STATUSES.has(status) &&
-      res.getHeader('X-RateLimit-Scope') !== 'shared'
+      client === undefined ||
+      status === undefined ||
+      !INVALID_STATUSES.has(status) ||
+      res.getHeader('X-RateLimit-Scope') === 'shared'
     ) {
-      this.windows.hit(client, this.now(), this.windowMs);
+      return next(error);
     }
-    next(error);
+    // Counted before the answer is written, so that the client's next request sees it.
+    this.answers.hit(client).then(
+      () => next(error),
+      () => next(error),
+    );
   };
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 import { DiscordError, type DiscordErrorBody } from '@acs/discord-errors';
-import { FixedWindows } from '../domain/fixed-windows';
+import { createLimitCounters, type CountedLimit, type LimitCounters } from '../store/limit-counters';
 import { clientOf } from './client-of';
 
 /** Limits of the public API (D: topics/rate-limits). */
@@ -86,12 +86,12 @@ export interface RouteLimitOptions {
 
 /**
  * Who a request is counted as, for a route that takes a credential: the credential's key
- * when it resolves to a principal, undefined otherwise. With `lookup` false, only what is
- * known without asking oauth.
+ * when it resolves to a principal, undefined otherwise. A credential not known yet is
+ * looked up only when `lookup` resolves true.
  */
 export type IdentifyCaller = (
   req: Request,
-  options: { allowUserSession: boolean; sessionOnly?: boolean; lookup: boolean },
+  options: { allowUserSession: boolean; sessionOnly?: boolean; lookup: () => Promise<boolean> },
 ) => Promise<string | undefined>;
 
 /**
@@ -107,17 +107,27 @@ export type IdentifyCaller = (
  *
  * Every answer carries the route bucket's `X-RateLimit-*` headers; a 429 also carries
  * `Retry-After`, `X-RateLimit-Scope`, `X-RateLimit-Global` when global, and `Via`
- * (discord.py treats a 429 without `Via` as a Cloudflare ban). Counters are per gateway
- * process: with N replicas behind a balancer a client gets up to N times the limit.
+ * (discord.py treats a 429 without `Via` as a Cloudflare ban). The counters are the
+ * `counters` given: in Redis, shared by every replica (each counting its share in memory
+ * while Redis is unreachable), or in this process's memory; keys, headers and bucket
+ * hashes are the same with either.
  */
 export class RateLimiter {
-  private readonly windows = new FixedWindows();
+  private readonly global: CountedLimit | undefined;
+  private readonly route: CountedLimit | undefined;
 
   constructor(
     private readonly limits: RateLimits,
     private readonly identify: IdentifyCaller = async () => undefined,
-    private readonly now: () => number = Date.now,
-  ) {}
+    counters: LimitCounters = createLimitCounters({ keyPrefix: '', replicas: 1 }),
+  ) {
+    this.global =
+      limits.globalPerSecond > 0 ? counters.limit('global', limits.globalPerSecond, 1) : undefined;
+    this.route =
+      limits.routeLimit > 0
+        ? counters.limit('route', limits.routeLimit, limits.routeWindowSeconds)
+        : undefined;
+  }
 
   /**
    * The middleware for one route; `routeId` is its method and path pattern, `credential`
@@ -127,14 +137,9 @@ export class RateLimiter {
     const bucket = createHash('sha256').update(routeId).digest('hex').slice(0, 32);
     const global = options.global ?? true;
     return (req, res, next) => {
-      this.callerOf(req, routeId, credential, global).then((caller) => {
-        try {
-          this.check(req, res, caller, routeId, bucket, global);
-          next();
-        } catch (error) {
-          next(error);
-        }
-      }, next);
+      this.callerOf(req, routeId, credential, global)
+        .then((caller) => this.check(req, res, caller, routeId, bucket, global))
+        .then(() => next(), next);
     };
   }
 
@@ -149,58 +154,41 @@ export class RateLimiter {
     const key = await this.identify(req, {
       allowUserSession: credential !== 'token',
       sessionOnly: credential === 'session',
-      lookup: !this.isSpent(address, routeId, req, global),
+      lookup: async () => !(await this.isSpent(address, routeId, req, global)),
     });
     return key ?? address;
   }
 
   /** Whether a caller has no request left in its global window (where it applies) or this route's. */
-  private isSpent(caller: string, routeId: string, req: Request, global: boolean): boolean {
-    const now = this.now();
-    const { globalPerSecond, routeLimit, routeWindowSeconds } = this.limits;
-    return (
-      (global && this.windows.isFull(`g:${caller}`, now, 1000, globalPerSecond)) ||
-      this.windows.isFull(
-        `r:${caller}:${routeId}:${majorOf(req)}`,
-        now,
-        routeWindowSeconds * 1000,
-        routeLimit,
-      )
-    );
+  private async isSpent(caller: string, routeId: string, req: Request, global: boolean): Promise<boolean> {
+    const [globalWindow, routeWindow] = await Promise.all([
+      global ? this.global?.peek(caller) : undefined,
+      this.route?.peek(`${caller}:${routeId}:${majorOf(req)}`),
+    ]);
+    return globalWindow?.allowed === false || routeWindow?.allowed === false;
   }
 
-  private check(
+  private async check(
     req: Request,
     res: Response,
     caller: string,
     routeId: string,
     bucket: string,
     global: boolean,
-  ): void {
-    const now = this.now();
-    const { globalPerSecond, routeLimit, routeWindowSeconds } = this.limits;
-    // Windows that ended long ago go, so memory follows live clients.
-    this.windows.sweep(now, Math.max(60, routeWindowSeconds) * 1000);
-
-    if (routeLimit > 0) {
-      const window = this.windows.hit(
-        `r:${caller}:${routeId}:${majorOf(req)}`,
-        now,
-        routeWindowSeconds * 1000,
-      );
-      const resetAfter = Math.max(0, window.started + routeWindowSeconds * 1000 - now) / 1000;
-      res.setHeader('X-RateLimit-Limit', String(routeLimit));
-      res.setHeader('X-RateLimit-Remaining', String(Math.max(0, routeLimit - window.count)));
-      res.setHeader('X-RateLimit-Reset', (now / 1000 + resetAfter).toFixed(3));
+  ): Promise<void> {
+    if (this.route) {
+      const window = await this.route.hit(`${caller}:${routeId}:${majorOf(req)}`);
+      const resetAfter = window.resetAfterMs / 1000;
+      res.setHeader('X-RateLimit-Limit', String(this.limits.routeLimit));
+      res.setHeader('X-RateLimit-Remaining', String(window.remaining));
+      res.setHeader('X-RateLimit-Reset', (Date.now() / 1000 + resetAfter).toFixed(3));
       res.setHeader('X-RateLimit-Reset-After', resetAfter.toFixed(3));
       res.setHeader('X-RateLimit-Bucket', bucket);
-      if (window.count > routeLimit) throw markRateLimited(res, resetAfter, 'user');
+      if (!window.allowed) throw markRateLimited(res, resetAfter, 'user');
     }
-    if (global && globalPerSecond > 0) {
-      const window = this.windows.hit(`g:${caller}`, now, 1000);
-      if (window.count > globalPerSecond) {
-        throw markRateLimited(res, Math.max(0, window.started + 1000 - now) / 1000, 'global');
-      }
+    if (global && this.global) {
+      const window = await this.global.hit(caller);
+      if (!window.allowed) throw markRateLimited(res, window.resetAfterMs / 1000, 'global');
     }
   }
 }

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
@@ -6,18 +6,24 @@ import { createLogger } from '@acs/service-kit';
 import { createAuthenticator, type Authenticator } from '../../src/auth/create-authenticator';
 import { createOAuthClient } from '../../src/clients/oauth-client';
 import { RateLimiter } from '../../src/http/rate-limiter';
+import { createLimitCounters, type LimitCounters } from '../../src/store/limit-counters';
 import { createErrorRenderer } from '../../src/http/render-error';
 import { sendJson } from '../../src/http/send-json';
 import { startFakeOAuth, type FakeOAuth } from '../support/fake-oauth-server';
 
 /**
  * Who the rate limits count: the limiter as createApp mounts it, in an Express app on a
- * real port, with the real authenticator against a gRPC stand-in for oauth. The limiter's
- * clock stands still, so that no window ends during a test; each test has its own address
+ * real port, with the real authenticator against a gRPC stand-in for oauth, counting in
+ * memory and in the machine's Redis (under a key prefix of this run's own). The route
+ * windows last a minute, so that none ends during a test; each test has its own address
  * (X-Forwarded-For, trusted from loopback).
  */
+const STORES = ['memory', 'redis'] as const;
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+
 let oauth: FakeOAuth;
 let auth: Authenticator;
+let counters: LimitCounters;
 let server: Server;
 let url: string;
 
@@ -32,56 +38,71 @@ const BOT = {
   cache_seconds: 60,
 };
 
-beforeAll(async () => {
-  oauth = await startFakeOAuth();
-  oauth.tokens.set('valid.bot.token', BOT);
-  oauth.tokens.set('other.bot.token', { ...BOT, application_id: '1300000000000000002' });
-  oauth.tokens.set('known.bot.token', { ...BOT, application_id: '1300000000000000003' });
-  auth = createAuthenticator(createOAuthClient(oauth.client), {
-    maxCacheSeconds: 30,
-    unknownTokenSeconds: 10,
+describe.each(STORES)('the rate limiter counting in %s', (store) => {
+  beforeAll(async () => {
+    oauth = await startFakeOAuth();
+    oauth.tokens.set('valid.bot.token', BOT);
+    oauth.tokens.set('other.bot.token', { ...BOT, application_id: '1300000000000000002' });
+    oauth.tokens.set('known.bot.token', { ...BOT, application_id: '1300000000000000003' });
+    auth = createAuthenticator(createOAuthClient(oauth.client), {
+      maxCacheSeconds: 30,
+      unknownTokenSeconds: 10,
+    });
+    counters = createLimitCounters({
+      url: store === 'redis' ? REDIS_URL : undefined,
+      keyPrefix: `test:rate-limiter:${randomBytes(6).toString('hex')}:`,
+      replicas: 1,
+    });
+    await counters.ready(5_000);
+    const limiter = new RateLimiter(
+      { globalPerSecond: 0, routeLimit: LIMIT, routeWindowSeconds: 60 },
+      auth.identify,
+      counters,
+    );
+    const global = new RateLimiter(
+      { globalPerSecond: LIMIT, routeLimit: 1000, routeWindowSeconds: 60 },
+      auth.identify,
+      counters,
+    );
+    const app = express();
+    app.set('trust proxy', 'loopback');
+    app.get('/token-route', limiter.forRoute('GET /token-route', 'token'), async (req, res) => {
+      await auth.authenticate(req);
+      sendJson(res, 200, {});
+    });
+    app.get('/open-route', limiter.forRoute('GET /open-route'), (_req, res) => sendJson(res, 200, {}));
+    app.get('/global/:guild_id', global.forRoute('GET /global/:guild_id', 'token'), (_req, res) =>
+      sendJson(res, 200, {}),
+    );
+    app.use(createErrorRenderer(createLogger('test', 'silent')));
+    server = await new Promise((resolve) => {
+      const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
+    });
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
-  const limiter = new RateLimiter(
-    { globalPerSecond: LIMIT, routeLimit: 1000, routeWindowSeconds: 1 },
-    auth.identify,
-    () => 0,
-  );
-  const app = express();
-  app.set('trust proxy', 'loopback');
-  app.get('/token-route', limiter.forRoute('GET /token-route', 'token'), async (req, res) => {
-    await auth.authenticate(req);
-    sendJson(res, 200, {});
+
+  afterAll(async () => {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await oauth.close();
+    await counters.close();
   });
-  app.get('/open-route', limiter.forRoute('GET /open-route'), (_req, res) => sendJson(res, 200, {}));
-  app.use(createErrorRenderer(createLogger('test', 'silent')));
-  server = await new Promise((resolve) => {
-    const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
+
+  beforeEach(() => {
+    oauth.calls.length = 0;
   });
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
 
-afterAll(async () => {
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  await oauth.close();
-});
+  const randomToken = () => `Bot ${randomBytes(24).toString('base64url')}`;
 
-beforeEach(() => {
-  oauth.calls.length = 0;
-});
-
-const randomToken = () => `Bot ${randomBytes(24).toString('base64url')}`;
-
-async function statuses(client: string, path: string, authorizations: Array<string | undefined>) {
-  const answers: number[] = [];
-  for (const authorization of authorizations) {
-    const headers: Record<string, string> = { 'X-Forwarded-For': client };
-    if (authorization !== undefined) headers.authorization = authorization;
-    answers.push((await fetch(`${url}${path}`, { headers })).status);
+  async function statuses(client: string, path: string, authorizations: Array<string | undefined>) {
+    const answers: number[] = [];
+    for (const authorization of authorizations) {
+      const headers: Record<string, string> = { 'X-Forwarded-For': client };
+      if (authorization !== undefined) headers.authorization = authorization;
+      answers.push((await fetch(`${url}${path}`, { headers })).status);
+    }
+    return answers;
   }
-  return answers;
-}
 
-describe('the rate limiter', () => {
   it('counts a client rotating made-up tokens as one caller, its address, and stops asking oauth', async () => {
     const tokens = Array.from({ length: 70 }, randomToken);
     const answers = await statuses('198.51.100.1', '/token-route', tokens);
@@ -137,5 +158,30 @@ describe('the rate limiter', () => {
     } finally {
       oauth.failing = false;
     }
+  });
+
+  it('sends the same route headers from either store, and counts the global window across routes', async () => {
+    const headers = { 'X-Forwarded-For': '198.51.100.7', authorization: 'Bot valid.bot.token' };
+    const first = await fetch(`${url}/global/1`, { headers });
+    expect(first.status).toBe(200);
+    expect(first.headers.get('x-ratelimit-limit')).toBe('1000');
+    expect(first.headers.get('x-ratelimit-remaining')).toBe('999');
+    expect(first.headers.get('x-ratelimit-bucket')).toBe(
+      createHash('sha256').update('GET /global/:guild_id').digest('hex').slice(0, 32),
+    );
+    const resetAfter = Number(first.headers.get('x-ratelimit-reset-after'));
+    expect(resetAfter).toBeGreaterThan(55);
+    expect(resetAfter).toBeLessThanOrEqual(60);
+    expect(Number(first.headers.get('x-ratelimit-reset'))).toBeCloseTo(Date.now() / 1000 + resetAfter, -1);
+    // A burst over guilds: each route bucket has room, the global second does not.
+    const burst = await Promise.all(
+      Array.from({ length: 3 * LIMIT }, (_, i) => fetch(`${url}/global/${i + 2}`, { headers })),
+    );
+    const refused = burst.filter((answer) => answer.status === 429);
+    // At least the third second's share, should the burst straddle a window's end.
+    expect(refused.length).toBeGreaterThanOrEqual(LIMIT);
+    expect(refused[0]!.headers.get('x-ratelimit-global')).toBe('true');
+    expect(refused[0]!.headers.get('x-ratelimit-scope')).toBe('global');
+    expect(await refused[0]!.json()).toMatchObject({ global: true });
   });
 });
