@@ -9,7 +9,7 @@ import { mountHealthRoutes } from './http/health-routes';
 import { limitRequestTime } from './http/limit-request-time';
 import { readJsonBody } from './http/read-json-body';
 import { InvalidRequestLimiter, type InvalidRequestLimits } from './http/invalid-request-limiter';
-import { RateLimiter, type RateLimits } from './http/rate-limiter';
+import { ApplicationRateLimiter, RateLimiter, type RateLimits } from './http/rate-limiter';
 import type { TrustProxy } from './domain/read-trust-proxy';
 import { refuseNulQuery } from './http/refuse-bad-text';
 import { createErrorRenderer } from './http/render-error';
@@ -22,6 +22,7 @@ import { commandRoutes } from './handlers/command-routes';
 import { dmChannelRoutes } from './handlers/dm-channel-routes';
 import { gatewayRoutes } from './handlers/gateway-routes';
 import { interactionRoutes } from './handlers/interaction-routes';
+import { lobbyRoutes, type LobbyRateLimits } from './handlers/lobby-routes';
 import { oauth2Routes } from './handlers/oauth2-routes';
 import { userRoutes } from './handlers/user-routes';
 
@@ -40,6 +41,8 @@ export interface ServerDeps {
   /** How fast one client address may have large bodies read (bytes a second); unset: one at a time, unpaced. */
   largeBodyBytesPerSecond?: number;
   rateLimits: RateLimits;
+  /** The lobby development limits per application; off when not given. */
+  lobbyRateLimits?: LobbyRateLimits;
   invalidRequestLimits: InvalidRequestLimits;
   /** Express's `trust proxy`: which hops may name the client (`req.ip`) in `X-Forwarded-For`. */
   trustProxy: TrustProxy;
@@ -59,6 +62,12 @@ function decodeAtSign(req: Request, _res: Response, next: NextFunction): void {
   if (/%40/i.test(path)) req.url = path.replace(/%40/gi, '@') + (query < 0 ? '' : req.url.slice(query));
   next();
 }
+
+/** Lobby limits when none are configured (tests that build the server themselves). */
+const NO_LOBBY_LIMITS: LobbyRateLimits = {
+  write: { limit: 0, windowSeconds: 1 },
+  link: { limit: 0, windowSeconds: 1 },
+};
 
 /** Builds the Express app: health, `/api/v10`, `/admin`, the 404/405 fallbacks and the one error renderer. */
 function createApp(deps: ServerDeps): Express {
@@ -95,6 +104,10 @@ function createApp(deps: ServerDeps): Express {
       ...oauth2Routes(deps.clients, deps.auth, readBody, deps.maxBodyBytes),
       ...userRoutes(deps.clients, deps.auth),
       ...dmChannelRoutes(deps.clients, deps.auth, readBody),
+      ...lobbyRoutes(deps.clients.lobby, deps.auth, readBody, {
+        limiter: new ApplicationRateLimiter(),
+        lobby: deps.lobbyRateLimits ?? NO_LOBBY_LIMITS,
+      }),
     ],
     limiter,
   );

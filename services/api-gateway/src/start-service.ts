@@ -23,6 +23,7 @@ export async function startService(
     permissions: config.PERMISSIONS_GRPC_URL,
     dispatcher: config.DISPATCHER_GRPC_URL,
     interactions: config.INTERACTIONS_GRPC_URL,
+    lobby: config.LOBBY_GRPC_URL,
   });
   const clients = createPeerClients(backends);
   let draining = false;
@@ -49,6 +50,10 @@ export async function startService(
       globalPerSecond: config.RATE_LIMIT_GLOBAL_PER_SECOND,
       routeLimit: config.RATE_LIMIT_ROUTE_LIMIT,
       routeWindowSeconds: config.RATE_LIMIT_ROUTE_WINDOW_SECONDS,
+    },
+    lobbyRateLimits: {
+      write: { limit: config.LOBBY_RATE_LIMIT, windowSeconds: config.LOBBY_RATE_LIMIT_WINDOW_SECONDS },
+      link: { limit: config.LOBBY_LINK_RATE_LIMIT, windowSeconds: config.LOBBY_RATE_LIMIT_WINDOW_SECONDS },
     },
     invalidRequestLimits: {
       limit: config.INVALID_REQUEST_LIMIT,
