@@ -184,7 +184,8 @@ export function lobbyRoutes(
       };
       const json = await lobby.call(spec.rpc, principal, request);
       if (spec.status === 204) sendNoContent(res);
-      else sendJson(res, spec.status, JSON.parse(json) as unknown);
+      // lobby's JSON text, passed through as it is.
+      else sendJson(res, spec.status, json);
     };
     return {
       method: spec.method,

@@ -54,8 +54,11 @@ const MEMBER_DISPATCH = {
  */
 export function planLobbyEvent(event: LobbyEvent): LobbyPlan {
   const { data } = event;
-  const toMembers = (t: string, d: unknown): GatewayRoute[] =>
-    [...new Set(data.user_ids)].map((userId) => ({ to: 'user', userId, message: { t, d, sessionId: null } }));
+  // One message object for every member: the bus encodes it once.
+  const toMembers = (t: string, d: unknown): GatewayRoute[] => {
+    const message = { t, d, sessionId: null };
+    return [...new Set(data.user_ids)].map((userId) => ({ to: 'user', userId, message }));
+  };
   switch (event.name) {
     case 'lobby.lobby.created':
       return { gateway: toMembers('LOBBY_CREATE', event.data.lobby), webhook: null };

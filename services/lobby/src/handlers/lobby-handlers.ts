@@ -140,7 +140,7 @@ export function createLobbyHandlers({ lobbies, oauth, permissions }: LobbyHandle
       const caller = callerOf(req);
       const lobbyId = lobbyIdOf(req);
       const limit = readHistoryLimit(req.limit, MAX_HISTORY_LIMIT, DEFAULT_HISTORY_LIMIT);
-      return answer(await lobbies.listMessages(caller.applicationId, lobbyId, caller, limit));
+      return { json: await lobbies.listMessages(caller.applicationId, lobbyId, caller, limit) };
     },
 
     async LinkChannel(req: Call) {

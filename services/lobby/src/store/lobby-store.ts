@@ -395,13 +395,16 @@ export class LobbyStore {
     return message;
   }
 
-  /** GET /lobbies/{id}/messages: the newest `limit` of the last 72 hours, newest first. */
+  /**
+   * GET /lobbies/{id}/messages: the newest `limit` of the last 72 hours, newest first, as
+   * JSON text (PostgreSQL renders the array: 200 messages are not parsed and rendered again).
+   */
   async listMessages(
     applicationId: string,
     lobbyId: string,
     caller: { userId: string; bot: boolean },
     limit: number,
-  ): Promise<JsonRecord[]> {
+  ): Promise<string> {
     const found = await this.pool.query<{ member: boolean }>(
       `SELECT m.user_id IS NOT NULL AS member
          FROM lobby l LEFT JOIN lobby_member m ON m.lobby_id = l.id AND m.user_id = $3
@@ -411,15 +414,16 @@ export class LobbyStore {
     const lobby = found.rows[0];
     if (!lobby) throw new UnknownLobbyError();
     if (!caller.bot && !lobby.member) throw new NotLobbyMemberError();
-    const rows = await this.pool.query<{ message: JsonRecord }>(
-      `SELECT CASE WHEN moderation_metadata IS NULL THEN message
-                   ELSE message || jsonb_build_object('moderation_metadata', moderation_metadata) END AS message
-         FROM lobby_message
-        WHERE lobby_id = $1 AND created_at > now() - $2::bigint * interval '1 millisecond'
-        ORDER BY id DESC LIMIT $3`,
+    const rows = await this.pool.query<{ json: string }>(
+      `SELECT COALESCE(json_agg(m.message ORDER BY m.id DESC), '[]')::text AS json
+         FROM (SELECT id, CASE WHEN moderation_metadata IS NULL THEN message
+                               ELSE message || jsonb_build_object('moderation_metadata', moderation_metadata) END AS message
+                 FROM lobby_message
+                WHERE lobby_id = $1 AND created_at > now() - $2::bigint * interval '1 millisecond'
+                ORDER BY id DESC LIMIT $3) AS m`,
       [lobbyId, HISTORY_WINDOW_MS, limit],
     );
-    return rows.rows.map((r) => r.message);
+    return (rows.rows[0] as { json: string }).json;
   }
 
   /** PUT …/messages/{id}/moderation-metadata: sets it (LOBBY_MESSAGE_UPDATE). */

@@ -19,6 +19,8 @@ export class DispatchBus {
     { sub: Subscription; handlers: Set<(m: unknown) => void> }
   >();
 
+  private readonly encoded = new WeakMap<UserDispatch, string>();
+
   constructor(
     private readonly nats: NatsConnection,
     private readonly subjectPrefix: string,
@@ -30,7 +32,7 @@ export class DispatchBus {
       case 'bot':
         return this.publish(route.applicationId, route.message);
       case 'user':
-        return this.nats.publish(this.userSubject(route.userId), JSON.stringify(route.message));
+        return this.nats.publish(this.userSubject(route.userId), this.encode(route.message));
       case 'channel-viewers':
         return this.nats.publish(this.guildSubject(route.message.guildId), JSON.stringify(route.message));
     }
@@ -39,6 +41,19 @@ export class DispatchBus {
   /** Sends a message to every session of the application. */
   publish(applicationId: string, message: BotMessage): void {
     this.nats.publish(this.applicationSubject(applicationId), JSON.stringify(message));
+  }
+
+  /**
+   * A dispatch as published: one event's routes to many users (a lobby message to 1,000
+   * members) share one message object, encoded once.
+   */
+  private encode(message: UserDispatch): string {
+    let text = this.encoded.get(message);
+    if (text === undefined) {
+      text = JSON.stringify(message);
+      this.encoded.set(message, text);
+    }
+    return text;
   }
 
   /** Resolves once everything published so far has reached the server. */
