@@ -21,6 +21,7 @@ const { Client, Pool } = require('pg');
 const { startStack } = require('../infra/src/stack');
 const { createAdminClient, adminExpect } = require('../infra/src/admin-client');
 const { createDemoWorld } = require('../infra/src/demo-world');
+const { userAccessToken } = require('../infra/src/user-token');
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
@@ -119,25 +120,13 @@ async function main() {
     const posters = [];
     for (let i = 0; i < POSTERS; i++) {
       const user = await adminExpect(admin, 201, 'POST', '/admin/users', { username: `poster${i}` });
-      const { code } = await adminExpect(admin, 200, 'POST', '/admin/oauth2/authorize', {
-        client_id: app.id,
-        user_id: user.id,
+      const token = await userAccessToken(stack.apiUrl, admin, {
+        application: app,
+        userId: user.id,
         scope: 'sdk.social_layer',
-        redirect_uri: REDIRECT,
+        redirectUri: REDIRECT,
       });
-      const token = await fetch(`${stack.apiUrl}/api/v10/oauth2/token`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({
-          grant_type: 'authorization_code',
-          code,
-          redirect_uri: REDIRECT,
-          client_id: app.id,
-          client_secret: app.clientSecret,
-        }),
-      });
-      posters.push(`Bearer ${(await token.json()).access_token}`);
-      posters[i] = { id: user.id, token: posters[i] };
+      posters.push({ id: user.id, token: `Bearer ${token}` });
     }
     const bot = `Bot ${app.botToken}`;
     const created = await api('POST', '/lobbies', bot, { idle_timeout_seconds: 604800 });

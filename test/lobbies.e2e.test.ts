@@ -1,4 +1,5 @@
 import { adminExpect } from '../infra/src/admin-client';
+import { userAccessToken } from '../infra/src/user-token';
 import {
   createApplication,
   createDemoWorld,
@@ -32,27 +33,10 @@ let textChannelId = '';
 
 const bot = () => `Bot ${world.application.botToken}`;
 
+/** A Bearer token of `appId` for the user, with `scope`. */
 async function userToken(appId: string, secret: string, userId: string, scope: string): Promise<string> {
-  const { code } = await adminExpect(stack.admin, 200, 'POST', '/admin/oauth2/authorize', {
-    client_id: appId,
-    user_id: userId,
-    scope,
-    redirect_uri: REDIRECT,
-  });
-  const response = await fetch(`${stack.apiUrl}/api/v10/oauth2/token`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({
-      grant_type: 'authorization_code',
-      code,
-      redirect_uri: REDIRECT,
-      client_id: appId,
-      client_secret: secret,
-    }).toString(),
-  });
-  const body = (await response.json()) as { access_token?: string };
-  if (!body.access_token) throw new Error(`token: ${response.status} ${JSON.stringify(body)}`);
-  return `Bearer ${body.access_token}`;
+  const application = { id: appId, clientSecret: secret };
+  return `Bearer ${await userAccessToken(stack.apiUrl, stack.admin, { application, userId, scope, redirectUri: REDIRECT })}`;
 }
 
 async function waitFor<T>(what: string, probe: () => T | undefined, timeoutMs = 15_000): Promise<T> {

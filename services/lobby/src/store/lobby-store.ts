@@ -223,18 +223,10 @@ export class LobbyStore {
         changes = await this.upsertMembers(db, applicationId, lobbyId, input.members, 'drop');
       }
       const lobby = await this.read(db, applicationId, lobbyId, false);
-      const events = [this.lobbyEvent('lobby.lobby.updated', lobby)];
-      events.push(...this.memberEvents(lobby, changes, removed));
-      if (removed.length > 0) {
-        events.push(
-          this.deletedEvent(
-            lobby,
-            removed.map((m) => m.userId),
-            'removed',
-          ),
-        );
-      }
-      await writeEvents(db, events);
+      await writeEvents(db, [
+        this.lobbyEvent('lobby.lobby.updated', lobby),
+        ...this.memberEvents(lobby, changes, removed),
+      ]);
       return lobby;
     });
   }
@@ -279,10 +271,7 @@ export class LobbyStore {
       await this.touch(db, lobbyId);
       const lobby = await this.read(db, applicationId, lobbyId, false);
       const removed = gone.rows.map(memberOf);
-      await writeEvents(db, [
-        ...this.memberEvents(lobby, [], removed),
-        this.deletedEvent(lobby, [userId], 'removed'),
-      ]);
+      await writeEvents(db, this.memberEvents(lobby, [], removed));
     });
   }
 
@@ -304,16 +293,7 @@ export class LobbyStore {
         'drop',
       );
       const lobby = await this.read(db, applicationId, lobbyId, false);
-      const events = this.memberEvents(lobby, changes, removed);
-      if (removed.length > 0)
-        events.push(
-          this.deletedEvent(
-            lobby,
-            removed.map((m) => m.userId),
-            'removed',
-          ),
-        );
-      await writeEvents(db, events);
+      await writeEvents(db, this.memberEvents(lobby, changes, removed));
       return changes.map((c) => c.member);
     });
   }
@@ -664,7 +644,10 @@ export class LobbyStore {
     });
   }
 
-  /** LOBBY_MEMBER_ADD / _UPDATE for `changes` and _REMOVE for `removed`, to the members (and the removed). */
+  /**
+   * LOBBY_MEMBER_ADD / _UPDATE for `changes` and _REMOVE for `removed`, to the members (and
+   * the removed); then LOBBY_DELETE `removed` to the removed, whose sessions leave the lobby.
+   */
   private memberEvents(lobby: LobbyRecord, changes: MemberChange[], removed: MemberRecord[]): OutboxRow[] {
     const audience = [...lobby.members.map((m) => m.userId), ...removed.map((m) => m.userId)];
     const event = (change: 'added' | 'updated' | 'removed', member: MemberRecord) =>
@@ -675,10 +658,20 @@ export class LobbyStore {
         change,
         member: memberEvent(lobby, member).member as JsonRecord,
       });
-    return [
+    const events = [
       ...changes.map((c) => event(c.added ? 'added' : 'updated', c.member)),
       ...removed.map((m) => event('removed', m)),
     ];
+    if (removed.length > 0) {
+      events.push(
+        this.deletedEvent(
+          lobby,
+          removed.map((m) => m.userId),
+          'removed',
+        ),
+      );
+    }
+    return events;
   }
 
   private async transaction<T>(run: (db: PoolClient) => Promise<T>): Promise<T> {
