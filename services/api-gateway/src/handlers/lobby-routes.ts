@@ -3,7 +3,7 @@ import type { Authenticator } from '../auth/create-authenticator';
 import type { LobbyClient, LobbyMethod, LobbyRequest } from '../clients/lobby-client';
 import type { Principal } from '../domain/principal';
 import { requireBearer, requireBot, requireScope } from '../domain/require-scope';
-import type { ApplicationLimit, ApplicationRateLimiter } from '../http/rate-limiter';
+import type { ApplicationLimit, ApplicationRateLimiter } from '../http/application-rate-limiter';
 import type { Route } from '../http/route-table';
 import { sendJson, sendNoContent } from '../http/send-json';
 

@@ -148,7 +148,7 @@ export function createLobbyHandlers({ lobbies, oauth, permissions }: LobbyHandle
       const lobbyId = lobbyIdOf(req);
       const { channelId } = readLinkBody(parseJsonBody(req.body_json));
       // Membership and CanLinkLobby first: a caller who may not link learns nothing of the channel.
-      await lobbies.assertMember(caller.applicationId, lobbyId, caller.userId);
+      await lobbies.assertMayLink(caller.applicationId, lobbyId, caller.userId);
       const link = channelId === null ? null : await permissions.linkableChannel(channelId, caller.userId);
       return answer(renderLobby(await lobbies.link(caller.applicationId, lobbyId, caller.userId, link)));
     },

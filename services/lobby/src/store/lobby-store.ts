@@ -453,7 +453,7 @@ export class LobbyStore {
   ): Promise<LobbyRecord> {
     return this.transaction(async (db) => {
       const before = await this.read(db, applicationId, lobbyId, true);
-      this.assertMayLink(before, userId);
+      this.checkMayLink(before, userId);
       try {
         await db.query('SAVEPOINT link');
         await db.query(
@@ -471,10 +471,10 @@ export class LobbyStore {
     });
   }
 
-  /** Whether `userId` may link or unlink the lobby (a member with CanLinkLobby): 403 / 50001 if not. */
-  async assertMember(applicationId: string, lobbyId: string, userId: string): Promise<LobbyRecord> {
+  /** The lobby, when `userId` may link or unlink it (a member with CanLinkLobby): 403 / 50001 if not. */
+  async assertMayLink(applicationId: string, lobbyId: string, userId: string): Promise<LobbyRecord> {
     const lobby = await this.get(applicationId, lobbyId);
-    this.assertMayLink(lobby, userId);
+    this.checkMayLink(lobby, userId);
     return lobby;
   }
 
@@ -508,7 +508,7 @@ export class LobbyStore {
     return removed;
   }
 
-  private assertMayLink(lobby: LobbyRecord, userId: string): void {
+  private checkMayLink(lobby: LobbyRecord, userId: string): void {
     const member = lobby.members.find((m) => m.userId === userId);
     if (!member || (member.flags & CAN_LINK_LOBBY) === 0) throw new NotLobbyMemberError();
   }

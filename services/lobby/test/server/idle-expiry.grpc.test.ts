@@ -1,3 +1,5 @@
+import { createLogger } from '@acs/service-kit';
+import { IdleSweeper } from '../../src/store/idle-sweeper';
 import { APP, USERS, startLobbyWorld, type LobbyWorld } from './lobby-world';
 
 const bot = { app: APP };
@@ -57,4 +59,20 @@ it('keeps a lobby alive while something happens in it', async () => {
     );
   }
   expect((await world.call('GetLobby', bot, { lobby_id: lobby.id })).id).toBe(lobby.id);
+});
+
+it('is swept by the IdleSweeper on its own', async () => {
+  const sweeper = new IdleSweeper(world.store, 50, createLogger('lobby-test', 'silent'));
+  sweeper.start();
+  try {
+    const lobby = await world.call('CreateLobby', bot, {
+      body_json: JSON.stringify({ idle_timeout_seconds: 5 }),
+    });
+    await until(async () => {
+      const { rowCount } = await world.pool.query('SELECT 1 FROM lobby WHERE id = $1', [lobby.id]);
+      return rowCount === 0 ? true : undefined;
+    });
+  } finally {
+    await sweeper.stop();
+  }
 });
