@@ -86,6 +86,22 @@ describe('authentication of the lobby routes', () => {
     expect(created.status).toBe(201);
     expectSchema('LobbyResponse', created.body);
     const id = created.body.id;
+    const member = await api(stack, 'PUT', `/lobbies/${id}/members/${people.bob.id}`, {
+      token: bot(),
+      body: { metadata: { seat: '1' }, flags: 1, additional_name: 'Bobby' },
+    });
+    expect(member.status).toBe(200);
+    expectSchema('LobbyMemberResponse', member.body);
+    const bulk = await api(stack, 'POST', `/lobbies/${id}/members/bulk`, {
+      token: bot(),
+      body: [{ id: people.alice.id }, { id: people.bob.id, remove_member: true }],
+    });
+    expect(bulk.body).toEqual([{ id: people.alice.id, metadata: null, flags: 0 }]);
+    const overfull = await api(stack, 'POST', `/lobbies/${id}/members/bulk`, {
+      token: bot(),
+      body: Array.from({ length: 26 }, () => ({ id: people.alice.id })),
+    });
+    expect([overfull.status, overfull.body.code]).toEqual([400, 50035]);
     const asBearer = await api(stack, 'GET', `/lobbies/${id}`, { token: people.alice.bearer });
     expect([asBearer.status, asBearer.body.code]).toEqual([403, 20002]);
     const chat = await ChatUser.open(stack, people.alice.id);
