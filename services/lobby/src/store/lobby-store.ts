@@ -53,6 +53,9 @@ export interface ChannelLink {
 /** How members that do not fit are treated: refused (one user added) or dropped (lists, bulk; B5). */
 type OverLimit = 'refuse' | 'drop';
 
+/** How many times a join by secret starts over when its lobby vanishes under it. */
+const JOIN_ATTEMPTS = 3;
+
 /** PostgreSQL's unique_violation and foreign_key_violation. */
 const UNIQUE_VIOLATION = '23505';
 const FOREIGN_KEY_VIOLATION = '23503';
@@ -111,9 +114,25 @@ export class LobbyStore {
    * PUT /lobbies: the application's lobby of `secret` (created when there is none, or when
    * the one it named expired), the caller (a user; a bot joins nothing) a member of it.
    * Two callers with one new secret at once end in one lobby: the second insert waits for
-   * the first on the unique (application, secret) and then finds its lobby.
+   * the first on the unique (application, secret) and then finds its lobby. Should that
+   * lobby be deleted between the two statements, the join starts over (and creates it).
    */
   async join(applicationId: string, userId: string | null, input: JoinInput): Promise<LobbyRecord> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.joinOnce(applicationId, userId, input);
+      } catch (error) {
+        if (!(error instanceof LobbyVanished) || attempt === JOIN_ATTEMPTS) throw error;
+      }
+    }
+  }
+
+  /** One attempt of `join`; LobbyVanished (nothing written) when the secret's lobby was deleted under it. */
+  private async joinOnce(
+    applicationId: string,
+    userId: string | null,
+    input: JoinInput,
+  ): Promise<LobbyRecord> {
     return this.transaction(async (db) => {
       await db.query(
         `UPDATE lobby SET secret = NULL
@@ -156,7 +175,9 @@ export class LobbyStore {
             input.idleTimeoutSeconds ?? null,
           ],
         );
-        lobbyId = (found.rows[0] as { id: string }).id;
+        const row = found.rows[0];
+        if (!row) throw new LobbyVanished();
+        lobbyId = row.id;
       }
       let changes: MemberChange[] = [];
       if (userId !== null) {
@@ -689,6 +710,9 @@ export class LobbyStore {
     }
   }
 }
+
+/** The lobby a join found by its secret was deleted before the join could update it. */
+class LobbyVanished extends UnknownLobbyError {}
 
 /** A member the change added (or updated). */
 export interface MemberChange {
