@@ -339,7 +339,7 @@ export class LobbyStore {
     }>(
       `SELECT m.user_id IS NOT NULL AS member, m.additional_name, l.override_event_webhooks_url,
               l.linked_channel_id::text, l.linked_channel->>'guild_id' AS linked_guild_id,
-              (SELECT array_agg(user_id::text) FROM lobby_member WHERE lobby_id = l.id) AS user_ids
+              (SELECT json_agg(user_id::text) FROM lobby_member WHERE lobby_id = l.id) AS user_ids
          FROM lobby l LEFT JOIN lobby_member m ON m.lobby_id = l.id AND m.user_id = $3
         WHERE l.id = $1 AND l.application_id = $2 AND l.expires_at > now()`,
       [lobbyId, applicationId, author.userId],

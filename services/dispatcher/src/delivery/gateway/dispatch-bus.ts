@@ -19,7 +19,8 @@ export class DispatchBus {
     { sub: Subscription; handlers: Set<(m: unknown) => void> }
   >();
 
-  private readonly encoded = new WeakMap<UserDispatch, string>();
+  private readonly encoded = new WeakMap<UserDispatch, Uint8Array>();
+  private readonly encoder = new TextEncoder();
 
   constructor(
     private readonly nats: NatsConnection,
@@ -45,15 +46,15 @@ export class DispatchBus {
 
   /**
    * A dispatch as published: one event's routes to many users (a lobby message to 1,000
-   * members) share one message object, encoded once.
+   * members) share one message object, encoded once (JSON, then UTF-8).
    */
-  private encode(message: UserDispatch): string {
-    let text = this.encoded.get(message);
-    if (text === undefined) {
-      text = JSON.stringify(message);
-      this.encoded.set(message, text);
+  private encode(message: UserDispatch): Uint8Array {
+    let bytes = this.encoded.get(message);
+    if (bytes === undefined) {
+      bytes = this.encoder.encode(JSON.stringify(message));
+      this.encoded.set(message, bytes);
     }
-    return text;
+    return bytes;
   }
 
   /** Resolves once everything published so far has reached the server. */
