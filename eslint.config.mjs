@@ -24,6 +24,7 @@ export default tseslint.config(
             'infra/src/stack.js',
             'infra/src/run-examples.js',
             'infra/src/cli/acs-cli.js',
+            'infra/src/user-token.js',
           ],
         },
         tsconfigRootDir: import.meta.dirname,

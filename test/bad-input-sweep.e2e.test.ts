@@ -24,6 +24,8 @@ import { api, ChatUser } from './support/chat-user';
 let stack: TestStack;
 let world: DemoWorld;
 let foreignBotToken: string;
+/** A lobby of the demo world's application (the generic sweeps' `:lobby_id`). */
+let worldLobbyId: string;
 /** The demo world's interactions: what the routes below take as real ids and tokens. */
 let worldInteractions: InteractionFixture;
 const endpoints: InteractionsEndpoint[] = [];
@@ -32,12 +34,23 @@ beforeAll(async () => {
   stack = await startTestStack({
     // The sweeps answer interactions long after they were invoked: a pending one must stay
     // pending (callable back) for the whole file, not fail after the 3 s of production.
-    env: { INTERACTION_RESPONSE_DEADLINE_MS: String(60 * 60_000) },
+    // The lobby development limits (100 per 2 h) would answer 429 before the sweep is done.
+    env: {
+      INTERACTION_RESPONSE_DEADLINE_MS: String(60 * 60_000),
+      LOBBY_RATE_LIMIT: '0',
+      LOBBY_LINK_RATE_LIMIT: '0',
+    },
   });
   world = await createDemoWorld(stack);
   foreignBotToken = (await createApplication(stack, { name: 'Foreign App', owner_id: world.user.id }))
     .bot_token;
   worldInteractions = await openInteractions(world, 'Sweep HTTP App');
+  const lobby = await api(stack, 'POST', '/lobbies', {
+    token: `Bot ${world.application.botToken}`,
+    body: { members: [{ id: world.user.id, flags: 1 }], idle_timeout_seconds: 604800 },
+  });
+  expect(lobby.status).toBe(201);
+  worldLobbyId = lobby.body.id;
 });
 
 afterAll(async () => {
@@ -208,6 +221,19 @@ const PUBLIC_ROUTES: Array<[Method, string]> = [
   ['get', '/users/@me/applications/:application_id/entitlements'],
   ['get', '/skus/:sku_id/subscriptions'],
   ['get', '/skus/:sku_id/subscriptions/:subscription_id'],
+  ['post', '/lobbies'],
+  ['put', '/lobbies'],
+  ['get', '/lobbies/:lobby_id'],
+  ['patch', '/lobbies/:lobby_id'],
+  ['delete', '/lobbies/:lobby_id'],
+  ['delete', '/lobbies/:lobby_id/members/@me'],
+  ['post', '/lobbies/:lobby_id/members/bulk'],
+  ['put', '/lobbies/:lobby_id/members/:user_id'],
+  ['delete', '/lobbies/:lobby_id/members/:user_id'],
+  ['post', '/lobbies/:lobby_id/messages'],
+  ['get', '/lobbies/:lobby_id/messages'],
+  ['patch', '/lobbies/:lobby_id/channel-linking'],
+  ['put', '/lobbies/:lobby_id/messages/:message_id/moderation-metadata'],
 ];
 
 /**
@@ -333,6 +359,8 @@ function realId(name: string): string {
       return worldInteractions.answered.token;
     case 'message_id':
       return worldInteractions.answered.followupId;
+    case 'lobby_id':
+      return worldLobbyId;
     default:
       return '99999999999999999';
   }
@@ -690,6 +718,9 @@ describe('ids above 2^63 - 1, U+0000 and megabyte numbers in every field', () =>
   let session: string;
   let globalCommandId: string;
   let guildCommandId: string;
+  /** The sweep app's lobby (its owner a member who may link it) and a message in it. */
+  let lobbyId: string;
+  let lobbyMessageId: string;
   /** The sweep's own interactions app, its command, session and interactions. */
   let ix: InteractionFixture;
   /** The sweep app's SKUs (a consumable, a subscription), an entitlement and a subscription of its owner. */
@@ -705,7 +736,7 @@ describe('ids above 2^63 - 1, U+0000 and megabyte numbers in every field', () =>
     try {
       const { rows: tables } = await client.query<{ schema: string; name: string }>(
         `SELECT table_schema AS schema, table_name AS name FROM information_schema.tables
-          WHERE table_schema IN ('registry', 'permissions', 'oauth', 'interactions')
+          WHERE table_schema IN ('registry', 'permissions', 'oauth', 'interactions', 'lobby')
             AND table_type = 'BASE TABLE'
             AND table_name NOT IN ('snowflake_lease', '_prisma_migrations')`,
       );
@@ -1057,6 +1088,66 @@ describe('ids above 2^63 - 1, U+0000 and megabyte numbers in every field', () =>
             permission_overwrites: [{ id: w.role.id, type: 0, allow: '1024', deny: '2048' }],
           },
         };
+      case 'post /lobbies':
+      case 'patch /lobbies/:lobby_id':
+        return {
+          auth: bot,
+          body: {
+            metadata: { map: 'sweep' },
+            members: [{ id: w.user.id, metadata: { team: 'brooms' }, flags: 1 }],
+            idle_timeout_seconds: 604800,
+            override_event_webhooks_url: 'https://sweep.example/lobby',
+          },
+          foreign: lobbyForeign(path),
+        };
+      case 'put /lobbies':
+        return {
+          auth: () => `Bearer ${bearer}`,
+          body: {
+            secret: 'sweep-secret',
+            lobby_metadata: { map: 'sweep' },
+            member_metadata: { seat: 'one' },
+          },
+        };
+      case 'get /lobbies/:lobby_id':
+      case 'delete /lobbies/:lobby_id/members/:user_id':
+        return { auth: bot, foreign: lobbyForeign(path) };
+      // Idempotent: another application's lobby is answered 204 and left as it is.
+      case 'delete /lobbies/:lobby_id':
+        return {
+          auth: bot,
+          foreign: [
+            {
+              what: "another application's lobby",
+              param: 'lobby_id',
+              value: worldLobbyId,
+              expect: { status: 204 },
+            },
+          ],
+        };
+      case 'delete /lobbies/:lobby_id/members/@me':
+        return { auth: () => `Bearer ${bearer}`, foreign: lobbyForeign(path) };
+      case 'put /lobbies/:lobby_id/members/:user_id':
+        return {
+          auth: bot,
+          body: { metadata: { seat: 'two' }, flags: 1, additional_name: 'Sweeper' },
+          foreign: lobbyForeign(path),
+        };
+      case 'post /lobbies/:lobby_id/members/bulk':
+        return {
+          auth: bot,
+          body: [{ id: w.user.id, metadata: { seat: 'three' }, flags: 1, additional_name: 'Sweeper' }],
+          unknownIds: [{ at: [0, 'id'], expect: { status: 404, code: 10013 } }],
+          foreign: lobbyForeign(path),
+        };
+      case 'post /lobbies/:lobby_id/messages':
+        return { auth: () => `Bearer ${bearer}`, body: { content: 'Swept', metadata: { broom: 'yes' } } };
+      case 'get /lobbies/:lobby_id/messages':
+        return { auth: () => `Bearer ${bearer}`, query: { limit: '50' } };
+      case 'patch /lobbies/:lobby_id/channel-linking':
+        return { auth: () => `Bearer ${bearer}`, body: { channel_id: w.channel.id } };
+      case 'put /lobbies/:lobby_id/messages/:message_id/moderation-metadata':
+        return { auth: bot, body: { verdict: 'clean' }, foreign: lobbyForeign(path) };
       case 'post /oauth2/authorize':
         return {
           auth: admin,
@@ -1126,6 +1217,21 @@ describe('ids above 2^63 - 1, U+0000 and megabyte numbers in every field', () =>
     }
   }
 
+  /** Another application's lobby (the demo world's) in place of the sweep app's: 404 / 10031. */
+  function lobbyForeign(path: string): NonNullable<Template['foreign']> {
+    return path.includes(':lobby_id')
+      ? [
+          {
+            what: "another application's lobby",
+            param: 'lobby_id',
+            value: worldLobbyId,
+            expect: UNKNOWN_LOBBY,
+          },
+        ]
+      : [];
+  }
+  const UNKNOWN_LOBBY = { status: 404, code: 10031 };
+
   /** The real id a route's `:name` takes (a command of the route's own scope). */
   function pathId(name: string, routePath: string): string {
     switch (name) {
@@ -1149,7 +1255,9 @@ describe('ids above 2^63 - 1, U+0000 and megabyte numbers in every field', () =>
       case 'webhook_token':
         return ix.answered.token;
       case 'message_id':
-        return ix.answered.followupId;
+        return routePath.startsWith('/lobbies/') ? lobbyMessageId : ix.answered.followupId;
+      case 'lobby_id':
+        return lobbyId;
       case 'sku_id':
         return money.subscriptionSku;
       case 'entitlement_id':
@@ -1498,7 +1606,7 @@ describe('ids above 2^63 - 1, U+0000 and megabyte numbers in every field', () =>
     const consent = await stack.admin('POST', '/admin/oauth2/authorize', {
       client_id: w.application.id,
       user_id: w.user.id,
-      scope: 'identify guilds connections applications.commands.permissions.update applications.entitlements',
+      scope: 'identify guilds connections applications.commands.permissions.update applications.entitlements sdk.social_layer',
       redirect_uri: REDIRECT,
     });
     const token = await fetch(`${stack.apiUrl}/api/v10/oauth2/token`, {
@@ -1542,6 +1650,18 @@ describe('ids above 2^63 - 1, U+0000 and megabyte numbers in every field', () =>
       entitlement: await adminPost('/admin/entitlements', { sku_id: consumable, user_id: w.user.id }),
       subscription: await adminPost('/admin/subscriptions', { sku_id: subscriptionSku, user_id: w.user.id }),
     };
+    const lobby = await api(stack, 'POST', '/lobbies', {
+      token: bot(),
+      body: { members: [{ id: w.user.id, flags: 1 }], idle_timeout_seconds: 604800 },
+    });
+    expect(lobby.status).toBe(201);
+    lobbyId = lobby.body.id;
+    const posted = await api(stack, 'POST', `/lobbies/${lobbyId}/messages`, {
+      token: `Bearer ${bearer}`,
+      body: { content: 'Before the sweep' },
+    });
+    expect(posted.status).toBe(201);
+    lobbyMessageId = posted.body.id;
     globalCommandId = await create(`/applications/${w.application.id}/commands`);
     guildCommandId = await create(`/applications/${w.application.id}/guilds/${w.guild.id}/commands`);
 

@@ -94,7 +94,6 @@ const SERVICE_WIRING = [
     }),
   },
   {
-    // Provisional until the lobby issue defines its configuration.
     name: 'lobby',
     grpc: 'lobby',
     kind: 'grpc',
@@ -102,7 +101,10 @@ const SERVICE_WIRING = [
     workerId: 4,
     env: ({ grpc }) => ({
       GRPC_ADDRESS: grpc.lobby,
+      // Members and authors are users; the bot user is the application's.
       OAUTH_GRPC_URL: grpc.oauth,
+      // Channel linking: the channel, and whether the caller may manage it.
+      PERMISSIONS_GRPC_URL: grpc.permissions,
     }),
   },
   {

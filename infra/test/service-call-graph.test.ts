@@ -32,7 +32,7 @@ function peersOf(row: (typeof SERVICE_WIRING)[number]): Map<string, string> {
     if (!variable.endsWith('_GRPC_URL')) continue;
     const peer = serviceOfGrpc.get(value.replace(/^grpc:/, '') as never);
     if (peer === undefined) throw new Error(`${row.name}: ${variable} names no service of the wiring`);
-    // A peer with no folder yet (the provisional lobby) takes no call.
+    // A peer with no folder takes no call.
     if (services.has(peer)) peers.set(variable, peer);
   }
   return peers;

@@ -13,6 +13,7 @@ const files = [
   'acs/permissions/v1/permissions.proto',
   'acs/dispatcher/v1/dispatcher.proto',
   'acs/interactions/v1/interactions.proto',
+  'acs/lobby/v1/lobby.proto',
 ];
 fs.rmSync(out, { recursive: true, force: true });
 execFileSync(

@@ -4,6 +4,7 @@ import * as protoLoader from '@grpc/proto-loader';
 import type { ProtoGrpcType as CommandRegistryProto } from './generated/command_registry';
 import type { ProtoGrpcType as DispatcherProto } from './generated/dispatcher';
 import type { ProtoGrpcType as InteractionsProto } from './generated/interactions';
+import type { ProtoGrpcType as LobbyProto } from './generated/lobby';
 import type { ProtoGrpcType as OAuthProto } from './generated/oauth';
 import type { ProtoGrpcType as PermissionsProto } from './generated/permissions';
 
@@ -13,6 +14,7 @@ export type * as oauth from './generated/acs/oauth/v1';
 export type * as permissions from './generated/acs/permissions/v1';
 export type * as dispatcher from './generated/acs/dispatcher/v1';
 export type * as interactions from './generated/acs/interactions/v1';
+export type * as lobby from './generated/acs/lobby/v1';
 
 /** Folder holding the .proto files (acs/<service>/v1/*.proto). */
 export const PROTO_DIR = path.join(__dirname, '..');
@@ -58,4 +60,9 @@ export function loadDispatcherProto(): DispatcherProto {
 /** acs.interactions.v1 */
 export function loadInteractionsProto(): InteractionsProto {
   return load<InteractionsProto>('acs/interactions/v1/interactions.proto');
+}
+
+/** acs.lobby.v1 */
+export function loadLobbyProto(): LobbyProto {
+  return load<LobbyProto>('acs/lobby/v1/lobby.proto');
 }

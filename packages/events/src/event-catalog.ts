@@ -22,6 +22,14 @@ import {
   messageDeleted,
   messageUpdated,
 } from './catalog/interactions-events';
+import {
+  lobbyCreated,
+  lobbyDeleted,
+  lobbyMemberChanged,
+  lobbyMessageCreated,
+  lobbyMessageUpdated,
+  lobbyUpdated,
+} from './catalog/lobby-events';
 import { applicationCommandPermissionsUpdated } from './catalog/permissions-events';
 
 /**
@@ -50,6 +58,12 @@ export const EVENT_CATALOG = {
   'interactions.message.created': messageCreated,
   'interactions.message.updated': messageUpdated,
   'interactions.message.deleted': messageDeleted,
+  'lobby.lobby.created': lobbyCreated,
+  'lobby.lobby.updated': lobbyUpdated,
+  'lobby.lobby.deleted': lobbyDeleted,
+  'lobby.member.changed': lobbyMemberChanged,
+  'lobby.message.created': lobbyMessageCreated,
+  'lobby.message.updated': lobbyMessageUpdated,
 } as const satisfies Record<string, z.ZodType>;
 
 /** The name of an event: `oauth.application.authorized`. */

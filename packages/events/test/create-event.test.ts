@@ -141,6 +141,12 @@ describe('the catalog', () => {
       'interactions.message.created': { ...message, message: { id: '6000', type: 20 } },
       'interactions.message.updated': { ...message, message: { id: '6000', type: 20 } },
       'interactions.message.deleted': { ...message, message_id: '6000' },
+      'lobby.lobby.created': { ...lobby, lobby: { id: '7000' } },
+      'lobby.lobby.updated': { ...lobby, lobby: { id: '7000' } },
+      'lobby.lobby.deleted': { ...lobby, reason: 'deleted' },
+      'lobby.member.changed': { ...lobby, change: 'added', member: { id: '3000' } },
+      'lobby.message.created': lobbyMessage,
+      'lobby.message.updated': { ...lobbyMessage, override_event_webhooks_url: 'https://example.com/hook' },
     };
     for (const [name, data] of Object.entries(valid))
       expect(EVENT_CATALOG[name as EventName].safeParse(data).success).toBe(true);
@@ -162,6 +168,7 @@ describe('the catalog', () => {
     expect(
       EVENT_CATALOG['interactions.interaction.failed'].safeParse({ ...audience, reason_code: '2' }).success,
     ).toBe(false);
+    expect(EVENT_CATALOG['lobby.lobby.deleted'].safeParse({ ...lobby, reason: 'left' }).success).toBe(false);
   });
 });
 
@@ -190,4 +197,13 @@ const deleted: EventPayload<'command-registry.command.deleted'> = {
   type: 1,
   name: 'kick',
   version: '78',
+};
+
+const lobby = { application_id: '4000', lobby_id: '7000', user_ids: ['3000'] };
+
+const lobbyMessage = {
+  ...lobby,
+  message: { id: '7001', content: 'hi' },
+  override_event_webhooks_url: null,
+  linked_channel: { guild_id: '2000', channel_id: '2001' },
 };

@@ -15,6 +15,7 @@ const schema = z.object({
   OAUTH_GRPC_URL: z.string().default('127.0.0.1:50053'),
   DISPATCHER_GRPC_URL: z.string().default('127.0.0.1:50055'),
   INTERACTIONS_GRPC_URL: z.string().default('127.0.0.1:50057'),
+  LOBBY_GRPC_URL: z.string().default('127.0.0.1:50054'),
   /** Largest request body accepted, in bytes (larger → 413). */
   MAX_BODY_BYTES: z.coerce
     .number()
@@ -53,6 +54,13 @@ const schema = z.object({
    * its share, the limit divided by this (rounded up).
    */
   RATE_LIMIT_REPLICAS: z.coerce.number().int().positive().default(1),
+  /**
+   * The lobby development limits, per application (B2): 100 writes (create, join, update,
+   * members, bulk, messages) and 20 channel links per route in each window of 2 h; 0 = off.
+   */
+  LOBBY_RATE_LIMIT: z.coerce.number().int().min(0).default(100),
+  LOBBY_LINK_RATE_LIMIT: z.coerce.number().int().min(0).default(20),
+  LOBBY_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().positive().default(7200),
   /** NATS, where oauth's events say when an application's credentials changed. */
   NATS_URL: z.string().default('nats://127.0.0.1:4222'),
   EVENTS_STREAM: z.string().default('ACS_EVENTS'),

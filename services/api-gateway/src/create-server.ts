@@ -9,6 +9,7 @@ import { mountHealthRoutes } from './http/health-routes';
 import { limitRequestTime } from './http/limit-request-time';
 import { readJsonBody } from './http/read-json-body';
 import { InvalidRequestLimiter, type InvalidRequestLimits } from './http/invalid-request-limiter';
+import { ApplicationRateLimiter } from './http/application-rate-limiter';
 import { RateLimiter, type RateLimits } from './http/rate-limiter';
 import type { TrustProxy } from './domain/read-trust-proxy';
 import { createLimitCounters, type LimitCounters } from './store/limit-counters';
@@ -25,6 +26,7 @@ import { dmChannelRoutes } from './handlers/dm-channel-routes';
 import { gatewayRoutes } from './handlers/gateway-routes';
 import { interactionRoutes } from './handlers/interaction-routes';
 import { monetizationRoutes } from './handlers/monetization-routes';
+import { lobbyRoutes, type LobbyRateLimits } from './handlers/lobby-routes';
 import { oauth2Routes } from './handlers/oauth2-routes';
 import { userRoutes } from './handlers/user-routes';
 
@@ -43,6 +45,8 @@ export interface ServerDeps {
   /** How fast one client address may have large bodies read (bytes a second); unset: one at a time, unpaced. */
   largeBodyBytesPerSecond?: number;
   rateLimits: RateLimits;
+  /** The lobby development limits per application; off when not given. */
+  lobbyRateLimits?: LobbyRateLimits;
   invalidRequestLimits: InvalidRequestLimits;
   /** Where both limits count (Redis, shared by the replicas); unset: in this process's memory. */
   limitCounters?: LimitCounters;
@@ -64,6 +68,12 @@ function decodeAtSign(req: Request, _res: Response, next: NextFunction): void {
   if (/%40/i.test(path)) req.url = path.replace(/%40/gi, '@') + (query < 0 ? '' : req.url.slice(query));
   next();
 }
+
+/** Lobby limits when none are configured (tests that build the server themselves). */
+const NO_LOBBY_LIMITS: LobbyRateLimits = {
+  write: { limit: 0, windowSeconds: 1 },
+  link: { limit: 0, windowSeconds: 1 },
+};
 
 /** Builds the Express app: health, `/api/v10`, `/admin`, the 404/405 fallbacks and the one error renderer. */
 function createApp(deps: ServerDeps): Express {
@@ -105,6 +115,10 @@ function createApp(deps: ServerDeps): Express {
       ...userRoutes(deps.clients, deps.auth),
       ...dmChannelRoutes(deps.clients, deps.auth, readBody),
       ...monetizationRoutes(deps.clients, deps.auth, readBody),
+      ...lobbyRoutes(deps.clients.lobby, deps.auth, readBody, {
+        limiter: new ApplicationRateLimiter(counters),
+        lobby: deps.lobbyRateLimits ?? NO_LOBBY_LIMITS,
+      }),
     ],
     limiter,
   );

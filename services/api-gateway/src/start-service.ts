@@ -24,6 +24,7 @@ export async function startService(
     permissions: config.PERMISSIONS_GRPC_URL,
     dispatcher: config.DISPATCHER_GRPC_URL,
     interactions: config.INTERACTIONS_GRPC_URL,
+    lobby: config.LOBBY_GRPC_URL,
   });
   const clients = createPeerClients(backends);
   let draining = false;
@@ -62,6 +63,10 @@ export async function startService(
       routeWindowSeconds: config.RATE_LIMIT_ROUTE_WINDOW_SECONDS,
     },
     limitCounters,
+    lobbyRateLimits: {
+      write: { limit: config.LOBBY_RATE_LIMIT, windowSeconds: config.LOBBY_RATE_LIMIT_WINDOW_SECONDS },
+      link: { limit: config.LOBBY_LINK_RATE_LIMIT, windowSeconds: config.LOBBY_RATE_LIMIT_WINDOW_SECONDS },
+    },
     invalidRequestLimits: {
       limit: config.INVALID_REQUEST_LIMIT,
       windowSeconds: config.INVALID_REQUEST_WINDOW_SECONDS,

@@ -5,6 +5,7 @@ import {
   loadCommandRegistryProto,
   loadDispatcherProto,
   loadInteractionsProto,
+  loadLobbyProto,
   loadPermissionsProto,
 } from '@acs/protos';
 import { createGrpcClient, createGrpcServer, createLogger, type GrpcServer } from '@acs/service-kit';
@@ -90,6 +91,7 @@ beforeAll(async () => {
       loadInteractionsProto().acs.interactions.v1.InteractionsService,
       `127.0.0.1:${downPort}`,
     ),
+    lobby: createGrpcClient(loadLobbyProto().acs.lobby.v1.LobbyService, `127.0.0.1:${downPort}`),
   };
   closeClients = () => Object.values(backends).forEach((client) => client.close());
   const clients = createPeerClients(backends);

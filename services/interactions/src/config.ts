@@ -36,6 +36,8 @@ const schema = z.object({
    * `private`, `link-local` (the dispatcher's webhook events read the same setting).
    */
   WEBHOOK_ALLOWED_ADDRESSES: z.string().default(''),
+  /** The durable consumer of lobby's `lobby.message.created` (linked lobbies' messages posted to their channel). */
+  LOBBY_CONSUMER_NAME: z.string().default('interactions-linked-lobbies'),
 });
 
 /** The parsed environment of interactions. */

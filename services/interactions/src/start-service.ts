@@ -1,4 +1,4 @@
-import { eventStreamOf, startOutboxRelay } from '@acs/events';
+import { eventStreamOf, startEventConsumer, startOutboxRelay } from '@acs/events';
 import { parseAddressPolicy, WebhookPoster } from '@acs/outbound';
 import { loadCommandRegistryProto, loadOAuthProto, loadPermissionsProto } from '@acs/protos';
 import {
@@ -20,9 +20,11 @@ import { DeadlineKeeper } from './delivery/deadline-keeper';
 import { HttpDelivery, INTERACTIONS_USER_AGENT } from './delivery/http-delivery';
 import { OutcomeListener } from './delivery/outcome-listener';
 import { OutcomeWaiter } from './delivery/outcome-waiter';
+import { LINKED_LOBBY_EVENTS, postLinkedLobbyMessages } from './events/post-linked-lobby-messages';
 import { ApplicationFactsMemo } from './handlers/application-facts';
 import { createResponder } from './handlers/responder';
 import { InteractionStore } from './store/interaction-store';
+import { LinkedMessageStore } from './store/linked-message-store';
 import { MessageStore } from './store/message-store';
 import { ResponseStore } from './store/response-store';
 
@@ -94,6 +96,14 @@ export async function startService(
     name: SERVICE_NAME,
     events: eventStreamOf(config),
   });
+  const linkedLobbies = startEventConsumer({
+    nats: { servers: config.NATS_URL, name: SERVICE_NAME },
+    events: eventStreamOf(config),
+    consumer: { name: config.LOBBY_CONSUMER_NAME },
+    names: LINKED_LOBBY_EVENTS,
+    logger,
+    handle: postLinkedLobbyMessages(new LinkedMessageStore(pool, ids)),
+  });
 
   const server = createServer({
     logger,
@@ -127,6 +137,7 @@ export async function startService(
       // The deadlines this replica watched are failed by another replica's sweep (or this one's after a restart).
       { name: 'deadlines', run: () => deadlines.stop() },
       { name: 'outcome listener', run: () => listener.stop() },
+      { name: 'linked lobbies consumer', run: () => linkedLobbies.stop() },
       { name: 'outbox relay', run: () => relay.stop() },
       { name: 'endpoint poster', run: async () => poster.close() },
       { name: 'command-registry client', run: () => registryGrpc.close() },

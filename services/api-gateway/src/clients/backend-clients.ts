@@ -3,10 +3,11 @@ import {
   loadCommandRegistryProto,
   loadDispatcherProto,
   loadInteractionsProto,
+  loadLobbyProto,
   loadOAuthProto,
   loadPermissionsProto,
 } from '@acs/protos';
-import type { commandRegistry, dispatcher, interactions, oauth, permissions } from '@acs/protos';
+import type { commandRegistry, dispatcher, interactions, lobby, oauth, permissions } from '@acs/protos';
 import { callUnary, createGrpcClient } from '@acs/service-kit';
 
 /** The gRPC clients of the services api-gateway talks to (handlers use them through `PeerClients`). */
@@ -16,6 +17,7 @@ export interface BackendClients {
   permissions: permissions.PermissionsServiceClient;
   dispatcher: dispatcher.DispatcherServiceClient;
   interactions: interactions.InteractionsServiceClient;
+  lobby: lobby.LobbyServiceClient;
 }
 
 /** Opens one channel per backend service. */
@@ -25,6 +27,7 @@ export function createBackendClients(urls: {
   permissions: string;
   dispatcher: string;
   interactions: string;
+  lobby: string;
 }): BackendClients {
   return {
     registry: createGrpcClient(
@@ -41,6 +44,7 @@ export function createBackendClients(urls: {
       loadInteractionsProto().acs.interactions.v1.InteractionsService,
       urls.interactions,
     ),
+    lobby: createGrpcClient(loadLobbyProto().acs.lobby.v1.LobbyService, urls.lobby),
   };
 }
 
@@ -64,4 +68,5 @@ export function closeBackendClients(clients: BackendClients): void {
   clients.permissions.close();
   clients.dispatcher.close();
   clients.interactions.close();
+  clients.lobby.close();
 }

@@ -2,6 +2,7 @@ import type { BackendClients } from './backend-clients';
 import { createCommandRegistryClient, type CommandRegistryClient } from './command-registry-client';
 import { createDispatcherClient, type DispatcherClient } from './dispatcher-client';
 import { createInteractionsClient, type InteractionsClient } from './interactions-client';
+import { createLobbyClient, type LobbyClient } from './lobby-client';
 import { createOAuthClient, type OAuthClient } from './oauth-client';
 import { createPermissionsClient, type PermissionsClient } from './permissions-client';
 
@@ -12,6 +13,7 @@ export interface PeerClients {
   permissions: PermissionsClient;
   dispatcher: DispatcherClient;
   interactions: InteractionsClient;
+  lobby: LobbyClient;
 }
 
 /** The typed clients over the gRPC clients of the peers. */
@@ -22,5 +24,6 @@ export function createPeerClients(backends: BackendClients): PeerClients {
     permissions: createPermissionsClient(backends.permissions),
     dispatcher: createDispatcherClient(backends.dispatcher),
     interactions: createInteractionsClient(backends.interactions),
+    lobby: createLobbyClient(backends.lobby),
   };
 }

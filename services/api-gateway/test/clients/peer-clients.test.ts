@@ -175,6 +175,7 @@ beforeAll(async () => {
     permissions: url,
     dispatcher: url,
     interactions: url,
+    lobby: url,
   });
   peers = createPeerClients(backends);
   // Port 1 refuses: every peer there is down.
@@ -185,6 +186,7 @@ beforeAll(async () => {
     permissions: nowhere,
     dispatcher: nowhere,
     interactions: nowhere,
+    lobby: nowhere,
   });
   downPeers = createPeerClients(down);
 });
@@ -198,9 +200,9 @@ afterAll(async () => {
 describe('every client', () => {
   it('reports whether its peer is serving', async () => {
     const serving = await Promise.all(Object.values(peers).map((peer) => peer.isServing(1000)));
-    expect(serving).toEqual([true, true, true, true, true]);
+    expect(serving).toEqual([true, true, true, true, true, true]);
     const downServing = await Promise.all(Object.values(downPeers).map((peer) => peer.isServing(1000)));
-    expect(downServing).toEqual([false, false, false, false, false]);
+    expect(downServing).toEqual([false, false, false, false, false, false]);
   });
 
   it('rejects with the DiscordError a peer answered, and 503 when the peer is down', async () => {

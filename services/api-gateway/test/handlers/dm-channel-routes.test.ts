@@ -160,6 +160,7 @@ beforeAll(async () => {
     permissions: `127.0.0.1:${permissionsPort}`,
     dispatcher: '127.0.0.1:1',
     interactions: '127.0.0.1:1',
+    lobby: '127.0.0.1:1',
   });
   const clients = createPeerClients(backends);
   http = createServer({

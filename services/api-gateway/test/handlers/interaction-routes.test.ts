@@ -39,6 +39,7 @@ async function startGateway(interactionsUrl: string, rateLimits: RateLimits): Pr
     permissions: '127.0.0.1:1',
     dispatcher: '127.0.0.1:1',
     interactions: interactionsUrl,
+    lobby: interactionsUrl,
   });
   const clients = createPeerClients(backends);
   const http: Server = createServer({

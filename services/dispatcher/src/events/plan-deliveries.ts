@@ -5,6 +5,7 @@ import type { BotMessage, GatewayRoute } from '../domain/gateway-route';
 import { guildCreatePayload } from '../domain/guild-create';
 import { planEvent, type ApplicationEvent, type DispatchedEvent } from '../domain/plan-event';
 import { isInteractionEvent, planInteractionEvent } from '../domain/plan-interaction-event';
+import { isLobbyEvent, planLobbyEvent, type LobbyEvent } from '../domain/plan-lobby-event';
 import { eventWebhookBody } from '../domain/webhook-body';
 import type { NewDelivery } from '../store/delivery-store';
 
@@ -27,7 +28,34 @@ export async function planDeliveries(
   permissions: PermissionsClient,
 ): Promise<PlannedDeliveries> {
   if (isInteractionEvent(event)) return { webhook: null, gateway: planInteractionEvent(event) };
+  if (isLobbyEvent(event)) return planLobbyDeliveries(event, oauth);
   return planApplicationEvent(event, oauth, permissions);
+}
+
+/**
+ * A lobby event's dispatches to its members and, for a message the application subscribed
+ * to (`event_webhooks_types`), its webhook event: to the lobby's override URL when it has
+ * one, else to the application's event webhooks URL.
+ */
+async function planLobbyDeliveries(event: LobbyEvent, oauth: OAuthClient): Promise<PlannedDeliveries> {
+  const plan = planLobbyEvent(event);
+  if (!plan.webhook) return { webhook: null, gateway: plan.gateway };
+  const applicationId = event.data.application_id;
+  const settings = await settingsOf(oauth, applicationId);
+  const url = plan.webhook.overrideUrl ?? settings?.webhookUrl ?? null;
+  if (!settings || url === null || !settings.webhookTypes.includes(plan.webhook.type)) {
+    return { webhook: null, gateway: plan.gateway };
+  }
+  return {
+    gateway: plan.gateway,
+    webhook: {
+      eventId: event.id,
+      applicationId,
+      eventType: plan.webhook.type,
+      url,
+      body: eventWebhookBody(applicationId, plan.webhook.type, event.occurredAt, plan.webhook.data),
+    },
+  };
 }
 
 /** The deliveries of an event about an application: a webhook event and a bot dispatch. */

@@ -1,7 +1,12 @@
 import type { permissions } from '@acs/protos';
-import { readPathSnowflake } from '@acs/discord-errors';
+import { fieldError, MissingPermissionsError, readPathSnowflake } from '@acs/discord-errors';
 import { requireBitSet } from '@acs/validation';
+import { ChannelType } from '../domain/channel-types';
 import { checkPermissions } from '../domain/check-permissions';
+import { PERMISSION_FLAGS } from '../domain/permission-flags';
+import { UnknownChannelError } from '../domain/permissions-errors';
+import { renderChannel } from '../domain/render/render-channel';
+import type { ChannelStore } from '../store/channel-store';
 import { renderMyGuild } from '../domain/render/render-my-guild';
 import type { ListMemberGuildsStore } from '../store/list-member-guilds-store';
 import type { PermissionContextStore } from '../store/permission-context-store';
@@ -10,7 +15,12 @@ import type { PermissionContextStore } from '../store/permission-context-store';
 export interface PermissionHandlerDeps {
   contexts: PermissionContextStore;
   memberGuilds: ListMemberGuildsStore;
+  channels: ChannelStore;
 }
+
+/** What linking a lobby to a channel takes there (D:discord-social-sdk/development-guides/linked-channels.mdx). */
+const LINK_CHANNEL_PERMISSIONS =
+  PERMISSION_FLAGS.MANAGE_CHANNELS | PERMISSION_FLAGS.VIEW_CHANNEL | PERMISSION_FLAGS.SEND_MESSAGES;
 
 /** Default and largest page of `GET /users/@me/guilds` (D:resources/user.mdx). */
 const MAX_GUILDS_PAGE = 200;
@@ -20,8 +30,27 @@ const MAX_GUILDS_PAGE = 200;
  * user hold these bits, here) and `ListMemberGuilds` (`GET /users/@me/guilds`, with
  * grants: a bot's installations, whose bits count as one more role of the user's).
  */
-export function createPermissionHandlers({ contexts, memberGuilds }: PermissionHandlerDeps) {
+export function createPermissionHandlers({ contexts, memberGuilds, channels }: PermissionHandlerDeps) {
   return {
+    async DescribeLinkableChannel(
+      request: permissions.DescribeLinkableChannelRequest__Output,
+    ): Promise<permissions.DescribeLinkableChannelResponse> {
+      const channelId = readPathSnowflake('channel_id', request.channel_id);
+      const userId = readPathSnowflake('user_id', request.user_id);
+      const channel = await channels.getChannel(channelId);
+      if (!channel) throw new UnknownChannelError();
+      const context = await contexts.loadPermissionContext(channel.guildId, userId, channelId);
+      // Who may not see the channel learns nothing of its type.
+      if (!checkPermissions(context, LINK_CHANNEL_PERMISSIONS).allowed) throw new MissingPermissionsError();
+      if (channel.type !== ChannelType.GUILD_TEXT) {
+        throw fieldError('channel_id', 'CHANNEL_TYPE_INVALID', 'Only guild text channels can be linked');
+      }
+      return {
+        channel_json: JSON.stringify(renderChannel(channel, context.ownerId)),
+        guild_id: channel.guildId,
+      };
+    },
+
     async CheckPermissions(
       request: permissions.CheckPermissionsRequest__Output,
     ): Promise<permissions.CheckPermissionsResponse> {

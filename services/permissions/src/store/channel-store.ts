@@ -97,6 +97,16 @@ export class ChannelStore {
    * trip for the overwrites. An unknown guild has none.
    */
   async listChannels(guildId: string): Promise<Channel[]> {
+    return this.selectChannels(Prisma.sql`c.guild_id = ${BigInt(guildId)}`);
+  }
+
+  /** One guild channel or thread, with its overwrites; undefined when there is none. */
+  async getChannel(channelId: string): Promise<Channel | undefined> {
+    const [channel] = await this.selectChannels(Prisma.sql`c.id = ${BigInt(channelId)}`);
+    return channel;
+  }
+
+  private async selectChannels(where: Prisma.Sql): Promise<Channel[]> {
     const rows = await this.prisma.$queryRaw<ChannelRow[]>(Prisma.sql`
       SELECT c.id, c.guild_id, c.type, c.name, c.parent_id, c.position, c.created_at,
              COALESCE((SELECT json_agg(json_build_object('id', o.target_id::text, 'type', o.type,
@@ -105,7 +115,7 @@ export class ChannelStore {
                          FROM "permissions"."permission_overwrite" o WHERE o.channel_id = c.id), '[]'::json)
                AS overwrites
         FROM "permissions"."channel" c
-       WHERE c.guild_id = ${BigInt(guildId)}
+       WHERE ${where}
        ORDER BY c.position, c.id`);
     return rows.map((row) =>
       toChannel({

@@ -19,6 +19,9 @@ export class DispatchBus {
     { sub: Subscription; handlers: Set<(m: unknown) => void> }
   >();
 
+  private readonly encoded = new WeakMap<UserDispatch, Uint8Array>();
+  private readonly encoder = new TextEncoder();
+
   constructor(
     private readonly nats: NatsConnection,
     private readonly subjectPrefix: string,
@@ -30,7 +33,7 @@ export class DispatchBus {
       case 'bot':
         return this.publish(route.applicationId, route.message);
       case 'user':
-        return this.nats.publish(this.userSubject(route.userId), JSON.stringify(route.message));
+        return this.nats.publish(this.userSubject(route.userId), this.encode(route.message));
       case 'channel-viewers':
         return this.nats.publish(this.guildSubject(route.message.guildId), JSON.stringify(route.message));
     }
@@ -39,6 +42,19 @@ export class DispatchBus {
   /** Sends a message to every session of the application. */
   publish(applicationId: string, message: BotMessage): void {
     this.nats.publish(this.applicationSubject(applicationId), JSON.stringify(message));
+  }
+
+  /**
+   * A dispatch as published: one event's routes to many users (a lobby message to 1,000
+   * members) share one message object, encoded once (JSON, then UTF-8).
+   */
+  private encode(message: UserDispatch): Uint8Array {
+    let bytes = this.encoded.get(message);
+    if (bytes === undefined) {
+      bytes = this.encoder.encode(JSON.stringify(message));
+      this.encoded.set(message, bytes);
+    }
+    return bytes;
   }
 
   /** Resolves once everything published so far has reached the server. */

@@ -2,6 +2,7 @@ import type { Logger } from '@acs/service-kit';
 import { WakeSignal } from '@acs/events';
 import { signatureTimestamp, signWebhook, type WebhookPoster } from '@acs/outbound';
 import type { OAuthClient } from '../../clients/oauth-client';
+import { deliveryUrlOf } from '../../domain/plan-lobby-event';
 import { nextAttemptAt } from '../../domain/retry-schedule';
 import type { ClaimedDelivery, DeliveryStore } from '../../store/delivery-store';
 
@@ -145,13 +146,14 @@ export class WebhookWorker {
   private async attempt(delivery: ClaimedDelivery): Promise<void> {
     const { store, oauth, poster, logger } = this.options;
     const settings = await oauth.settings(delivery.applicationId);
-    if (!settings.webhookUrl || !settings.webhookTypes.includes(delivery.eventType)) {
+    const url = deliveryUrlOf(delivery, settings.webhookUrl);
+    if (!url || !settings.webhookTypes.includes(delivery.eventType)) {
       await store.markSkipped(delivery, 'the application no longer receives this event');
       return;
     }
     const attemptedAt = new Date();
     const timestamp = signatureTimestamp(attemptedAt.getTime());
-    const outcome = await poster.post(settings.webhookUrl, delivery.body, {
+    const outcome = await poster.post(url, delivery.body, {
       'x-signature-ed25519': signWebhook(settings.signingKeyPem, timestamp, delivery.body),
       'x-signature-timestamp': timestamp,
       'x-event-id': delivery.eventId,

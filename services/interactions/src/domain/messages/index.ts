@@ -10,3 +10,4 @@ export * from './read-allowed-mentions';
 export * from './read-embeds';
 export * from './render-message';
 export * from './validate-message';
+export * from './linked-lobby-message';

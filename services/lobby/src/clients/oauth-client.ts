@@ -1,0 +1,40 @@
+import { LRUCache } from 'lru-cache';
+import type { oauth } from '@acs/protos';
+import { callUnary, fromGrpcError } from '@acs/service-kit';
+import type { JsonRecord } from '../domain/lobby-objects';
+
+/** How long a user object is reused (a message's author, posting again), and how many are kept. */
+const USER_CACHE_MS = 5_000;
+const USER_CACHE_ENTRIES = 10_000;
+
+/**
+ * What lobby asks of oauth: a user's object (a member to add exists; a message's author;
+ * the application's bot user, whose id is the application's). An unknown user rejects with
+ * oauth's 404 / 10013; a failure in transport with 503 or 504. Users found are reused for a
+ * few seconds (a member posting a burst of messages costs one lookup); failures are not kept.
+ */
+export interface OAuthClient {
+  getUser(userId: string): Promise<JsonRecord>;
+}
+
+/** The OAuthClient over oauth's gRPC client. */
+export function createOAuthClient(client: oauth.OAuthServiceClient): OAuthClient {
+  const users = new LRUCache<string, Promise<JsonRecord>>({ max: USER_CACHE_ENTRIES, ttl: USER_CACHE_MS });
+  return {
+    getUser(userId) {
+      const known = users.get(userId);
+      if (known) return known;
+      const lookup = callUnary<oauth.GetUserRequest, oauth.GetUserResponse__Output>(client, client.GetUser, {
+        user_id: userId,
+      }).then(
+        (answer) => JSON.parse(answer.user_json) as JsonRecord,
+        (error: unknown) => {
+          users.delete(userId);
+          throw fromGrpcError(error) ?? error;
+        },
+      );
+      users.set(userId, lookup);
+      return lookup;
+    },
+  };
+}
