@@ -55,6 +55,8 @@ export interface MessageBody {
   embeds: Embed[];
   tts: boolean;
   flags: number;
+  /** The validated components (readMessageComponents); none when absent. */
+  components?: JsonObject[];
   /** Set on follow-ups: the interaction's original response. */
   originalResponseMessageId?: string;
 }
@@ -84,7 +86,7 @@ export function renderMessage(source: MessageSource, body: MessageBody): Interac
     timestamp: formatTimestamp(body.createdAt),
     edited_timestamp: null,
     flags: body.flags,
-    components: [],
+    components: body.components ?? [],
     id: body.id,
     channel_id: source.channelId,
     author: source.botUser,
