@@ -14,6 +14,7 @@ import {
   messageCreated,
   messageDeleted,
   messageUpdated,
+  modalCreated,
 } from './catalog/interactions-events';
 import { applicationCommandPermissionsUpdated } from './catalog/permissions-events';
 
@@ -35,6 +36,7 @@ export const EVENT_CATALOG = {
   'interactions.interaction.succeeded': interactionSucceeded,
   'interactions.interaction.failed': interactionFailed,
   'interactions.autocomplete.answered': autocompleteAnswered,
+  'interactions.modal.created': modalCreated,
   'interactions.message.created': messageCreated,
   'interactions.message.updated': messageUpdated,
   'interactions.message.deleted': messageDeleted,

@@ -22,6 +22,7 @@ import { OutcomeListener } from './delivery/outcome-listener';
 import { OutcomeWaiter } from './delivery/outcome-waiter';
 import { ApplicationFactsMemo } from './handlers/application-facts';
 import { createResponder } from './handlers/responder';
+import { FollowOnSourcesStore } from './store/follow-on-sources-store';
 import { InteractionStore } from './store/interaction-store';
 import { MessageStore } from './store/message-store';
 import { ResponseStore } from './store/response-store';
@@ -101,6 +102,7 @@ export async function startService(
     registry: createCommandRegistryClient(registryGrpc),
     permissions: createPermissionsClient(permissionsGrpc),
     interactions,
+    sources: new FollowOnSourcesStore(pool),
     ids,
     applications,
     http,

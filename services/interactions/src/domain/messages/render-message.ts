@@ -45,6 +45,8 @@ export interface InteractionMetadata {
   original_response_message_id?: string;
   target_user?: JsonObject;
   target_message_id?: string;
+  /** Component interactions: the message whose component was used. */
+  interacted_message_id?: string;
 }
 
 /** What one message says, apart from where it comes from. */
@@ -75,6 +77,9 @@ export function renderMessage(source: MessageSource, body: MessageBody): Interac
       : {}),
     ...(source.targetUser !== undefined ? { target_user: source.targetUser } : {}),
     ...(source.targetMessageId !== undefined ? { target_message_id: source.targetMessageId } : {}),
+    ...(source.interactedMessageId !== undefined
+      ? { interacted_message_id: source.interactedMessageId }
+      : {}),
   };
   return {
     type: messageTypeOf(source),

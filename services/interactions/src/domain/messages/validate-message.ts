@@ -101,30 +101,34 @@ export function collectMessageErrors(
   };
 }
 
-/** Validates an edit's body (PATCH of a message): 400 / 50035 with every error found. */
-export function validateMessageEdit(raw: unknown): MessageEdit {
+/**
+ * Validates an edit's body (PATCH of a message; callback 7's `data` at `basePath`
+ * ["data"]): 400 / 50035 with every error found.
+ */
+export function validateMessageEdit(raw: unknown, basePath: ErrorPath = []): MessageEdit {
   checkWellFormedText(raw);
   const errors = new FormErrors();
-  const model = readModel(raw, errors, []);
+  const at = (key: string): ErrorPath => [...basePath, key];
+  const model = readModel(raw, errors, basePath);
   if (!model) throw new InvalidFormBodyError(errors.toJSON());
   const edit: MessageEdit = {};
   // Present and null clears a field; absent leaves it as it is.
   if (Object.prototype.hasOwnProperty.call(model, 'content')) {
-    const content = readContent(model.content, errors, ['content']);
+    const content = readContent(model.content, errors, at('content'));
     if (content !== undefined) edit.content = content;
   }
   if (Object.prototype.hasOwnProperty.call(model, 'embeds')) {
-    const embeds = readEmbeds(model.embeds, errors, ['embeds']);
+    const embeds = readEmbeds(model.embeds, errors, at('embeds'));
     if (embeds !== undefined) edit.embeds = embeds;
   }
   if (!isAbsent(getField(model, 'flags'))) {
-    const flags = readFlags(model.flags, errors, ['flags']);
+    const flags = readFlags(model.flags, errors, at('flags'));
     if (flags !== undefined) edit.flags = flags;
   }
   // Components depend on the flags the message ends up with: read in applyMessageEdit.
   if (Object.prototype.hasOwnProperty.call(model, 'components')) edit.components = model.components;
-  checkAllowedMentions(getField(model, 'allowed_mentions'), errors, ['allowed_mentions']);
-  checkUnsupportedFields(model, errors, []);
+  checkAllowedMentions(getField(model, 'allowed_mentions'), errors, at('allowed_mentions'));
+  checkUnsupportedFields(model, errors, basePath);
   errors.throwIfAny();
   return edit;
 }
