@@ -36,13 +36,14 @@ export class FollowOnSourcesStore {
     const { rows } = await this.pool.query<
       OriginRow & {
         channel_id: string;
+        guild_id: string | null;
         application_id: string;
         ephemeral_user_id: string | null;
         body: JsonObject;
       }
     >({
       name: 'find-component-source',
-      text: `SELECT m.channel_id::text, m.application_id::text, m.ephemeral_user_id::text, m.body, ${ORIGIN_COLUMNS}
+      text: `SELECT m.channel_id::text, m.guild_id::text, m.application_id::text, m.ephemeral_user_id::text, m.body, ${ORIGIN_COLUMNS}
                FROM message m JOIN interaction i ON i.id = m.interaction_id
               WHERE m.id = $1 AND m.deleted_at IS NULL`,
       values: [messageId],
@@ -52,6 +53,7 @@ export class FollowOnSourcesStore {
     return {
       messageId,
       channelId: row.channel_id,
+      guildId: row.guild_id,
       applicationId: row.application_id,
       ephemeralUserId: row.ephemeral_user_id,
       message: row.body,
@@ -66,6 +68,7 @@ export class FollowOnSourcesStore {
         user_id: string;
         application_id: string;
         channel_id: string;
+        guild_id: string | null;
         response: { data: Modal };
         submitted: boolean;
         expired: boolean;
@@ -73,7 +76,7 @@ export class FollowOnSourcesStore {
       }
     >({
       name: 'find-open-modal',
-      text: `SELECT i.user_id::text, i.application_id::text, i.channel_id::text, i.response,
+      text: `SELECT i.user_id::text, i.application_id::text, i.channel_id::text, i.guild_id::text, i.response,
                     i.modal_submitted_at IS NOT NULL AS submitted, i.expires_at <= now() AS expired,
                     i.message_id::text, ${ORIGIN_COLUMNS}
                FROM interaction i WHERE i.id = $1 AND i.response_type = 9`,
@@ -85,6 +88,7 @@ export class FollowOnSourcesStore {
       userId: row.user_id,
       applicationId: row.application_id,
       channelId: row.channel_id,
+      guildId: row.guild_id,
       modal: row.response.data,
       submitted: row.submitted,
       expired: row.expired,

@@ -17,6 +17,8 @@ export interface OriginInteraction {
 export interface ComponentSource {
   messageId: string;
   channelId: string;
+  /** Null in a DM or group DM. */
+  guildId: string | null;
   applicationId: string;
   /** Set for an ephemeral message: only this user sees it (and may use it). */
   ephemeralUserId: string | null;
@@ -30,6 +32,8 @@ export interface OpenModal {
   userId: string;
   applicationId: string;
   channelId: string;
+  /** Null in a DM or group DM. */
+  guildId: string | null;
   modal: Modal;
   /** Submitted already: a modal is submitted once. */
   submitted: boolean;

@@ -24,7 +24,7 @@ export interface ComponentUse {
 
 /**
  * Judges a click or a pick against the stored message, before any peer is asked. 404 /
- * 10008 when the message is unknown, deleted, in another channel, another application's,
+ * 10008 when the message is unknown, deleted, in another channel or guild, another application's,
  * or another user's ephemeral message (as Discord answers for a message one cannot see).
  * 400 / 50035 at `data.custom_id` for a component the message does not have (a link or
  * premium button sends no interaction: it has no custom_id) or a disabled one, at
@@ -39,6 +39,7 @@ export function judgeComponentUse(
   if (
     !source ||
     source.channelId !== body.channelId ||
+    source.guildId !== body.guildId ||
     source.applicationId !== body.applicationId ||
     (source.ephemeralUserId !== null && source.ephemeralUserId !== userId)
   ) {

@@ -27,7 +27,7 @@ const MAX_TEXT_INPUT_LENGTH = 4000;
 /**
  * Judges a modal submit against the modal the app opened, before any peer is asked: 404 /
  * 10062 Unknown interaction when `data.id` names no modal this user can submit (unknown, not
- * a modal, another user's or application's, in another channel, submitted already, or its
+ * a modal, another user's or application's, in another channel or guild, submitted already, or its
  * token expired). 400 / 50035 at `data.custom_id` for another modal's custom_id, at the
  * answer's path for an answer the modal has no input for or that breaks the input's rules
  * (text length, required, select values), at `data.components` for a required input left
@@ -43,6 +43,7 @@ export function judgeModalSubmit(
     open.userId !== userId ||
     open.applicationId !== body.applicationId ||
     open.channelId !== body.channelId ||
+    open.guildId !== body.guildId ||
     open.submitted ||
     open.expired
   ) {

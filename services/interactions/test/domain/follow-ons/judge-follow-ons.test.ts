@@ -40,6 +40,7 @@ const origin = {
 const sourceOf = (components: unknown[], extra: Partial<ComponentSource> = {}): ComponentSource => ({
   messageId: MESSAGE,
   channelId: CHANNEL,
+  guildId: null,
   applicationId: APP,
   ephemeralUserId: null,
   message: { id: MESSAGE, components: componentsOf(components) },
@@ -134,6 +135,7 @@ describe('judgeComponentUse', () => {
     for (const source of [
       undefined,
       sourceOf(components, { channelId: '1500000000000000999' }),
+      sourceOf(components, { guildId: '1500000000000000998' }),
       sourceOf(components, { applicationId: OTHER_APP }),
       sourceOf(components, { ephemeralUserId: OTHER_USER }),
     ]) {
@@ -273,6 +275,7 @@ describe('judgeModalSubmit', () => {
       userId: USER,
       applicationId: APP,
       channelId: CHANNEL,
+      guildId: null,
       modal: modal as NonNullable<typeof modal>,
       submitted: false,
       expired: false,
@@ -315,6 +318,7 @@ describe('judgeModalSubmit', () => {
       undefined,
       openModal({ userId: OTHER_USER }),
       openModal({ applicationId: OTHER_APP }),
+      openModal({ guildId: '1500000000000000998' }),
       openModal({ submitted: true }),
       openModal({ expired: true }),
     ]) {
