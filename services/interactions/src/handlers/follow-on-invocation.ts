@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import type { JsonObject } from '@acs/validation';
 import {
   buildComponentData,
+  checkFollowOnPlace,
   buildModalData,
   judgeComponentUse,
   judgeModalSubmit,
@@ -123,6 +124,7 @@ async function describe(
       resolveChannelIds: ids.channels,
     }),
   ]);
+  checkFollowOnPlace(body.guildId, place);
   return { parties, place };
 }
 

@@ -84,10 +84,7 @@ export function buildComponentData(use: ComponentUse, lookups: SelectLookups): J
   data.values = use.values;
   const resolved: ResolvedData = {};
   const errors = new FormErrors();
-  resolveSelectValues(use.component.type as number, use.values, lookups, resolved, errors, [
-    'data',
-    'values',
-  ]);
+  resolveSelectValues(use.component, use.values, lookups, resolved, errors, ['data', 'values']);
   errors.throwIfAny();
   if (Object.keys(resolved).length > 0) data.resolved = resolved as JsonObject;
   return data;

@@ -93,7 +93,7 @@ export function buildModalData(open: OpenModal, judged: ModalAnswers, lookups: S
     const customId = isJsonObject(input) ? (input.custom_id as string) : '';
     const answer = judged.answers.get(customId) as JsonObject;
     if (Array.isArray(answer.values) && SELECT_TYPES.includes(answer.type as number)) {
-      resolveSelectValues(answer.type as number, answer.values as string[], lookups, resolved, errors, path);
+      resolveSelectValues(input as JsonObject, answer.values as string[], lookups, resolved, errors, path);
     }
     return answer;
   };

@@ -81,17 +81,20 @@ export function readSelectValues(
 
 /**
  * `resolved` for values of a user, role, mentionable or channel select (A2: a member
- * implies its user), into `resolved`; each value must name something of its kind
+ * implies its user), into `resolved`; each value must name something of its kind, and a
+ * channel one of the select's `channel_types` when it has them
  * (INTERACTION_COMPONENT_VALUES_INVALID at its index otherwise).
  */
 export function resolveSelectValues(
-  type: number,
+  select: JsonObject,
   values: readonly string[],
   lookups: SelectLookups,
   resolved: ResolvedData,
   errors: FormErrors,
   path: ErrorPath,
 ): void {
+  const type = select.type;
+  const channelTypes = Array.isArray(select.channel_types) ? (select.channel_types as unknown[]) : undefined;
   values.forEach((id, index) => {
     const user = lookups.users[id];
     const role = lookups.roles[id];
@@ -107,7 +110,11 @@ export function resolveSelectValues(
       (resolved.roles ??= {})[id] = role;
       found = true;
     }
-    if (type === ComponentType.CHANNEL_SELECT && channel) {
+    if (
+      type === ComponentType.CHANNEL_SELECT &&
+      channel &&
+      (!channelTypes || channelTypes.includes(channel.type))
+    ) {
       (resolved.channels ??= {})[id] = channel;
       found = true;
     }

@@ -2,6 +2,7 @@ import { FormErrors } from '@acs/validation';
 import {
   buildComponentData,
   buildModalData,
+  checkFollowOnPlace,
   judgeComponentUse,
   judgeModalSubmit,
   type ComponentSource,
@@ -238,6 +239,42 @@ describe('judgeComponentUse', () => {
   });
 });
 
+describe('channel selects and premium buttons', () => {
+  it("takes only channels of the select's channel_types", () => {
+    const source = sourceOf([row({ type: 8, custom_id: 'where', channel_types: [0] })]);
+    const use = judgeComponentUse(
+      click({ custom_id: 'where', component_type: 8, values: [CHANNEL] }),
+      USER,
+      source,
+    );
+    const withType = (type: number): SelectLookups => ({
+      ...noLookups,
+      channels: { [CHANNEL]: { id: CHANNEL, type } },
+    });
+    expect(buildComponentData(use, withType(0)).resolved).toEqual({
+      channels: { [CHANNEL]: { id: CHANNEL, type: 0 } },
+    });
+    expect(
+      codesAt(
+        formErrorsOf(() => buildComponentData(use, withType(2))),
+        ['data', 'values', 0],
+      ),
+    ).toEqual(['INTERACTION_COMPONENT_VALUES_INVALID']);
+  });
+
+  it('a premium button sends no interaction: it has no custom_id to name', () => {
+    const source = sourceOf([row({ type: 2, style: 6, sku_id: '1500000000000000555' })]);
+    expect(
+      codesAt(
+        formErrorsOf(() =>
+          judgeComponentUse(click({ custom_id: '1500000000000000555', component_type: 2 }), USER, source),
+        ),
+        ['data', 'custom_id'],
+      ),
+    ).toEqual(['INTERACTION_COMPONENT_NOT_FOUND']);
+  });
+});
+
 describe('judgeModalSubmit', () => {
   function openModal(extra: Partial<OpenModal> = {}): OpenModal {
     const errors = new FormErrors();
@@ -354,5 +391,18 @@ describe('judgeModalSubmit', () => {
     expect(codesAt(refuse(answers('Ada'), { custom_id: 'other' }), ['data', 'custom_id'])).toEqual([
       'INTERACTION_MODAL_CUSTOM_ID_MISMATCH',
     ]);
+  });
+});
+
+describe('checkFollowOnPlace', () => {
+  const place = (userPermissions: string, member: object | null = {}) =>
+    ({ member, userPermissions }) as unknown as Parameters<typeof checkFollowOnPlace>[1];
+  it('refuses a guild member who cannot view the channel (403 / 50001), and nobody elsewhere', () => {
+    expect(discordErrorOf(() => checkFollowOnPlace('1', place('0'))).toBody()).toEqual({
+      code: 50001,
+      message: 'Missing Access',
+    });
+    expect(() => checkFollowOnPlace('1', place(String(1 << 10)))).not.toThrow();
+    expect(() => checkFollowOnPlace(null, place('0', null))).not.toThrow();
   });
 });
