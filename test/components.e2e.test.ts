@@ -335,7 +335,7 @@ describe('a discord.js bot with a button collector and a modal', () => {
     await ready;
   });
 
-  /** /profile: a button whose collector opens a modal and thanks the user for it. */
+  /** /profile: a button whose collector opens a modal; the thanks replace the button's message. */
   async function startProfile(interaction: ChatInputCommandInteraction): Promise<void> {
     const row = new ActionRowBuilder<ButtonBuilder>().addComponents(
       new ButtonBuilder().setCustomId('open').setLabel('Open the form').setStyle(ButtonStyle.Primary),
@@ -369,12 +369,20 @@ describe('a discord.js bot with a button collector and a modal', () => {
             filter: (submit) => submit.customId === `profile-${click.id}`,
           }),
         )
-        .then((submit) => submit.reply(`Thanks, ${submit.fields.getTextInputValue('name')}!`))
+        .then((submit) =>
+          // A modal opened from a button may update the button's message (callback 7, A3).
+          submit.isFromMessage()
+            ? submit.update({
+                content: `Thanks, ${submit.fields.getTextInputValue('name')}!`,
+                components: [],
+              })
+            : submit.reply('Thanks!'),
+        )
         .catch((error: unknown) => process.stderr.write(`discord.js modal failed: ${String(error)}\n`));
     });
   }
 
-  it('opens a modal from a button; the user submits it once, and the bot thanks them', async () => {
+  it('opens a modal from a button; the user submits it once, and the bot updates the message', async () => {
     const invoked = await user.invoke(invocation(world.application.id, commands.profile));
     expect(invoked.body).toMatchObject({ outcome: 'success', response: { type: 4 } });
     const message = invoked.body.messages[0];
@@ -425,11 +433,15 @@ describe('a discord.js bot with a button collector and a modal', () => {
 
     const submitted = await user.invoke(answer('Ada'));
     expect(submitted.status).toBe(200);
-    expect(submitted.body).toMatchObject({ outcome: 'success', response: { type: 4 } });
-    expect(submitted.body.messages[0]).toMatchObject({
-      content: 'Thanks, Ada!',
-      author: { id: world.application.id },
-    });
+    expect(submitted.body).toMatchObject({ outcome: 'success', response: { type: 7 } });
+    expect(submitted.body.messages).toEqual([
+      expect.objectContaining({
+        id: message.id,
+        content: 'Thanks, Ada!',
+        components: [],
+        author: expect.objectContaining({ id: world.application.id }),
+      }),
+    ]);
     expect(submitted.body.interaction).toMatchObject({
       type: 5,
       message: { id: message.id },
