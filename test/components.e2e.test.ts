@@ -198,6 +198,39 @@ describe('an HTTP endpoint app with select menus', () => {
     expect(received.data.resolved.users[world.user.id]).toMatchObject({ id: world.user.id });
     expect(typeof received.token).toBe('string');
 
+    // After a deferred update, the token's @original is the component's message, and a
+    // follow-up names the message whose component was used.
+    const hook = `/webhooks/${app.id}/${received.token}`;
+    const original = await api(stack, 'GET', `${hook}/messages/@original`);
+    expect(original.body).toMatchObject({ id: message.id, content: 'Pick colours, and someone' });
+    const followUp = await api(stack, 'POST', hook, { body: { content: 'Noted' } });
+    expect(followUp.status).toBe(200);
+    expectSchema('MessageResponse', followUp.body);
+    expect(followUp.body.interaction_metadata).toMatchObject({
+      id: received.id,
+      type: 3,
+      interacted_message_id: message.id,
+      user: { id: world.user.id },
+    });
+    const tooMany = await api(stack, 'PATCH', `${hook}/messages/@original`, {
+      body: {
+        components: [
+          {
+            type: 1,
+            components: Array.from({ length: 2 }, () => ({
+              type: 3,
+              custom_id: 'x',
+              options: [{ label: 'a', value: 'a' }],
+            })),
+          },
+        ],
+      },
+    });
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.body.errors.components['0'].components['1']._errors[0].code).toBe(
+      'COMPONENT_LAYOUT_WIDTH_EXCEEDED',
+    );
+
     // A string select: the app updates the message (7); the user's session sees the update.
     const updated = await user.invoke(
       use(app.id, message.id, { component_type: 3, custom_id: 'colours', values: ['red', 'green'] }),
