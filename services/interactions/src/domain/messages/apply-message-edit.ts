@@ -49,6 +49,7 @@ export function applyMessageEdit(
       components,
     },
     now,
+    basePath,
   );
 }
 
@@ -79,11 +80,12 @@ function finishEdit(
   message: InteractionMessage,
   next: Pick<InteractionMessage, 'content' | 'embeds' | 'tts' | 'flags' | 'components'>,
   now: Date,
+  basePath: ErrorPath = [],
 ): InteractionMessage {
   const wasLoading = isLoading(message);
   const flags = next.flags & ~MessageFlag.LOADING;
   const errors = new FormErrors();
-  checkComponentsV2(flags, next.content, next.embeds, errors, []);
+  checkComponentsV2(flags, next.content, next.embeds, errors, basePath);
   errors.throwIfAny();
   if (isEmptyMessage(next)) throw new EmptyMessageError();
   return {
