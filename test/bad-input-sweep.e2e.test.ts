@@ -714,6 +714,12 @@ describe('ids above 2^63 - 1, U+0000 and megabyte numbers in every field', () =>
   const BIT_SET_KEYS = new Set(['permissions', 'default_member_permissions', 'allow', 'deny']);
 
   let w: DemoWorld;
+  /** What the sweep's component and modal submit bodies name: a message with a select, an open modal. */
+  let followOns: {
+    click: Record<string, unknown>;
+    submit: Record<string, unknown>;
+    nonces: [string, string];
+  };
   let bearer: string;
   let session: string;
   let globalCommandId: string;
@@ -820,11 +826,30 @@ describe('ids above 2^63 - 1, U+0000 and megabyte numbers in every field', () =>
       },
     ],
     allowed_mentions: { parse: [], users: [w.user.id], roles: [w.role.id], replied_user: false },
+    components: [
+      { type: 1, components: [{ type: 2, style: 1, label: 'Sweep', custom_id: 'sweep-button' }] },
+      {
+        type: 1,
+        components: [
+          {
+            type: 3,
+            custom_id: 'sweep-select',
+            placeholder: 'Choose',
+            options: [{ label: 'Floor', value: 'floor', description: 'The floor' }],
+          },
+        ],
+      },
+    ],
     ...extra,
   });
 
-  /** A message's number fields under `base`: its flags and an embed's color. */
+  /** A message's number fields under `base`: its flags, an embed's color, a button's style. */
   const messageNumbers = (base: Path): NonNullable<Template['numberLeaves']> => [
+    {
+      at: [...base, 'components', 0, 'components', 0, 'style'],
+      huge: { at: [...base, 'components', 0, 'components', 0, 'style'], code: 'BASE_TYPE_CHOICES' },
+      megabyte: coerce([...base, 'components', 0, 'components', 0, 'style']),
+    },
     {
       at: [...base, 'flags'],
       huge: { at: [...base, 'flags'], code: 'MESSAGE_FLAGS_INVALID' },
@@ -1314,8 +1339,7 @@ describe('ids above 2^63 - 1, U+0000 and megabyte numbers in every field', () =>
   const isBitSetLeaf = (path: (string | number)[], value: unknown) =>
     typeof value === 'string' && BIT_SET_KEYS.has(String(path[path.length - 1]));
 
-  function casesOf(method: Method, routePath: string): Case[] {
-    const template = templateOf(method, routePath);
+  function casesOf(method: Method, routePath: string, template = templateOf(method, routePath)): Case[] {
     const params = (routePath.match(/:(\w+)/g) ?? []).map((p) => p.slice(1));
     const filled = fill(routePath, (n) => pathId(n, routePath));
     const cases: Case[] = [];
@@ -1511,6 +1535,59 @@ describe('ids above 2^63 - 1, U+0000 and megabyte numbers in every field', () =>
     return cases;
   }
 
+  /**
+   * The other bodies `POST /interactions` takes: a click on the sweep app's select menu
+   * (type 3) and a submit of the modal it opened (type 5), each under a nonce never used.
+   */
+  function followOnTemplatesOf(method: Method, routePath: string): Template[] {
+    if (`${method} ${routePath}` !== 'post /interactions') return [];
+    const base = {
+      application_id: ix.app.id,
+      guild_id: w.guild.id,
+      channel_id: w.channel.id,
+      session_id: '0123456789abcdef0123456789abcdef',
+    };
+    const typeLeaf = {
+      at: ['type'],
+      huge: { at: ['type'], code: 'BASE_TYPE_CHOICES' },
+      megabyte: coerce(['type']),
+    };
+    return [
+      {
+        auth: () => ix.user.token,
+        query: { wait: 'true' },
+        body: { ...base, ...followOns.click, nonce: followOns.nonces[0] },
+        formPayload: true,
+        unknownIds: [
+          { at: ['application_id'], expect: { status: 404, code: 10008 } },
+          { at: ['guild_id'], expect: { status: 404, code: 10008 } },
+          { at: ['channel_id'], expect: { status: 404, code: 10008 } },
+          { at: ['message_id'], expect: { status: 404, code: 10008 } },
+        ],
+        numberLeaves: [
+          typeLeaf,
+          {
+            at: ['data', 'component_type'],
+            huge: { at: ['data', 'component_type'], code: 'INTERACTION_COMPONENT_TYPE_MISMATCH' },
+            megabyte: coerce(['data', 'component_type']),
+          },
+        ],
+      },
+      {
+        auth: () => ix.user.token,
+        query: { wait: 'true' },
+        body: { ...base, ...followOns.submit, nonce: followOns.nonces[1] },
+        formPayload: true,
+        unknownIds: ['application_id', 'guild_id', 'channel_id'].map((key) => ({
+          at: [key],
+          expect: { status: 404, code: 10062 },
+        })),
+        idLeaves: [{ at: ['data', 'id'], code: 'NUMBER_TYPE_MAX' }],
+        numberLeaves: [typeLeaf],
+      },
+    ];
+  }
+
   /** Sends one request of a route: the case's path, query and body with the template's credential. */
   function sendCase(
     method: Method,
@@ -1591,6 +1668,60 @@ describe('ids above 2^63 - 1, U+0000 and megabyte numbers in every field', () =>
         codes: expect.arrayContaining([expected.code]),
       });
     }
+  }
+
+  /**
+   * A message of the sweep app with a select menu, and two modals it opened: each body is
+   * shown answerable once (on the twin modal), so that every refusal below is the hostile
+   * field's.
+   */
+  async function openFollowOns(): Promise<typeof followOns> {
+    const menu = {
+      content: 'Choose',
+      components: [
+        {
+          type: 1,
+          components: [{ type: 3, custom_id: 'sweep-select', options: [{ label: 'Floor', value: 'floor' }] }],
+        },
+      ],
+    };
+    const modal = {
+      custom_id: 'sweep-modal',
+      title: 'Sweep',
+      components: [{ type: 18, label: 'Where', component: { type: 4, custom_id: 'sweep-text', style: 1 } }],
+    };
+    ix.endpoint.answer = (interaction) =>
+      interaction.type === 2
+        ? { status: 200, body: { type: 4, data: menu } }
+        : { status: 200, body: { type: 9, data: modal } };
+    const invoked = await ix.user.invoke({ ...ix.invocation, nonce: ix.user.nonce() });
+    expect(invoked.body).toMatchObject({ outcome: 'success' });
+    const messageId = invoked.body.messages[0].id as string;
+    const place = { application_id: ix.app.id, guild_id: w.guild.id, channel_id: w.channel.id };
+    const click = {
+      type: 3,
+      message_id: messageId,
+      data: { component_type: 3, custom_id: 'sweep-select', values: ['floor'] },
+    };
+    // Two clicks open two modals: one to prove the submit answerable, one for the sweep.
+    const opened: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const clicked = await ix.user.invoke({ ...place, ...click });
+      expect(clicked.body).toMatchObject({ outcome: 'success', response: { type: 9 } });
+      opened.push(clicked.body.interaction.id as string);
+    }
+    const submitOf = (id: string) => ({
+      type: 5,
+      data: {
+        id,
+        custom_id: 'sweep-modal',
+        components: [{ type: 18, component: { type: 4, custom_id: 'sweep-text', value: 'hallway' } }],
+      },
+    });
+    ix.endpoint.answer = () => ({ status: 200, body: { type: 4, data: { content: 'Thanks' } } });
+    const twin = await ix.user.invoke({ ...place, ...submitOf(opened[0] as string) });
+    expect(twin.body).toMatchObject({ outcome: 'success', response: { type: 4 } });
+    return { click, submit: submitOf(opened[1] as string), nonces: [ix.user.nonce(), ix.user.nonce()] };
   }
 
   beforeAll(async () => {
@@ -1694,6 +1825,7 @@ describe('ids above 2^63 - 1, U+0000 and megabyte numbers in every field', () =>
       const route = `${method} ${path} → ${answer.text.slice(0, 300)}`;
       expect({ route, status: answer.status }).toEqual({ route, status });
     }
+    followOns = await openFollowOns();
     // An invocation the sweep lets through by mistake is answered at once (and counted).
     ix.endpoint.answer = () => ({ status: 200, body: { type: 4, data: { content: 'Let through' } } });
     receivedBefore = ix.endpoint.received.length;
@@ -1715,6 +1847,10 @@ describe('ids above 2^63 - 1, U+0000 and megabyte numbers in every field', () =>
         hasBody: method !== 'get' && method !== 'delete' && !bodiless,
       });
       for (const testCase of casesOf(method, path)) await run(method, base, testCase, template);
+      // POST /interactions also takes a component used and a modal submitted (issue 11).
+      for (const followOn of followOnTemplatesOf(method, path)) {
+        for (const testCase of casesOf(method, path, followOn)) await run(method, base, testCase, followOn);
+      }
     });
   });
 

@@ -1,5 +1,5 @@
 import { parseInvocation, splitWords } from '../src/cli/parse-invocation';
-import { describeError, describeOutcome, parseArgs } from '../src/cli/acs-cli';
+import { describeError, describeOutcome, modalAnswers, parseArgs } from '../src/cli/acs-cli';
 
 const ping = { id: '10', name: 'ping', type: 1, version: '11', options: [{ name: 'text', type: 3 }] };
 const weather = {
@@ -114,6 +114,7 @@ describe('the CLI around it', () => {
     expect(parseArgs(['invoke', '/ping', 'text:hi', '--guild', '5', '--json', '--app=7'])).toEqual({
       command: 'invoke',
       line: '/ping text:hi',
+      args: ['/ping', 'text:hi'],
       flags: { guild: '5', json: true, app: '7' },
     });
     expect(parseArgs([]).command).toBe('commands');
@@ -135,6 +136,72 @@ describe('the CLI around it', () => {
         ],
       }),
     ).toBe('Demo App (only you can see this): Pong!\n  ┃ T\n  ┃ a: b');
+    expect(
+      describeOutcome({
+        outcome: 'success',
+        response: { type: 4 },
+        messages: [
+          {
+            id: '42',
+            author: { username: 'Demo App' },
+            content: 'Choose',
+            flags: 0,
+            components: [
+              {
+                type: 1,
+                components: [
+                  { type: 2, style: 1, label: 'Go', custom_id: 'go' },
+                  { type: 2, style: 2, label: 'Off', custom_id: 'off', disabled: true },
+                  { type: 2, style: 5, label: 'Docs', url: 'https://a.example' },
+                ],
+              },
+              {
+                type: 1,
+                components: [{ type: 3, custom_id: 'pick', options: [{ value: 'a' }, { value: 'b' }] }],
+              },
+            ],
+          },
+        ],
+      }),
+    ).toBe(
+      [
+        'Demo App: Choose',
+        '  components of message 42:',
+        '    [button "Go"] go',
+        '    [button "Off" (disabled)] off',
+        '    [link Docs] https://a.example',
+        '    [select] pick = a|b',
+      ].join('\n'),
+    );
+    expect(
+      describeOutcome({
+        outcome: 'success',
+        interaction: { id: '7' },
+        response: {
+          type: 9,
+          data: {
+            custom_id: 'form',
+            title: 'Tell us',
+            components: [
+              { type: 18, label: 'Name', component: { type: 4, custom_id: 'name', required: false } },
+            ],
+          },
+        },
+        messages: [],
+      }),
+    ).toBe(
+      [
+        'modal "Tell us" (form), opened by interaction 7:',
+        '  Name: name (optional)',
+        '  submit: npx acs submit-modal 7 form <custom_id>=<answer>…',
+      ].join('\n'),
+    );
+    expect(modalAnswers(['name=Ada Lovelace', 'picks[]=a,b', 'none[]='])).toEqual([
+      { type: 18, component: { type: 4, custom_id: 'name', value: 'Ada Lovelace' } },
+      { type: 18, component: { type: 3, custom_id: 'picks', values: ['a', 'b'] } },
+      { type: 18, component: { type: 3, custom_id: 'none', values: [] } },
+    ]);
+    expect(() => modalAnswers(['nothing'])).toThrow('custom_id=text');
     expect(describeOutcome({ outcome: 'failure', reason_code: 2, messages: [] })).toBe(
       '✗ the interaction failed (reason 2: the app did not answer in time)',
     );

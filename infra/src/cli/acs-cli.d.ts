@@ -13,8 +13,11 @@ export function runCli(argv: string[], io: CliIo): Promise<number>;
 export function parseArgs(argv: string[]): {
   command: string;
   line?: string;
+  args: string[];
   flags: Record<string, string | true>;
 };
 export function describeOutcome(outcome: unknown): string;
 export function describeError(answer: { status: number; body: unknown }): string;
+/** `custom_id=text` and `custom_id[]=a,b` as a modal submit's `data.components`. */
+export function modalAnswers(pairs: string[]): Record<string, unknown>[];
 export const USAGE: string;

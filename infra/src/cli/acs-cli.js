@@ -15,6 +15,12 @@ const USAGE = `usage:
   npx acs invoke "/name opt:value"   invoke a slash command and print the app's answer
   npx acs invoke --target ID "Name"  invoke a USER or MESSAGE command on a target
   npx acs autocomplete "/name opt:Pa?"  ask the app for choices (? marks the focused option)
+  npx acs click MESSAGE CUSTOM_ID    click a button of a message the app posted
+  npx acs select MESSAGE CUSTOM_ID VALUE...  pick values in a select (--type 5-8: user, role,
+                                     mentionable, channel select; default 3, a string select)
+  npx acs submit-modal INTERACTION CUSTOM_ID input=text list[]=a,b
+                                     submit the modal INTERACTION opened (its custom_id), with
+                                     each input's answer: text, or [] values of a select
 
 options (defaults: the demo world of .data/seed.json):
   --base URL          ACS's base URL (ACS_URL; else the running npm start's; else http://127.0.0.1:8080)
@@ -25,11 +31,12 @@ options (defaults: the demo world of .data/seed.json):
   --user ID           the user who invokes
   --bot-token T       the app's bot token, to list commands outside a guild (--dm)
   --json              print the raw outcome JSON
+  --type N            the select's component type (select)
 `;
 
 /**
  * @param {string[]} argv
- * @returns {{ command: string, line?: string, flags: Record<string, string | true> }}
+ * @returns {{ command: string, line?: string, args: string[], flags: Record<string, string | true> }}
  */
 function parseArgs(argv) {
   const flags = {};
@@ -47,7 +54,7 @@ function parseArgs(argv) {
     } else positional.push(arg);
   }
   const command = positional[0] ?? 'commands';
-  return { command, line: positional.slice(1).join(' ') || undefined, flags };
+  return { command, line: positional.slice(1).join(' ') || undefined, args: positional.slice(1), flags };
 }
 
 function readDataFile(dataDir, name) {
@@ -92,6 +99,8 @@ function resolveSettings(flags, env, dataDir) {
       flags['bot-token'] ?? (appId === seed?.application?.id ? seed?.application?.botToken : undefined),
     json: Boolean(flags.json),
     target: flags.target,
+    componentType: flags.type,
+    seedAppId: seed?.application?.id,
   };
 }
 
@@ -218,6 +227,8 @@ function describeOutcome(outcome) {
       ...choices.map((c) => `  ${c.name} = ${JSON.stringify(c.value)}`),
     );
   }
+  if (outcome.response?.type === 9)
+    lines.push(...describeModal(outcome.interaction?.id, outcome.response.data));
   for (const message of outcome.messages ?? []) {
     const marks = [];
     if (message.flags & 64) marks.push('only you can see this');
@@ -228,9 +239,134 @@ function describeOutcome(outcome) {
       lines.push(`  ┃ ${[embed.title, embed.description].filter(Boolean).join(' — ')}`);
       for (const field of embed.fields ?? []) lines.push(`  ┃ ${field.name}: ${field.value}`);
     }
+    lines.push(...describeComponents(message));
   }
   if (outcome.outcome === 'success' && lines.length === 0) lines.push('✓ acknowledged');
   return lines.join('\n');
+}
+
+/** Component types as the CLI names them. */
+const COMPONENT_NAMES = {
+  2: 'button',
+  3: 'select',
+  5: 'user select',
+  6: 'role select',
+  7: 'mentionable select',
+  8: 'channel select',
+  10: 'text',
+};
+
+/**
+ * A message's components as lines: each button and select with what `npx acs click` or
+ * `select` needs (the message id and the custom_id), text displays as text.
+ */
+function describeComponents(message) {
+  const lines = [];
+  const visit = (component, depth) => {
+    if (!component || typeof component !== 'object') return;
+    const pad = '  '.repeat(depth);
+    const name = COMPONENT_NAMES[component.type];
+    if (component.type === 10) lines.push(`${pad}${component.content}`);
+    else if (component.type === 2 && component.style === 5)
+      lines.push(`${pad}[link ${component.label ?? ''}] ${component.url}`);
+    else if (component.type === 2 && component.style === 6)
+      lines.push(`${pad}[premium button] sku ${component.sku_id}`);
+    else if (name && component.custom_id !== undefined) {
+      const options = (component.options ?? []).map((o) => o.value).join('|');
+      const label = component.label ?? component.placeholder ?? '';
+      const off = component.disabled ? ' (disabled)' : '';
+      lines.push(
+        `${pad}[${name}${label ? ` "${label}"` : ''}${off}] ${component.custom_id}${options ? ` = ${options}` : ''}`,
+      );
+    }
+    for (const child of component.components ?? []) visit(child, depth + 1);
+    if (component.accessory) visit(component.accessory, depth + 1);
+  };
+  for (const component of message.components ?? []) visit(component, 1);
+  if (lines.length > 0) lines.unshift(`  components of message ${message.id}:`);
+  return lines;
+}
+
+/** A modal the app opened: its title and inputs, and how to submit it. */
+function describeModal(interactionId, modal) {
+  const lines = [`modal "${modal?.title}" (${modal?.custom_id}), opened by interaction ${interactionId}:`];
+  const visit = (component) => {
+    if (!component || typeof component !== 'object') return;
+    if (component.type === 18) {
+      const input = component.component ?? {};
+      lines.push(`  ${component.label}: ${input.custom_id}${input.required === false ? ' (optional)' : ''}`);
+      return;
+    }
+    if (component.type === 4)
+      lines.push(`  ${component.label ?? component.custom_id}: ${component.custom_id}`);
+    if (component.type === 10) lines.push(`  ${component.content}`);
+    for (const child of component.components ?? []) visit(child);
+  };
+  for (const component of modal?.components ?? []) visit(component);
+  lines.push(`  submit: npx acs submit-modal ${interactionId} ${modal?.custom_id} <custom_id>=<answer>…`);
+  return lines;
+}
+
+/** `input=text` and `list[]=a,b` answers as the chat client submits them: one label each. */
+function modalAnswers(pairs) {
+  return pairs.map((pair) => {
+    const match = /^([^=]+?)(\[\])?=(.*)$/s.exec(pair);
+    if (!match) throw new Error(`a modal answer is custom_id=text or custom_id[]=a,b, not "${pair}"`);
+    const [, customId, list, value] = match;
+    const component = list
+      ? { type: 3, custom_id: customId, values: value === '' ? [] : value.split(',') }
+      : { type: 4, custom_id: customId, value };
+    return { type: 18, component };
+  });
+}
+
+/** A snowflake-like nonce, as the chat client makes one. */
+function newNonce() {
+  return String(
+    (BigInt(Date.now() - 1420070400000) << 22n) | BigInt(randomBytes(2).readUInt16BE() & 0x3fffff),
+  );
+}
+
+/**
+ * Sends a component interaction (click, select) or a modal submit with `?wait=true` and
+ * prints what the app answered; the app is --app (else the demo app), the place --guild
+ * and --channel (else the demo guild's), or --dm.
+ */
+async function followOn(command, args, settings, token, out) {
+  const applicationId = settings.appId ?? settings.seedAppId;
+  if (!applicationId) throw new Error('--app is unknown: pass the app whose message or modal this is');
+  const [first, customId, ...rest] = args;
+  if (!first || !customId)
+    throw new Error(
+      `${command} needs ${command === 'submit-modal' ? 'INTERACTION' : 'MESSAGE'} and CUSTOM_ID\n\n${USAGE}`,
+    );
+  const channelId = settings.channelId ?? (await botDmChannel({ ...settings, appId: applicationId }, token));
+  const place = { ...(settings.guildId ? { guild_id: settings.guildId } : {}), channel_id: channelId };
+  let body;
+  if (command === 'submit-modal') {
+    body = { type: 5, data: { id: first, custom_id: customId, components: modalAnswers(rest) } };
+  } else {
+    const componentType = command === 'click' ? 2 : Number(settings.componentType ?? 3);
+    body = {
+      type: 3,
+      message_id: first,
+      data: {
+        component_type: componentType,
+        custom_id: customId,
+        ...(command === 'select' ? { values: rest } : {}),
+      },
+    };
+  }
+  const sent = await call(settings.base, 'POST', '/api/v10/interactions?wait=true', {
+    token,
+    body: { ...body, application_id: applicationId, ...place, nonce: newNonce() },
+  });
+  if (sent.status !== 200) {
+    out(describeError(sent));
+    return 1;
+  }
+  out(settings.json ? JSON.stringify(sent.body, null, 2) : describeOutcome(sent.body));
+  return sent.body.outcome === 'success' ? 0 : 1;
 }
 
 /**
@@ -241,17 +377,19 @@ function describeOutcome(outcome) {
  */
 async function runCli(argv, io) {
   const out = io.out ?? ((s) => process.stdout.write(`${s}\n`));
-  const { command, line, flags } = parseArgs(argv);
+  const { command, line, args, flags } = parseArgs(argv);
   if (flags.help || command === 'help') {
     out(USAGE);
     return 0;
   }
-  if (!['commands', 'invoke', 'autocomplete'].includes(command)) {
+  if (!['commands', 'invoke', 'autocomplete', 'click', 'select', 'submit-modal'].includes(command)) {
     out(`unknown command "${command}"\n\n${USAGE}`);
     return 2;
   }
   const settings = resolveSettings(flags, io.env ?? process.env, io.dataDir);
   const token = await sessionToken(settings);
+  if (['click', 'select', 'submit-modal'].includes(command))
+    return followOn(command, args, settings, token, out);
   const commands = await listCommands(settings, token);
   if (command === 'commands') {
     if (commands.length === 0) out('no commands of this app can be used here');
@@ -289,9 +427,7 @@ async function runCli(argv, io) {
       application_id: applicationId,
       ...(settings.guildId ? { guild_id: settings.guildId } : {}),
       channel_id: channelId,
-      nonce: String(
-        (BigInt(Date.now() - 1420070400000) << 22n) | BigInt(randomBytes(2).readUInt16BE() & 0x3fffff),
-      ),
+      nonce: newNonce(),
       data,
     },
   });
@@ -303,4 +439,12 @@ async function runCli(argv, io) {
   return invoked.body.outcome === 'success' ? 0 : 1;
 }
 
-module.exports = { runCli, parseArgs, resolveSettings, describeOutcome, describeError, USAGE };
+module.exports = {
+  runCli,
+  parseArgs,
+  resolveSettings,
+  describeOutcome,
+  describeError,
+  modalAnswers,
+  USAGE,
+};

@@ -21,6 +21,7 @@ import {
   messageCreated,
   messageDeleted,
   messageUpdated,
+  modalCreated,
 } from './catalog/interactions-events';
 import {
   lobbyCreated,
@@ -55,6 +56,7 @@ export const EVENT_CATALOG = {
   'interactions.interaction.succeeded': interactionSucceeded,
   'interactions.interaction.failed': interactionFailed,
   'interactions.autocomplete.answered': autocompleteAnswered,
+  'interactions.modal.created': modalCreated,
   'interactions.message.created': messageCreated,
   'interactions.message.updated': messageUpdated,
   'interactions.message.deleted': messageDeleted,

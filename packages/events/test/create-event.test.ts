@@ -138,6 +138,15 @@ describe('the catalog', () => {
       'interactions.interaction.succeeded': audience,
       'interactions.interaction.failed': { ...audience, reason_code: 2 },
       'interactions.autocomplete.answered': { ...audience, choices: [{ name: 'a', value: 'a' }] },
+      'interactions.modal.created': {
+        ...audience,
+        custom_id: 'form',
+        title: 'Tell us',
+        components: [
+          { type: 18, id: 1, label: 'Name', component: { type: 4, id: 2, custom_id: 'n', style: 1 } },
+        ],
+        application: { id: '2000' },
+      },
       'interactions.message.created': { ...message, message: { id: '6000', type: 20 } },
       'interactions.message.updated': { ...message, message: { id: '6000', type: 20 } },
       'interactions.message.deleted': { ...message, message_id: '6000' },

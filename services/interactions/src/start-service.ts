@@ -23,6 +23,7 @@ import { OutcomeWaiter } from './delivery/outcome-waiter';
 import { LINKED_LOBBY_EVENTS, postLinkedLobbyMessages } from './events/post-linked-lobby-messages';
 import { ApplicationFactsMemo } from './handlers/application-facts';
 import { createResponder } from './handlers/responder';
+import { FollowOnSourcesStore } from './store/follow-on-sources-store';
 import { InteractionStore } from './store/interaction-store';
 import { LinkedMessageStore } from './store/linked-message-store';
 import { MessageStore } from './store/message-store';
@@ -111,6 +112,7 @@ export async function startService(
     registry: createCommandRegistryClient(registryGrpc),
     permissions: createPermissionsClient(permissionsGrpc),
     interactions,
+    sources: new FollowOnSourcesStore(pool),
     ids,
     applications,
     http,

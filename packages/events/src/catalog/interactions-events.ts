@@ -48,6 +48,19 @@ export const autocompleteAnswered = z.object({
   choices: z.array(z.record(z.string(), z.unknown())),
 });
 
+/**
+ * The application answered with a modal (callback 9): INTERACTION_MODAL_CREATE `{id,
+ * channel_id, custom_id, application, title, components, nonce}` to the user (A8).
+ */
+export const modalCreated = z.object({
+  ...interactionAudience,
+  custom_id: z.string(),
+  title: z.string(),
+  components: z.array(z.record(z.string(), z.unknown())),
+  /** The application as the user's client shows it over the modal (`id`, `name`, `icon`...). */
+  application: z.record(z.string(), z.unknown()),
+});
+
 /** Who may see a message an interaction produced. */
 const messageAudience = {
   application_id: snowflake,

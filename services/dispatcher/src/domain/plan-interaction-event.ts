@@ -8,6 +8,7 @@ export const INTERACTION_EVENTS = [
   'interactions.interaction.succeeded',
   'interactions.interaction.failed',
   'interactions.autocomplete.answered',
+  'interactions.modal.created',
   'interactions.message.created',
   'interactions.message.updated',
   'interactions.message.deleted',
@@ -32,7 +33,8 @@ export function isInteractionEvent(event: CheckedEvent): event is InteractionEve
  * - to the invoking user (only `session_id` when the invocation named one, else every
  *   session of theirs): INTERACTION_CREATE `{id, nonce}`, INTERACTION_SUCCESS `{id, nonce}`,
  *   INTERACTION_FAILURE `{id, nonce, reason_code}`, APPLICATION_COMMAND_AUTOCOMPLETE_RESPONSE
- *   `{choices, nonce}`;
+ *   `{choices, nonce}`, INTERACTION_MODAL_CREATE `{id, channel_id, custom_id, application,
+ *   title, components, nonce}` (A8);
  * - to the bot, when the interaction goes over the gateway (`bot_payload`): INTERACTION_CREATE
  *   with the full interaction, on the guild's shard (a DM's on shard 0), whatever its intents;
  * - MESSAGE_CREATE / MESSAGE_UPDATE / MESSAGE_DELETE: see `messageRoutes`.
@@ -68,6 +70,20 @@ export function planInteractionEvent(event: InteractionEvent): GatewayRoute[] {
       return [
         toInvoker(data, 'APPLICATION_COMMAND_AUTOCOMPLETE_RESPONSE', {
           choices: data.choices,
+          nonce: data.nonce,
+        }),
+      ];
+    }
+    case 'interactions.modal.created': {
+      const { data } = event;
+      return [
+        toInvoker(data, 'INTERACTION_MODAL_CREATE', {
+          id: data.interaction_id,
+          channel_id: data.channel_id,
+          custom_id: data.custom_id,
+          application: data.application,
+          title: data.title,
+          components: data.components,
           nonce: data.nonce,
         }),
       ];

@@ -88,6 +88,25 @@ describe('planInteractionEvent', () => {
         },
       },
     ]);
+    const modal = {
+      custom_id: 'form',
+      title: 'Tell us',
+      components: [
+        { type: 18, id: 1, label: 'Name', component: { type: 4, id: 2, custom_id: 'n', style: 1 } },
+      ],
+      application: { id: audience.application_id, name: 'Bot' },
+    };
+    expect(planInteractionEvent(event('interactions.modal.created', { ...audience, ...modal }))).toEqual([
+      {
+        to: 'user',
+        userId: USER,
+        message: {
+          t: 'INTERACTION_MODAL_CREATE',
+          d: { id: audience.interaction_id, channel_id: audience.channel_id, ...modal, nonce: '42' },
+          sessionId: 'abc',
+        },
+      },
+    ]);
   });
 
   it('gives the bot the full interaction only when it goes over the gateway, on the guild or DM shard', () => {

@@ -10,10 +10,12 @@ export const InteractionType = {
   MODAL_SUBMIT: 5,
 } as const;
 
-/** The interaction types a user may invoke here (components and modals come with issue 11). */
+/** The interaction types a user may start: a command, a component, its autocomplete, a modal submit. */
 export const INVOCABLE_INTERACTION_TYPES = [
   InteractionType.APPLICATION_COMMAND,
+  InteractionType.MESSAGE_COMPONENT,
   InteractionType.APPLICATION_COMMAND_AUTOCOMPLETE,
+  InteractionType.MODAL_SUBMIT,
 ] as const;
 
 /** Application command types. */

@@ -7,7 +7,7 @@ import type { CommandRegistryClient } from '../clients/command-registry-client';
 import type { OAuthClient } from '../clients/oauth-client';
 import type { PermissionsClient } from '../clients/permissions-client';
 import { activityInstanceId } from '../domain/callbacks';
-import { CommandType } from '../domain/interaction-enums';
+import { CommandType, InteractionType } from '../domain/interaction-enums';
 import { formatInteractionToken, hashInteractionToken } from '../domain/interaction-token';
 import {
   buildInteraction,
@@ -17,31 +17,34 @@ import {
   invocationLocale,
   planInvocation,
   readCommandSpec,
-  readInvocationBody,
+  readInteractionRequest,
   renderLaunchMessage,
   renderOutcome,
   withoutToken,
   type CommandSpec,
+  type ComponentBody,
+  type InteractionRequest,
+  type ModalSubmitBody,
   type InvocationBody,
   type InvocationParties,
   type InvocationPlace,
   type SettledInteraction,
 } from '../domain/invocation';
 import type { HttpTarget } from '../delivery/http-delivery';
-import {
-  pendingRecordOf,
-  type InteractionStore,
-  type Launch,
-  type NewInteraction,
-} from '../store/interaction-store';
+import type { InteractionStore, Launch, NewInteraction } from '../store/interaction-store';
+import type { FollowOnSourcesStore } from '../store/follow-on-sources-store';
 import type { ApplicationFactsMemo } from './application-facts';
+import { deliverInteraction } from './deliver-interaction';
+import { invokeComponent, invokeModalSubmit } from './follow-on-invocation';
 
 /** What the invocation RPC needs. */
 export interface InteractionHandlerDeps {
   oauth: OAuthClient;
   registry: CommandRegistryClient;
   permissions: PermissionsClient;
-  interactions: Pick<InteractionStore, 'findByNonce' | 'record' | 'findTargetMessage'>;
+  interactions: Pick<InteractionStore, 'findByNonce' | 'record' | 'recordModalSubmit' | 'findTargetMessage'>;
+  /** The stored messages and modals components and modal submits are judged against. */
+  sources: Pick<FollowOnSourcesStore, 'findComponentSource' | 'findOpenModal'>;
   ids: SnowflakeGenerator;
   /** Where each invocation leaves its application's facts for the callback that answers it. */
   applications: ApplicationFactsMemo;
@@ -57,22 +60,36 @@ export interface InteractionHandlerDeps {
 /** How long past the deadline a `wait` keeps waiting before it gives up (the sweep's lag, a slow commit). */
 const WAIT_MARGIN_MS = 2000;
 
-/** `CreateInteraction`: a user invokes a command (or its autocomplete). */
+/** `CreateInteraction`: a user invokes a command (or its autocomplete), uses a component, submits a modal. */
 export function createInteractionHandlers(deps: InteractionHandlerDeps) {
   return {
     async CreateInteraction(
       request: interactions.CreateInteractionRequest__Output,
     ): Promise<interactions.CreateInteractionResponse> {
       const userId = readPathSnowflake('user_id', request.user_id);
-      const body = readInvocationBody(request.body_json);
+      const body = readInteractionRequest(request.body_json);
       // A replayed nonce does not invoke again (the same user, within the token's lifetime).
       const replayed =
         body.nonce === null ? undefined : await deps.interactions.findByNonce(userId, body.nonce);
-      const interactionId = replayed ?? (await invoke(deps, userId, body, request.locale));
+      const interactionId = replayed ?? (await start(deps, userId, body, request.locale));
       if (!request.wait) return { outcome_json: '' };
       return { outcome_json: JSON.stringify(renderOutcome(await waitForOutcome(deps, interactionId))) };
     },
   };
+}
+
+/** Starts the interaction a request asks for, by its type. */
+function start(
+  deps: InteractionHandlerDeps,
+  userId: string,
+  body: InteractionRequest,
+  locale: string,
+): Promise<string> {
+  if (body.type === InteractionType.MESSAGE_COMPONENT)
+    return invokeComponent(deps, userId, body as ComponentBody, locale);
+  if (body.type === InteractionType.MODAL_SUBMIT)
+    return invokeModalSubmit(deps, userId, body as ModalSubmitBody, locale);
+  return invoke(deps, userId, body as InvocationBody, locale);
 }
 
 /**
@@ -128,6 +145,7 @@ async function invoke(
     commandId: command.id,
     commandName: command.name,
     commandType: command.type,
+    messageId: null,
     sessionId: body.sessionId,
     nonce: body.nonce,
     tokenHash: hashInteractionToken(token),
@@ -142,21 +160,7 @@ async function invoke(
   if (!recorded.recorded) return recorded.interactionId;
 
   if (plan.delivery === 'activity') return id;
-  const application = { botUser: parties.botUser, applicationFlags: parties.applicationFlags };
-  deps.applications.remember(id, application);
-  deps.deadlines.watch(id);
-  if (plan.delivery === 'http') {
-    deps.http.start(
-      {
-        interactionId: id,
-        url: parties.interactionsEndpointUrl as string,
-        signingKeyPem: parties.signingKeyPem,
-        application,
-        record: pendingRecordOf(record),
-      },
-      JSON.stringify(interaction),
-    );
-  }
+  deliverInteraction(deps, record, parties, interaction);
   return id;
 }
 

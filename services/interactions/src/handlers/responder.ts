@@ -49,10 +49,12 @@ export interface Responder {
   respond(input: RespondInput): Promise<string>;
 }
 
-// Callback types that make a message (need the author) or launch an Activity (need the flags).
+// Callback types that make a message (need the author), launch an Activity (need the
+// flags) or open a modal (the user's client shows the application's name).
 const NEEDS_APPLICATION: readonly number[] = [
   CallbackType.CHANNEL_MESSAGE_WITH_SOURCE,
   CallbackType.DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE,
+  CallbackType.MODAL,
   CallbackType.LAUNCH_ACTIVITY,
 ];
 
@@ -70,7 +72,7 @@ export function createResponder({ responses, oauth, applications }: ResponderDep
 
       const wanted = peekCallbackType(input.body);
       const needsApplication =
-        record.type === InteractionType.APPLICATION_COMMAND &&
+        record.type !== InteractionType.APPLICATION_COMMAND_AUTOCOMPLETE &&
         wanted !== undefined &&
         NEEDS_APPLICATION.includes(wanted);
       const application = needsApplication
@@ -81,6 +83,7 @@ export function createResponder({ responses, oauth, applications }: ResponderDep
       try {
         callback = validateCallback(input.body, {
           interactionType: record.type,
+          fromComponent: record.messageId !== null,
           applicationFlags: application?.applicationFlags ?? 0,
           ...(focused !== undefined ? { focusedOptionType: focused } : {}),
         });

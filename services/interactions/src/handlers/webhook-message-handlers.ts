@@ -37,8 +37,11 @@ export function createWebhookMessageHandlers({ responses, messages, oauth }: Web
   return {
     async CreateFollowup(req: interactions.CreateFollowupRequest__Output) {
       const record = await authenticate(req);
-      // An interaction's webhook exists once a command has its initial response.
-      if (record.state !== 'acknowledged' || record.type !== InteractionType.APPLICATION_COMMAND) {
+      // An interaction's webhook exists once it has its initial response (never for an autocomplete).
+      if (
+        record.state !== 'acknowledged' ||
+        record.type === InteractionType.APPLICATION_COMMAND_AUTOCOMPLETE
+      ) {
         throw new UnknownWebhookError();
       }
       const input = validateMessage(parseJsonBody(req.body_json));

@@ -4,7 +4,7 @@ import type { JsonObject } from '@acs/validation';
 export interface InteractionRecord {
   id: string;
   applicationId: string;
-  /** 2 APPLICATION_COMMAND, 4 APPLICATION_COMMAND_AUTOCOMPLETE. */
+  /** 2 APPLICATION_COMMAND, 3 MESSAGE_COMPONENT, 4 APPLICATION_COMMAND_AUTOCOMPLETE, 5 MODAL_SUBMIT. */
   type: number;
   userId: string;
   /** Null in a DM or group DM. */
@@ -23,6 +23,8 @@ export interface InteractionRecord {
   originalMessageId: string | null;
   followupCount: number;
   activityInstanceId: string | null;
+  /** Components (and modals opened from one): the message the component is on. */
+  messageId: string | null;
   /** The deadline of the initial response has passed (by the database's clock). */
   pastDeadline: boolean;
   /** The token's lifetime is over (by the database's clock). */
@@ -33,7 +35,7 @@ export interface InteractionRecord {
 export const INTERACTION_RECORD_COLUMNS = `id::text, application_id::text, type, user_id::text,
   guild_id::text, channel_id::text, session_id, nonce, token_hash, state, response_type,
   user_install_only, COALESCE(recipient_ids, '{}')::text[] AS recipient_ids, payload,
-  original_message_id::text, followup_count, activity_instance_id,
+  original_message_id::text, followup_count, activity_instance_id, message_id::text,
   deadline_at <= now() AS past_deadline, expires_at <= now() AS expired`;
 
 /** A row selected with INTERACTION_RECORD_COLUMNS. */
@@ -55,6 +57,7 @@ export interface InteractionRow {
   original_message_id: string | null;
   followup_count: number;
   activity_instance_id: string | null;
+  message_id: string | null;
   past_deadline: boolean;
   expired: boolean;
 }
@@ -79,6 +82,7 @@ export function toInteractionRecord(row: InteractionRow): InteractionRecord {
     originalMessageId: row.original_message_id,
     followupCount: row.followup_count,
     activityInstanceId: row.activity_instance_id,
+    messageId: row.message_id,
     pastDeadline: row.past_deadline,
     expired: row.expired,
   };

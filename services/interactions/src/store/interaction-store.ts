@@ -1,5 +1,6 @@
 import type { Pool, PoolClient } from 'pg';
 import { createEvent, type OutboxRow } from '@acs/events';
+import { UnknownInteractionError } from '../domain/callbacks';
 import type { JsonRecord, SettledInteraction } from '../domain/invocation';
 import type { Delivery } from '../domain/invocation';
 import type { InteractionRecord } from './interaction-record';
@@ -15,9 +16,12 @@ export interface NewInteraction {
   userId: string;
   guildId: string | null;
   channelId: string;
-  commandId: string;
+  /** Components and modal submits: the command of the interaction whose message they come from. */
+  commandId: string | null;
   commandName: string;
   commandType: number;
+  /** Components (and modals opened from one): the message the component is on. */
+  messageId: string | null;
   sessionId: string | null;
   nonce: string | null;
   tokenHash: Buffer;
@@ -54,6 +58,7 @@ export function pendingRecordOf(interaction: NewInteraction): InteractionRecord 
     originalMessageId: null,
     followupCount: 0,
     activityInstanceId: null,
+    messageId: interaction.messageId,
     pastDeadline: false,
     expired: false,
   };
@@ -152,6 +157,34 @@ export class InteractionStore {
   }
 
   /**
+   * Records a modal submit as record() does, and in the same transaction marks the modal
+   * `modalInteractionId` opened as submitted: of two submits of one modal, one records and
+   * the other finds it submitted (404 / 10062).
+   */
+  async recordModalSubmit(interaction: NewInteraction, modalInteractionId: string): Promise<RecordResult> {
+    const events = eventsOfRecording(interaction, undefined);
+    return withTransaction<RecordResult>(this.pool, async (db) => {
+      const claimed = await db.query(
+        `UPDATE interaction SET modal_submitted_at = now()
+          WHERE id = $1 AND user_id = $2 AND response_type = 9 AND modal_submitted_at IS NULL
+            AND expires_at > now()`,
+        [modalInteractionId, interaction.userId],
+      );
+      if (!claimed.rowCount) throw new UnknownInteractionError();
+      if (await insertInteraction(db, interaction, events, this.windows, undefined))
+        return { recorded: true };
+      // The nonce names an interaction recorded meanwhile: that one is the answer, and this
+      // submit marks nothing.
+      throw new ReplayedNonce();
+    }).catch(async (error: unknown): Promise<RecordResult> => {
+      if (!(error instanceof ReplayedNonce)) throw error;
+      const first = await this.findByNonce(interaction.userId, interaction.nonce ?? '');
+      if (first === undefined) throw new UnknownInteractionError();
+      return { recorded: false, interactionId: first };
+    });
+  }
+
+  /**
    * Fails a pending interaction with `reasonCode` (its event and the outcome notification
    * in the same transaction). With `onlyIfOverdue` (the deadline's timer), only once its
    * deadline has passed by the database's clock; the answer then says how long is left.
@@ -211,7 +244,8 @@ export class InteractionStore {
     }>(
       `SELECT i.state, i.reason_code, i.response, i.payload,
          COALESCE((SELECT json_agg(m.body ORDER BY m.id) FROM message m
-                   WHERE m.interaction_id = i.id AND m.deleted_at IS NULL), '[]') AS messages
+                   WHERE (m.interaction_id = i.id OR m.id = i.original_message_id)
+                     AND m.deleted_at IS NULL), '[]') AS messages
        FROM interaction i WHERE i.id = $1`,
       [id],
     );
@@ -240,6 +274,9 @@ export class InteractionStore {
     return result.rows[0]?.body ?? null;
   }
 }
+
+/** Rolls a modal submit's transaction back when its nonce turns out replayed. */
+class ReplayedNonce extends Error {}
 
 /** INTERACTION_FAILURE reason 2: no initial response within the deadline. */
 const TIMEOUT_REASON = 2;
@@ -296,7 +333,7 @@ async function insertInteraction(
   const inserted = `INSERT INTO interaction (id, application_id, type, user_id, guild_id, channel_id,
        command_id, command_name, command_type, session_id, nonce, token_hash, delivery, state,
        response_type, response, user_install_only, recipient_ids, payload, original_message_id,
-       activity_instance_id, deadline_at, expires_at)
+       activity_instance_id, message_id, deadline_at, expires_at)
      VALUES (${p.add(interaction.id)}, ${p.add(interaction.applicationId)}, ${p.add(interaction.type)},
        ${p.add(interaction.userId)}, ${p.add(interaction.guildId)}, ${p.add(interaction.channelId)},
        ${p.add(interaction.commandId)}, ${p.add(interaction.commandName)}, ${p.add(interaction.commandType)},
@@ -306,7 +343,7 @@ async function insertInteraction(
        ${p.add(launch ? JSON.stringify({ type: LAUNCH_ACTIVITY }) : null)},
        ${p.add(interaction.userInstallOnly)}, ${p.add(interaction.recipientIds)}::bigint[],
        ${p.add(JSON.stringify(interaction.payload))}, ${p.add(launch?.messageId ?? null)},
-       ${p.add(launch?.activityInstanceId ?? null)},
+       ${p.add(launch?.activityInstanceId ?? null)}, ${p.add(interaction.messageId)},
        now() + ${p.add(windows.deadlineMs)} * interval '1 millisecond',
        now() + ${p.add(windows.tokenTtlSeconds)} * interval '1 second')
      ON CONFLICT (user_id, nonce) DO NOTHING

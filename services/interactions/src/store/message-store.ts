@@ -42,8 +42,8 @@ export class MessageStore {
   async get(record: InteractionRecord, target: MessageTarget): Promise<InteractionMessage> {
     const id = targetId(record, target);
     const { rows } = await this.pool.query<{ body: InteractionMessage }>(
-      'SELECT body FROM message WHERE id = $1 AND interaction_id = $2 AND deleted_at IS NULL',
-      [id, record.id],
+      `SELECT body FROM message WHERE id = $1 AND ${OWN_MESSAGE} AND deleted_at IS NULL`,
+      [id, record.id, record.messageId],
     );
     if (!rows[0]) throw new UnknownMessageError();
     return rows[0].body;
@@ -123,9 +123,9 @@ export class MessageStore {
     await withTransaction(this.pool, async (db) => {
       const { rows } = await db.query<{ ephemeral_user_id: string | null }>(
         `UPDATE message SET deleted_at = now()
-          WHERE id = $1 AND interaction_id = $2 AND deleted_at IS NULL
+          WHERE id = $1 AND ${OWN_MESSAGE} AND deleted_at IS NULL
           RETURNING ephemeral_user_id::text`,
-        [id, record.id],
+        [id, record.id, record.messageId],
       );
       if (!rows[0]) throw new UnknownMessageError();
       await writeEvents(db, [
@@ -137,6 +137,13 @@ export class MessageStore {
     });
   }
 }
+
+/**
+ * The messages an interaction's token reaches ($2 its id, $3 its component's message): its
+ * own, and for a component interaction (or a modal opened from one) the message whose
+ * component was used, which callbacks 6 and 7 make its response.
+ */
+const OWN_MESSAGE = '(interaction_id = $2 OR id = $3::bigint)';
 
 // `@original` is the interaction's response message, when it has one.
 function targetId(record: InteractionRecord, target: MessageTarget): string {
@@ -151,8 +158,8 @@ async function lockMessage(
   messageId: string,
 ): Promise<MessageRow | undefined> {
   const { rows } = await db.query<MessageRow>(
-    `SELECT ${MESSAGE_ROW_COLUMNS} FROM message WHERE id = $1 AND interaction_id = $2 FOR UPDATE`,
-    [messageId, record.id],
+    `SELECT ${MESSAGE_ROW_COLUMNS} FROM message WHERE id = $1 AND ${OWN_MESSAGE} FOR UPDATE`,
+    [messageId, record.id, record.messageId],
   );
   return rows[0];
 }

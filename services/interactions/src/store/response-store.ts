@@ -11,11 +11,14 @@ import {
 } from '../domain/callbacks';
 import {
   MessageFlag,
+  UnknownMessageError,
+  applyMessageEdit,
   hasFlag,
   readMessageSource,
   renderLoadingMessage,
   renderMessage,
   type InteractionMessage,
+  type MessageEdit,
 } from '../domain/messages';
 import { interactionAudienceOf, messageAudienceOf } from './event-audience';
 import {
@@ -30,7 +33,7 @@ import { insertEventsSql, notifySql } from './write-events';
 
 /** What an initial response made. */
 export interface Acknowledgement {
-  /** Callbacks 4 and 5: the response message (5: the loading message). */
+  /** Callbacks 4 and 5: the response message (5: the loading message); 7: the message updated. */
   message?: InteractionMessage;
   /** Callback 12: the launched Activity instance. */
   activityInstanceId?: string;
@@ -68,12 +71,22 @@ export class ResponseStore {
     callback: ValidCallback,
     botUser: JsonObject | undefined,
   ): Promise<Acknowledgement> {
-    const made = this.makeResponse(record, callback, botUser);
+    const updated =
+      callback.type === CallbackType.UPDATE_MESSAGE ? await this.updateOf(record, callback.edit) : undefined;
+    const made = updated ? { message: updated.message } : this.makeResponse(record, callback, botUser);
     const events: OutboxRow[] = [
       createEvent('interactions.interaction.succeeded', interactionAudienceOf(record)),
     ];
     const ephemeral = made.message !== undefined && hasFlag(made.message.flags, MessageFlag.EPHEMERAL);
-    if (made.message) {
+    if (made.message && updated) {
+      events.push(
+        createEvent('interactions.message.updated', {
+          ...messageAudienceOf(record, false),
+          ephemeral_user_id: updated.ephemeralUserId,
+          message: { ...made.message },
+        }),
+      );
+    } else if (made.message) {
       events.push(
         createEvent('interactions.message.created', {
           ...messageAudienceOf(record, ephemeral),
@@ -89,23 +102,41 @@ export class ResponseStore {
         }),
       );
     }
+    if (callback.type === CallbackType.MODAL) {
+      events.push(
+        createEvent('interactions.modal.created', {
+          ...interactionAudienceOf(record),
+          ...callback.modal,
+          application: applicationOf(record, botUser),
+        }),
+      );
+    }
+    // Callbacks 6 and 7 answer on the component's message: it is the response (`@original`).
+    const originalMessageId =
+      callback.type === CallbackType.DEFERRED_UPDATE_MESSAGE || updated
+        ? record.messageId
+        : (made.message?.id ?? null);
     // One statement, atomic by itself: the conditional UPDATE, and only when it passed, the
     // message, the events and the notifications. Its rows say whether it passed.
     const p = new StatementParameters();
     const acknowledged = `UPDATE interaction
           SET state = 'acknowledged', response_type = ${p.add(callback.type)},
               response = ${p.add(JSON.stringify(storedResponse(callback)))},
-              original_message_id = ${p.add(made.message?.id ?? null)},
+              original_message_id = ${p.add(originalMessageId)},
               activity_instance_id = ${p.add(made.activityInstanceId ?? null)}
         WHERE id = ${p.add(record.id)} AND state = 'pending' AND deadline_at > now()
         RETURNING id`;
-    const message = made.message
-      ? `, response_message AS (${insertMessageSql(p, record, made.message, { isOriginal: true, ephemeral }, 'acknowledged')})`
-      : '';
-    // Named, so that each connection parses and plans it once: one text with a message
-    // and one without (the events are arrays).
+    const message = updated
+      ? `, updated_message AS (UPDATE message SET body = ${p.add(JSON.stringify(updated.message))}::jsonb,
+             flags = ${p.add(updated.message.flags)}::int, edited_at = now()
+           WHERE id = ${p.add(updated.message.id)}::bigint AND EXISTS (SELECT 1 FROM acknowledged))`
+      : made.message
+        ? `, response_message AS (${insertMessageSql(p, record, made.message, { isOriginal: true, ephemeral }, 'acknowledged')})`
+        : '';
+    // Named, so that each connection parses and plans it once: one text per shape (the
+    // events are arrays).
     const { rowCount } = await this.pool.query({
-      name: made.message ? 'acknowledge-with-message' : 'acknowledge',
+      name: updated ? 'acknowledge-with-update' : made.message ? 'acknowledge-with-message' : 'acknowledge',
       text: `WITH acknowledged AS (${acknowledged})${message},
             events AS (${insertEventsSql(p, events, 'acknowledged')})
        ${notifySql(p, [record.id], 'acknowledged')}`,
@@ -113,6 +144,26 @@ export class ResponseStore {
     });
     if (!rowCount) await this.throwWhyNotPending(record.id);
     return made;
+  }
+
+  /**
+   * UPDATE_MESSAGE (7): the component's message as the edit leaves it (its errors at
+   * `data…`), and who sees it; 404 / 10008 when it was deleted meanwhile.
+   */
+  private async updateOf(
+    record: InteractionRecord,
+    edit: MessageEdit,
+  ): Promise<{ message: InteractionMessage; ephemeralUserId: string | null }> {
+    const { rows } = await this.pool.query<{ body: InteractionMessage; ephemeral_user_id: string | null }>(
+      'SELECT body, ephemeral_user_id::text FROM message WHERE id = $1 AND deleted_at IS NULL',
+      [record.messageId],
+    );
+    const row = rows[0];
+    if (!row || record.messageId === null) throw new UnknownMessageError();
+    return {
+      message: applyMessageEdit(row.body, edit, new Date(), ['data']),
+      ephemeralUserId: row.ephemeral_user_id,
+    };
   }
 
   // The conditional UPDATE found no pending interaction within its deadline: say why, from
@@ -161,7 +212,24 @@ function storedResponse(callback: ValidCallback): JsonObject {
       return { type: callback.type, data: { flags: callback.ephemeral ? MessageFlag.EPHEMERAL : 0 } };
     case CallbackType.APPLICATION_COMMAND_AUTOCOMPLETE_RESULT:
       return { type: callback.type, data: { choices: callback.choices } };
+    case CallbackType.UPDATE_MESSAGE:
+      return { type: callback.type, data: { ...callback.edit } };
+    case CallbackType.MODAL:
+      return { type: callback.type, data: { ...callback.modal } };
     default:
       return { type: callback.type };
   }
+}
+
+/**
+ * The application as the user's client shows it over a modal: its id, and the bot's name
+ * and avatar when the responder had them (the application object itself is oauth's).
+ */
+function applicationOf(record: InteractionRecord, botUser: JsonObject | undefined): JsonObject {
+  return {
+    id: record.applicationId,
+    ...(typeof botUser?.username === 'string' ? { name: botUser.username } : {}),
+    ...(botUser?.avatar !== undefined ? { icon: botUser.avatar } : {}),
+    ...(typeof botUser?.id === 'string' ? { bot_id: botUser.id } : {}),
+  };
 }

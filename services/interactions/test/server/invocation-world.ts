@@ -30,6 +30,7 @@ import { createOAuthClient } from '../../src/clients/oauth-client';
 import { createPermissionsClient } from '../../src/clients/permissions-client';
 import { DB_SCHEMA } from '../../src/config';
 import { createServer } from '../../src/create-server';
+import { FollowOnSourcesStore } from '../../src/store/follow-on-sources-store';
 import { DeadlineKeeper } from '../../src/delivery/deadline-keeper';
 import { HttpDelivery, INTERACTIONS_USER_AGENT } from '../../src/delivery/http-delivery';
 import { OutcomeListener } from '../../src/delivery/outcome-listener';
@@ -338,6 +339,7 @@ export async function startInvocationServer(
     registry: createCommandRegistryClient(registryGrpc),
     permissions: createPermissionsClient(permissionsGrpc),
     interactions: store,
+    sources: new FollowOnSourcesStore(pool),
     ids,
     applications,
     http: httpDelivery,

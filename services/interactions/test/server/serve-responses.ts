@@ -12,6 +12,7 @@ import { PUBLIC_ONLY, WebhookPoster } from '@acs/outbound';
 import type { JsonObject } from '@acs/validation';
 import type { OAuthClient } from '../../src/clients/oauth-client';
 import { createServer } from '../../src/create-server';
+import { FollowOnSourcesStore } from '../../src/store/follow-on-sources-store';
 import { DeadlineKeeper } from '../../src/delivery/deadline-keeper';
 import { HttpDelivery } from '../../src/delivery/http-delivery';
 import { OutcomeListener } from '../../src/delivery/outcome-listener';
@@ -85,6 +86,7 @@ export async function serveResponses(ctx: ResponseContext, botUser: JsonObject):
       },
     },
     interactions,
+    sources: new FollowOnSourcesStore(ctx.pool),
     ids: ctx.ids,
     applications: facts,
     http: new HttpDelivery({

@@ -54,6 +54,7 @@ export function newInteraction(overrides: Partial<NewInteraction> = {}): NewInte
     commandId: '1500000000000000005',
     commandName: 'ping',
     commandType: 1,
+    messageId: null,
     sessionId: null,
     nonce: null,
     tokenHash: hashInteractionToken(token),

@@ -81,7 +81,7 @@ describe('acknowledge', () => {
     expect(await rowOf(interaction.id)).toEqual({
       state: 'acknowledged',
       response_type: 4,
-      response: { type: 4, data: { content: 'pong', embeds: [], tts: false, flags: 0 } },
+      response: { type: 4, data: { content: 'pong', embeds: [], tts: false, flags: 0, components: [] } },
       original_message_id: made.message?.id,
       activity_instance_id: null,
     });

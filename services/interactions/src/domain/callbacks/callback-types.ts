@@ -25,18 +25,38 @@ export const CALLBACK_TYPE_NAMES: Readonly<Record<number, string>> = Object.from
 );
 
 /**
- * The callbacks each interaction type takes here. A3 also allows MODAL (9) and
- * PREMIUM_REQUIRED (10, deprecated) for commands; modals come with components in the next
- * issue and are refused until then, like the component-only types 6 and 7.
+ * The callbacks each interaction type takes here (A3). PREMIUM_REQUIRED (10) is deprecated
+ * for premium buttons (style 6) and refused. A modal submit takes 6 and 7 only when the
+ * modal was opened from a component (MODAL_SUBMIT_FROM_COMPONENT_CALLBACKS).
  */
 export const ALLOWED_CALLBACKS: Readonly<Record<number, readonly number[]>> = {
   [InteractionType.APPLICATION_COMMAND]: [
     CallbackType.CHANNEL_MESSAGE_WITH_SOURCE,
     CallbackType.DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE,
+    CallbackType.MODAL,
+    CallbackType.LAUNCH_ACTIVITY,
+  ],
+  [InteractionType.MESSAGE_COMPONENT]: [
+    CallbackType.CHANNEL_MESSAGE_WITH_SOURCE,
+    CallbackType.DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE,
+    CallbackType.DEFERRED_UPDATE_MESSAGE,
+    CallbackType.UPDATE_MESSAGE,
+    CallbackType.MODAL,
     CallbackType.LAUNCH_ACTIVITY,
   ],
   [InteractionType.APPLICATION_COMMAND_AUTOCOMPLETE]: [CallbackType.APPLICATION_COMMAND_AUTOCOMPLETE_RESULT],
+  [InteractionType.MODAL_SUBMIT]: [
+    CallbackType.CHANNEL_MESSAGE_WITH_SOURCE,
+    CallbackType.DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE,
+    CallbackType.LAUNCH_ACTIVITY,
+  ],
 };
+
+/** What a modal submit also takes when its modal came from a component (A3, UD). */
+export const MODAL_SUBMIT_FROM_COMPONENT_CALLBACKS: readonly number[] = [
+  CallbackType.DEFERRED_UPDATE_MESSAGE,
+  CallbackType.UPDATE_MESSAGE,
+];
 
 /** The interaction type names, for messages. */
 export const INTERACTION_TYPE_NAMES: Readonly<Record<number, string>> = {

@@ -24,7 +24,7 @@ export interface CallbackOutcome {
   interactionId: string;
   interactionType: number;
   callbackType: number;
-  /** Callbacks 4 and 5: the response message (5: the loading message). */
+  /** Callbacks 4 and 5: the response message (5: the loading message); 7: the message updated. */
   message?: InteractionMessage;
   /** Callback 12: the launched Activity instance. */
   activityInstanceId?: string;
@@ -32,8 +32,8 @@ export interface CallbackOutcome {
 
 /**
  * Renders the callback response: the `response_message_*` fields whenever a message was
- * made, the message itself only for CHANNEL_MESSAGE_WITH_SOURCE (A4: "only for types 4
- * and 7"), the Activity instance only for LAUNCH_ACTIVITY. Other callbacks (a defer, an
+ * made, the message itself only for CHANNEL_MESSAGE_WITH_SOURCE and UPDATE_MESSAGE (A4:
+ * "only for types 4 and 7"), the Activity instance only for LAUNCH_ACTIVITY. Other callbacks (a defer, an
  * autocomplete result) have no `resource`: Discord's OpenAPI allows only the message and
  * Activity shapes there.
  */
@@ -55,7 +55,11 @@ export function renderCallbackResponse(outcome: CallbackOutcome): CallbackRespon
         : {}),
     },
   };
-  if (outcome.callbackType === CallbackType.CHANNEL_MESSAGE_WITH_SOURCE && message) {
+  if (
+    (outcome.callbackType === CallbackType.CHANNEL_MESSAGE_WITH_SOURCE ||
+      outcome.callbackType === CallbackType.UPDATE_MESSAGE) &&
+    message
+  ) {
     response.resource = { type: outcome.callbackType, message };
   } else if (
     outcome.callbackType === CallbackType.LAUNCH_ACTIVITY &&

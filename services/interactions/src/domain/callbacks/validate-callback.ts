@@ -17,7 +17,14 @@ import { checkWellFormedText } from '../messages/check-well-formed';
 import { EmptyMessageError } from '../messages/message-errors';
 import { MessageErrorCode } from '../messages/message-error-codes';
 import { MessageFlag } from '../messages/message-flags';
-import { validateMessage, type MessageInput } from '../messages/validate-message';
+import {
+  validateMessage,
+  validateMessageEdit,
+  type MessageEdit,
+  type MessageInput,
+} from '../messages/validate-message';
+import { readModal, type Modal } from '../messages/components/read-modal';
+import { InteractionType } from '../interaction-enums';
 import { CallbackErrorCode } from './callback-error-codes';
 import {
   ALLOWED_CALLBACKS,
@@ -26,13 +33,16 @@ import {
   CallbackType,
   EMBEDDED_APPLICATION_FLAG,
   INTERACTION_TYPE_NAMES,
+  MODAL_SUBMIT_FROM_COMPONENT_CALLBACKS,
 } from './callback-types';
 import { readAutocompleteChoices, type AutocompleteChoice } from './read-autocomplete-choices';
 
 /** What the answer is checked against. */
 export interface CallbackContext {
-  /** The interaction's type: 2 APPLICATION_COMMAND or 4 APPLICATION_COMMAND_AUTOCOMPLETE. */
+  /** The interaction's type: 2 APPLICATION_COMMAND, 3 MESSAGE_COMPONENT, 4 its autocomplete, 5 MODAL_SUBMIT. */
   interactionType: number;
+  /** The interaction comes from a component's message (types 3, and 5 of a modal opened from one). */
+  fromComponent?: boolean;
   /** The application's flags: LAUNCH_ACTIVITY needs EMBEDDED (1 << 17). */
   applicationFlags: number;
   /** Autocomplete: the type of the focused option (3 STRING, 4 INTEGER, 10 NUMBER). */
@@ -43,6 +53,9 @@ export interface CallbackContext {
 export type ValidCallback =
   | { type: typeof CallbackType.CHANNEL_MESSAGE_WITH_SOURCE; message: MessageInput }
   | { type: typeof CallbackType.DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE; ephemeral: boolean }
+  | { type: typeof CallbackType.DEFERRED_UPDATE_MESSAGE }
+  | { type: typeof CallbackType.UPDATE_MESSAGE; edit: MessageEdit }
+  | { type: typeof CallbackType.MODAL; modal: Modal }
   | { type: typeof CallbackType.APPLICATION_COMMAND_AUTOCOMPLETE_RESULT; choices: AutocompleteChoice[] }
   | { type: typeof CallbackType.LAUNCH_ACTIVITY };
 
@@ -79,6 +92,17 @@ export function validateCallback(body: unknown, ctx: CallbackContext): ValidCall
       errors.throwIfAny();
       return { type, ephemeral: ephemeral as boolean };
     }
+    case CallbackType.DEFERRED_UPDATE_MESSAGE:
+      return { type };
+    case CallbackType.UPDATE_MESSAGE:
+      // The component's message is edited: the edit's rules, its components read against
+      // the flags the message ends up with (applyMessageEdit).
+      return { type, edit: isAbsent(data) ? {} : validateMessageEdit(data, ['data']) };
+    case CallbackType.MODAL: {
+      const modal = readModal(data, errors, ['data']);
+      errors.throwIfAny();
+      return { type, modal: modal as Modal };
+    }
     case CallbackType.APPLICATION_COMMAND_AUTOCOMPLETE_RESULT: {
       const choices = readAutocompleteData(data, ctx.focusedOptionType, errors, ['data']);
       errors.throwIfAny();
@@ -106,7 +130,12 @@ function readCallbackType(
     addChoicesError(CALLBACK_TYPES, errors, path);
     return undefined;
   }
-  const allowed = ALLOWED_CALLBACKS[ctx.interactionType] ?? [];
+  const allowed = [
+    ...(ALLOWED_CALLBACKS[ctx.interactionType] ?? []),
+    ...(ctx.interactionType === InteractionType.MODAL_SUBMIT && ctx.fromComponent
+      ? MODAL_SUBMIT_FROM_COMPONENT_CALLBACKS
+      : []),
+  ];
   const interactionName = `${INTERACTION_TYPE_NAMES[ctx.interactionType] ?? 'UNKNOWN'} (${ctx.interactionType})`;
   if (!allowed.includes(type)) {
     const choices = allowed.map((t) => `${CALLBACK_TYPE_NAMES[t]} (${t})`).join(', ');

@@ -15,12 +15,13 @@ const DEFAULT_LOCALE = 'en-US';
 export interface InteractionInput {
   id: string;
   token: string;
-  /** 2 APPLICATION_COMMAND or 4 APPLICATION_COMMAND_AUTOCOMPLETE. */
+  /** 2 APPLICATION_COMMAND, 3 MESSAGE_COMPONENT, 4 APPLICATION_COMMAND_AUTOCOMPLETE or 5 MODAL_SUBMIT. */
   type: number;
   applicationId: string;
   guildId: string | null;
   channelId: string;
-  data: CommandData;
+  /** A command's data, or a component's or modal submit's (A2). */
+  data: CommandData | JsonRecord;
   parties: InvocationParties;
   place: InvocationPlace;
   access: Access;

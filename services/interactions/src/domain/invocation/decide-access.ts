@@ -121,7 +121,7 @@ export function decideAccess(input: AccessInput): Access {
 }
 
 /** Whether a decimal bit set holds `bit`; a malformed set holds nothing. */
-function hasPermission(bits: string, bit: bigint): boolean {
+export function hasPermission(bits: string, bit: bigint): boolean {
   if (!/^\d{1,30}$/.test(bits)) return false;
   return (BigInt(bits) & bit) === bit;
 }

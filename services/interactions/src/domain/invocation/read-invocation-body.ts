@@ -16,8 +16,14 @@ import {
   readString,
   type ErrorPath,
 } from '@acs/validation';
-import { INVOCABLE_INTERACTION_TYPES } from '../interaction-enums';
+import { INVOCABLE_INTERACTION_TYPES, InteractionType } from '../interaction-enums';
 import { InvocationErrorCode } from './invocation-errors';
+import {
+  readComponentData,
+  readModalData,
+  type SentComponentData,
+  type SentModalData,
+} from './read-follow-on-data';
 
 /** One option as the client sent it; its value is judged against the command later. */
 export interface SentOption {
@@ -42,18 +48,38 @@ export interface SentCommandData {
   targetId: string | null;
 }
 
-/** `POST /interactions` as the chat client sends it (A8), type-checked. */
-export interface InvocationBody {
-  /** 2 APPLICATION_COMMAND or 4 APPLICATION_COMMAND_AUTOCOMPLETE. */
-  type: number;
+/** What every `POST /interactions` body has besides its type and data. */
+interface InteractionRequestBase {
   applicationId: string;
   /** Null outside a guild. */
   guildId: string | null;
   channelId: string;
   sessionId: string | null;
   nonce: string | null;
+}
+
+/** `POST /interactions` for a command or its autocomplete (A8), type-checked. */
+export interface InvocationBody extends InteractionRequestBase {
+  /** 2 APPLICATION_COMMAND or 4 APPLICATION_COMMAND_AUTOCOMPLETE. */
+  type: number;
   data: SentCommandData;
 }
+
+/** `POST /interactions` type 3: a button clicked or select values picked on `messageId`. */
+export interface ComponentBody extends InteractionRequestBase {
+  type: typeof InteractionType.MESSAGE_COMPONENT;
+  messageId: string;
+  data: SentComponentData;
+}
+
+/** `POST /interactions` type 5: a modal submitted. */
+export interface ModalSubmitBody extends InteractionRequestBase {
+  type: typeof InteractionType.MODAL_SUBMIT;
+  data: SentModalData;
+}
+
+/** Any `POST /interactions` body, by its type. */
+export type InteractionRequest = InvocationBody | ComponentBody | ModalSubmitBody;
 
 /** Options per level a command can have: more can never match it. */
 const MAX_OPTIONS_PER_LEVEL = 25;
@@ -64,12 +90,26 @@ const MAX_NONCE_LENGTH = 25;
 /** A gateway session id is 32 hex characters; anything much longer names none. */
 const MAX_SESSION_ID_LENGTH = 128;
 
-/**
- * Reads the body of an invocation: the JSON, every field's type (Discord's 50035 tree, all
- * errors at once), U+0000 anywhere. Values of options are kept raw: their rules depend on
- * the command, which is judged later (validateOptions).
- */
+/** Reads the body of a command invocation (readInteractionRequest, refusing types 3 and 5). */
 export function readInvocationBody(bodyJson: string): InvocationBody {
+  const request = readInteractionRequest(bodyJson);
+  if (request.type === InteractionType.MESSAGE_COMPONENT || request.type === InteractionType.MODAL_SUBMIT) {
+    const errors = new FormErrors();
+    addChoicesError(COMMAND_TYPES, errors, ['type']);
+    throw errors.toError();
+  }
+  return request as InvocationBody;
+}
+
+const COMMAND_TYPES = [InteractionType.APPLICATION_COMMAND, InteractionType.APPLICATION_COMMAND_AUTOCOMPLETE];
+
+/**
+ * Reads the body of `POST /interactions`: the JSON, every field's type (Discord's 50035
+ * tree, all errors at once), U+0000 anywhere, and the `data` of its type. Values of
+ * options are kept raw: their rules depend on the command, which is judged later
+ * (validateOptions); so are a component's values and a modal's answers.
+ */
+export function readInteractionRequest(bodyJson: string): InteractionRequest {
   const body = parseJsonObject(bodyJson);
   const errors = new FormErrors();
   collectTextErrors(body, errors);
@@ -89,17 +129,27 @@ export function readInvocationBody(bodyJson: string): InvocationBody {
       : undefined;
   });
   const nonce = readOptional(body, 'nonce', (v) => readNonce(v, errors));
-  const data = readRequired(body, 'data', errors, (v, p) => readData(v, errors, p));
-  errors.throwIfAny();
-  return {
-    type: type as number,
+  const base = {
     applicationId: applicationId as string,
     guildId: guildId ?? null,
     channelId: channelId as string,
     sessionId: sessionId ?? null,
     nonce: nonce ?? null,
-    data: data as SentCommandData,
   };
+  if (type === InteractionType.MESSAGE_COMPONENT) {
+    const messageId = readRequired(body, 'message_id', errors, (v, p) => readSnowflake(v, errors, p));
+    const data = readRequired(body, 'data', errors, (v, p) => readComponentData(v, errors, p));
+    errors.throwIfAny();
+    return { ...base, type, messageId: messageId as string, data: data as SentComponentData };
+  }
+  if (type === InteractionType.MODAL_SUBMIT) {
+    const data = readRequired(body, 'data', errors, (v, p) => readModalData(v, errors, p));
+    errors.throwIfAny();
+    return { ...base, type, data: data as SentModalData };
+  }
+  const data = readRequired(body, 'data', errors, (v, p) => readData(v, errors, p));
+  errors.throwIfAny();
+  return { ...base, type: type as number, data: data as SentCommandData };
 }
 
 function readRequired<T>(

@@ -1,4 +1,5 @@
-import { FormErrors } from '@acs/validation';
+import { FormErrors, type ErrorPath, type JsonObject } from '@acs/validation';
+import { readMessageComponents } from './components/read-message-components';
 import { formatTimestamp } from './format-timestamp';
 import { EDITABLE_MESSAGE_FLAGS, MessageFlag, hasFlag } from './message-flags';
 import { EmptyMessageError } from './message-errors';
@@ -15,18 +16,28 @@ export function isLoading(message: Pick<InteractionMessage, 'flags'>): boolean {
  * SUPPRESS_EMBEDS follows the edit, IS_COMPONENTS_V2 can only be turned on, and every
  * other flag stays as it was. A loading message gets its content: it loses LOADING and,
  * as on Discord, is not marked edited (the client shows the answer, not an edit); any
- * other message gets `edited_timestamp`. 50035 when the result mixes components-v2 with
- * content or embeds, 50006 when it would show nothing.
+ * other message gets `edited_timestamp`. The edit's `components` are read against the
+ * flags the message ends up with (at `basePath`). 50035 when the result mixes
+ * components-v2 with content or embeds, 50006 when it would show nothing.
  */
 export function applyMessageEdit(
   message: InteractionMessage,
   edit: MessageEdit,
   now: Date,
+  basePath: ErrorPath = [],
 ): InteractionMessage {
   let flags = message.flags;
   if (edit.flags !== undefined) {
     const kept = flags & ~MessageFlag.SUPPRESS_EMBEDS;
     flags = kept | (edit.flags & EDITABLE_MESSAGE_FLAGS);
+  }
+  let components = message.components;
+  if (edit.components !== undefined) {
+    const errors = new FormErrors();
+    const isV2 = hasFlag(flags, MessageFlag.IS_COMPONENTS_V2);
+    const read = readMessageComponents(edit.components, isV2, errors, [...basePath, 'components']);
+    errors.throwIfAny();
+    components = read as JsonObject[];
   }
   return finishEdit(
     message,
@@ -35,8 +46,10 @@ export function applyMessageEdit(
       embeds: edit.embeds ?? message.embeds,
       tts: message.tts,
       flags,
+      components,
     },
     now,
+    basePath,
   );
 }
 
@@ -57,6 +70,7 @@ export function completeLoadingMessage(
       embeds: input.embeds,
       tts: input.tts,
       flags: message.flags | (input.flags & ~MessageFlag.EPHEMERAL),
+      components: input.components,
     },
     now,
   );
@@ -64,13 +78,14 @@ export function completeLoadingMessage(
 
 function finishEdit(
   message: InteractionMessage,
-  next: Pick<InteractionMessage, 'content' | 'embeds' | 'tts' | 'flags'>,
+  next: Pick<InteractionMessage, 'content' | 'embeds' | 'tts' | 'flags' | 'components'>,
   now: Date,
+  basePath: ErrorPath = [],
 ): InteractionMessage {
   const wasLoading = isLoading(message);
   const flags = next.flags & ~MessageFlag.LOADING;
   const errors = new FormErrors();
-  checkComponentsV2(flags, next.content, next.embeds, errors, []);
+  checkComponentsV2(flags, next.content, next.embeds, errors, basePath);
   errors.throwIfAny();
   if (isEmptyMessage(next)) throw new EmptyMessageError();
   return {
@@ -79,6 +94,7 @@ function finishEdit(
     embeds: next.embeds,
     tts: next.tts,
     flags,
+    components: next.components,
     edited_timestamp: wasLoading ? message.edited_timestamp : formatTimestamp(now),
   };
 }

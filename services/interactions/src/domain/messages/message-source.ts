@@ -22,6 +22,8 @@ export interface MessageSource {
   /** USER commands: the target user; MESSAGE commands: the target message id. */
   targetUser?: JsonObject;
   targetMessageId?: string;
+  /** Component interactions: the message whose component was used. */
+  interactedMessageId?: string;
 }
 
 /**
@@ -31,11 +33,18 @@ export interface MessageSource {
  */
 export function readMessageSource(interaction: JsonObject, botUser: JsonObject): MessageSource {
   const data = isJsonObject(interaction.data) ? interaction.data : {};
+  // A component's or modal's interaction names no command: its messages name the one that
+  // made the component's message (its interaction_metadata).
+  const origin = isJsonObject(interaction.message) ? interaction.message.interaction_metadata : undefined;
+  const named =
+    typeof data.name === 'string' || !isJsonObject(origin)
+      ? data
+      : { name: origin.name, type: origin.command_type };
   const member = isJsonObject(interaction.member) ? interaction.member : undefined;
   const user =
     (member && isJsonObject(member.user) ? member.user : undefined) ??
     (isJsonObject(interaction.user) ? interaction.user : {});
-  const commandType = typeof data.type === 'number' ? data.type : CommandType.CHAT_INPUT;
+  const commandType = typeof named.type === 'number' ? named.type : CommandType.CHAT_INPUT;
   const source: MessageSource = {
     interactionId: String(interaction.id),
     interactionType:
@@ -47,9 +56,12 @@ export function readMessageSource(interaction: JsonObject, botUser: JsonObject):
     authorizingIntegrationOwners: isJsonObject(interaction.authorizing_integration_owners)
       ? interaction.authorizing_integration_owners
       : {},
-    commandName: fullCommandName(data),
+    commandName: fullCommandName(named),
     commandType,
   };
+  if (interaction.type === InteractionType.MESSAGE_COMPONENT && isJsonObject(interaction.message)) {
+    source.interactedMessageId = String(interaction.message.id);
+  }
   const targetId = typeof data.target_id === 'string' ? data.target_id : undefined;
   if (targetId !== undefined && commandType === CommandType.USER) {
     const resolved = isJsonObject(data.resolved) ? data.resolved : {};

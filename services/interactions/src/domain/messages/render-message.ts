@@ -45,6 +45,8 @@ export interface InteractionMetadata {
   original_response_message_id?: string;
   target_user?: JsonObject;
   target_message_id?: string;
+  /** Component interactions: the message whose component was used. */
+  interacted_message_id?: string;
 }
 
 /** What one message says, apart from where it comes from. */
@@ -55,6 +57,8 @@ export interface MessageBody {
   embeds: Embed[];
   tts: boolean;
   flags: number;
+  /** The validated components (readMessageComponents); none when absent. */
+  components?: JsonObject[];
   /** Set on follow-ups: the interaction's original response. */
   originalResponseMessageId?: string;
 }
@@ -73,6 +77,9 @@ export function renderMessage(source: MessageSource, body: MessageBody): Interac
       : {}),
     ...(source.targetUser !== undefined ? { target_user: source.targetUser } : {}),
     ...(source.targetMessageId !== undefined ? { target_message_id: source.targetMessageId } : {}),
+    ...(source.interactedMessageId !== undefined
+      ? { interacted_message_id: source.interactedMessageId }
+      : {}),
   };
   return {
     type: messageTypeOf(source),
@@ -84,7 +91,7 @@ export function renderMessage(source: MessageSource, body: MessageBody): Interac
     timestamp: formatTimestamp(body.createdAt),
     edited_timestamp: null,
     flags: body.flags,
-    components: [],
+    components: body.components ?? [],
     id: body.id,
     channel_id: source.channelId,
     author: source.botUser,

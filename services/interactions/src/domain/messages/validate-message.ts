@@ -1,8 +1,9 @@
 // The body of a message an interaction posts (callback 4's `data`, a follow-up) and of an
 // edit, checked as Discord checks webhook messages (A3 "Message callback data"; OAS
 // `IncomingWebhookInteractionRequest`, `IncomingWebhookUpdateForInteractionCallbackRequestPartial`).
-// Components, files and polls come with the next issue: until then a body that carries
-// any is refused at its field rather than stored without it.
+// Components are read by ./components (readMessageComponents); files and polls come with
+// later issues: until then a body that carries any is refused at its field rather than
+// stored without it.
 import {
   FormErrors,
   checkLength,
@@ -24,6 +25,7 @@ import { EmptyMessageError } from './message-errors';
 import { MAX_CONTENT_LENGTH } from './message-limits';
 import { readEmbeds, type Embed } from './read-embeds';
 import { checkAllowedMentions } from './read-allowed-mentions';
+import { readMessageComponents } from './components/read-message-components';
 
 /** A message body that passed every rule: what a new message is made of. */
 export interface MessageInput {
@@ -32,6 +34,8 @@ export interface MessageInput {
   tts: boolean;
   /** Settable flags only (A3): SUPPRESS_EMBEDS, EPHEMERAL, SUPPRESS_NOTIFICATIONS, IS_COMPONENTS_V2. */
   flags: number;
+  /** The components as the API echoes them (ids assigned). */
+  components: JsonObject[];
 }
 
 /** An edit that passed every rule: each field present replaces the message's (null cleared it to "" or []). */
@@ -39,6 +43,8 @@ export interface MessageEdit {
   content?: string;
   embeds?: Embed[];
   flags?: number;
+  /** Read against the edit's IS_COMPONENTS_V2, or the message's when the edit sets no flags (see applyMessageEdit). */
+  components?: unknown;
 }
 
 /**
@@ -75,44 +81,67 @@ export function collectMessageErrors(
   if (content !== undefined && embeds !== undefined && flags !== undefined) {
     checkComponentsV2(flags, content, embeds, errors, basePath);
   }
+  // Which components a message takes depends on IS_COMPONENTS_V2: read once the flags are known.
+  const components =
+    flags === undefined
+      ? undefined
+      : readMessageComponents(
+          getField(model, 'components'),
+          hasFlag(flags, MessageFlag.IS_COMPONENTS_V2),
+          errors,
+          at('components'),
+        );
   if (errors.count !== before) return undefined;
   return {
     content: content as string,
     embeds: embeds as Embed[],
     tts: tts as boolean,
     flags: flags as number,
+    components: components as JsonObject[],
   };
 }
 
-/** Validates an edit's body (PATCH of a message): 400 / 50035 with every error found. */
-export function validateMessageEdit(raw: unknown): MessageEdit {
+/**
+ * Validates an edit's body (PATCH of a message; callback 7's `data` at `basePath`
+ * ["data"]): 400 / 50035 with every error found.
+ */
+export function validateMessageEdit(raw: unknown, basePath: ErrorPath = []): MessageEdit {
   checkWellFormedText(raw);
   const errors = new FormErrors();
-  const model = readModel(raw, errors, []);
+  const at = (key: string): ErrorPath => [...basePath, key];
+  const model = readModel(raw, errors, basePath);
   if (!model) throw new InvalidFormBodyError(errors.toJSON());
   const edit: MessageEdit = {};
   // Present and null clears a field; absent leaves it as it is.
   if (Object.prototype.hasOwnProperty.call(model, 'content')) {
-    const content = readContent(model.content, errors, ['content']);
+    const content = readContent(model.content, errors, at('content'));
     if (content !== undefined) edit.content = content;
   }
   if (Object.prototype.hasOwnProperty.call(model, 'embeds')) {
-    const embeds = readEmbeds(model.embeds, errors, ['embeds']);
+    const embeds = readEmbeds(model.embeds, errors, at('embeds'));
     if (embeds !== undefined) edit.embeds = embeds;
   }
   if (!isAbsent(getField(model, 'flags'))) {
-    const flags = readFlags(model.flags, errors, ['flags']);
+    const flags = readFlags(model.flags, errors, at('flags'));
     if (flags !== undefined) edit.flags = flags;
   }
-  checkAllowedMentions(getField(model, 'allowed_mentions'), errors, ['allowed_mentions']);
-  checkUnsupportedFields(model, errors, []);
+  // Components depend on the flags the message ends up with: read in applyMessageEdit.
+  if (Object.prototype.hasOwnProperty.call(model, 'components')) edit.components = model.components;
+  checkAllowedMentions(getField(model, 'allowed_mentions'), errors, at('allowed_mentions'));
+  checkUnsupportedFields(model, errors, basePath);
   errors.throwIfAny();
   return edit;
 }
 
-/** Whether a message would show nothing: no text (blank counts as none) and no embed. */
-export function isEmptyMessage(message: { content: string; embeds: readonly unknown[] }): boolean {
-  return message.content.trim() === '' && message.embeds.length === 0;
+/** Whether a message would show nothing: no text (blank counts as none), no embed, no component. */
+export function isEmptyMessage(message: {
+  content: string;
+  embeds: readonly unknown[];
+  components?: readonly unknown[];
+}): boolean {
+  return (
+    message.content.trim() === '' && message.embeds.length === 0 && (message.components ?? []).length === 0
+  );
 }
 
 /**
@@ -174,7 +203,7 @@ export function readFlags(raw: unknown, errors: FormErrors, path: ErrorPath): nu
   return flags;
 }
 
-// Components, attachments and polls: the next issue's. Empty lists and null are nothing and pass.
+// Attachments and polls: later issues'. Empty lists and null are nothing and pass.
 function checkUnsupportedFields(model: JsonObject, errors: FormErrors, basePath: ErrorPath): void {
   const emptyList = (key: string, code: string, message: string) => {
     const raw = getField(model, key);
@@ -183,11 +212,6 @@ function checkUnsupportedFields(model: JsonObject, errors: FormErrors, basePath:
     const list = readList(raw, errors, path);
     if (list && list.length > 0) errors.add(path, code, message);
   };
-  emptyList(
-    'components',
-    ErrorCode.MESSAGE_COMPONENTS_UNSUPPORTED,
-    'Message components are not supported yet; send content or embeds',
-  );
   emptyList(
     'attachments',
     ErrorCode.MESSAGE_ATTACHMENTS_UNSUPPORTED,

@@ -38,6 +38,28 @@ describe('renderCallbackResponse', () => {
     });
   });
 
+  it('UPDATE_MESSAGE: the updated message is the resource too (A4: types 4 and 7); 6 and 9 have none', () => {
+    const message = renderMessage(source, {
+      id: '600',
+      createdAt: CREATED,
+      content: 'updated',
+      embeds: [],
+      tts: false,
+      flags: 0,
+    });
+    expect(
+      renderCallbackResponse({ interactionId: '500', interactionType: 3, callbackType: 7, message }),
+    ).toMatchObject({
+      interaction: { id: '500', type: 3, response_message_id: '600' },
+      resource: { type: 7, message },
+    });
+    for (const callbackType of [6, 9]) {
+      expect(renderCallbackResponse({ interactionId: '500', interactionType: 3, callbackType })).toEqual({
+        interaction: { id: '500', type: 3 },
+      });
+    }
+  });
+
   it('DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE: the loading message, not in the resource', () => {
     const message = renderLoadingMessage(source, '601', CREATED, false);
     expect(

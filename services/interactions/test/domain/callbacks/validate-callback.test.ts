@@ -23,7 +23,7 @@ describe('callback type', () => {
   it('an application command takes 4, 5 and (EMBEDDED apps) 12', () => {
     expect(validateCallback({ type: 4, data: { content: 'pong' } }, COMMAND)).toEqual({
       type: 4,
-      message: { content: 'pong', embeds: [], tts: false, flags: 0 },
+      message: { content: 'pong', embeds: [], tts: false, flags: 0, components: [] },
     });
     expect(validateCallback({ type: 5 }, COMMAND)).toEqual({ type: 5, ephemeral: false });
     expect(validateCallback({ type: 12 }, EMBEDDED)).toEqual({ type: 12 });
@@ -44,7 +44,7 @@ describe('callback type', () => {
     }
   });
 
-  it.each([1, 6, 7, 8, 9, 10])('an application command refuses %p at `type`', (type) => {
+  it.each([1, 6, 7, 8, 10])('an application command refuses %p at `type`', (type) => {
     expect(errorsOf({ type, data: { content: 'x' } }, EMBEDDED)).toEqual(
       oneError(['type'], 'INTERACTION_CALLBACK_TYPE_INVALID'),
     );
@@ -55,7 +55,7 @@ describe('callback type', () => {
       oneError(
         ['type'],
         'INTERACTION_CALLBACK_TYPE_INVALID',
-        'UPDATE_MESSAGE (7) cannot answer an APPLICATION_COMMAND (2) interaction; it takes CHANNEL_MESSAGE_WITH_SOURCE (4), DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE (5), LAUNCH_ACTIVITY (12)',
+        'UPDATE_MESSAGE (7) cannot answer an APPLICATION_COMMAND (2) interaction; it takes CHANNEL_MESSAGE_WITH_SOURCE (4), DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE (5), MODAL (9), LAUNCH_ACTIVITY (12)',
       ),
     );
   });
@@ -258,5 +258,62 @@ describe('focusedOptionType', () => {
     ).toBe(10);
     expect(focusedOptionType({ data: { name: 'x' } })).toBeUndefined();
     expect(focusedOptionType({})).toBeUndefined();
+  });
+});
+
+describe('components and modals (issue 11)', () => {
+  const COMPONENT: CallbackContext = { interactionType: 3, applicationFlags: 0, fromComponent: true };
+  const SUBMIT = (fromComponent: boolean): CallbackContext => ({
+    interactionType: 5,
+    applicationFlags: 0,
+    fromComponent,
+  });
+  const modal = {
+    custom_id: 'form',
+    title: 'Tell us',
+    components: [{ type: 18, label: 'Name', component: { type: 4, custom_id: 'name', style: 1 } }],
+  };
+
+  it('a component takes 6, 7 (an edit of its message) and 9', () => {
+    expect(validateCallback({ type: 6 }, COMPONENT)).toEqual({ type: 6 });
+    expect(validateCallback({ type: 7, data: { content: 'updated', components: [] } }, COMPONENT)).toEqual({
+      type: 7,
+      edit: { content: 'updated', components: [] },
+    });
+    expect(validateCallback({ type: 7 }, COMPONENT)).toEqual({ type: 7, edit: {} });
+    expect(validateCallback({ type: 9, data: modal }, COMPONENT)).toMatchObject({
+      type: 9,
+      modal: { custom_id: 'form' },
+    });
+    expect(
+      codesAt(errorsOf({ type: 7, data: { content: 'x'.repeat(2001) } }, COMPONENT), ['data', 'content']),
+    ).toEqual(['BASE_TYPE_MAX_LENGTH']);
+    expect(codesAt(errorsOf({ type: 10 }, COMPONENT), ['type'])).toEqual([
+      'INTERACTION_CALLBACK_TYPE_INVALID',
+    ]);
+  });
+
+  it('a command opens a modal with 9; its errors are at `data`', () => {
+    expect(validateCallback({ type: 9, data: modal }, COMMAND)).toMatchObject({ type: 9 });
+    expect(
+      codesAt(errorsOf({ type: 9, data: { ...modal, title: 't'.repeat(46) } }), ['data', 'title']),
+    ).toEqual(['BASE_TYPE_BAD_LENGTH']);
+    expect(codesAt(errorsOf({ type: 9 }), ['data'])).toEqual(['BASE_TYPE_REQUIRED']);
+  });
+
+  it('a modal submit takes 6 and 7 only when the modal came from a component, and never 9', () => {
+    expect(validateCallback({ type: 6 }, SUBMIT(true))).toEqual({ type: 6 });
+    expect(codesAt(errorsOf({ type: 6 }, SUBMIT(false)), ['type'])).toEqual([
+      'INTERACTION_CALLBACK_TYPE_INVALID',
+    ]);
+    expect(codesAt(errorsOf({ type: 7 }, SUBMIT(false)), ['type'])).toEqual([
+      'INTERACTION_CALLBACK_TYPE_INVALID',
+    ]);
+    expect(codesAt(errorsOf({ type: 9, data: modal }, SUBMIT(true)), ['type'])).toEqual([
+      'INTERACTION_CALLBACK_TYPE_INVALID',
+    ]);
+    expect(validateCallback({ type: 4, data: { content: 'thanks' } }, SUBMIT(false))).toMatchObject({
+      type: 4,
+    });
   });
 });

@@ -244,6 +244,23 @@ describe('editing', () => {
     expect(formErrorsOf(() => applyMessageEdit(posted, { embeds: [], flags: 32768 }, EDITED))).toEqual(
       oneError(['content'], 'MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2'),
     );
+    // Callback 7's edit answers at `data…`.
+    expect(
+      formErrorsOf(() => applyMessageEdit(posted, { embeds: [], flags: 32768 }, EDITED, ['data'])),
+    ).toEqual(oneError(['data', 'content'], 'MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2'));
+  });
+
+  it('reads the components of an edit against the flags the message ends up with', () => {
+    const text = [{ type: 10, content: 'now in v2' }];
+    const v2 = applyMessageEdit(posted, { content: '', embeds: [], flags: 32768, components: text }, EDITED);
+    expect(v2.flags & 32768).toBe(32768);
+    expect(v2).toMatchObject({ components: [{ type: 10, id: 1, content: 'now in v2' }] });
+    expect(formErrorsOf(() => applyMessageEdit(posted, { components: text }, EDITED, ['data']))).toEqual(
+      oneError(['data', 'components', 0, 'type'], 'UNION_TYPE_CHOICES'),
+    );
+    const row = [{ type: 1, components: [{ type: 2, style: 1, label: 'Go', custom_id: 'go' }] }];
+    expect(applyMessageEdit(posted, { components: row }, EDITED).components).toHaveLength(1);
+    expect(applyMessageEdit(posted, { components: null }, EDITED).components).toEqual([]);
   });
 
   it("fills a loading message without marking it edited, keeping the defer's ephemerality", () => {

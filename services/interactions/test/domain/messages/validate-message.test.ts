@@ -11,6 +11,7 @@ describe('validateMessage', () => {
       embeds: [],
       tts: false,
       flags: 0,
+      components: [],
     });
   });
 
@@ -130,11 +131,18 @@ describe('validateMessage', () => {
     });
   });
 
-  describe('components, attachments, poll (the next issue)', () => {
-    it('refuses non-empty components at `components`', () => {
+  describe('components, attachments, poll', () => {
+    it('reads components at `components` (rules: components/read-message-components.test.ts)', () => {
       expect(errorsOf({ content: 'a', components: [{ type: 1, components: [] }] })).toEqual(
-        oneError(['components'], 'MESSAGE_COMPONENTS_UNSUPPORTED'),
+        oneError(['components', 0, 'components'], 'BASE_TYPE_MIN_LENGTH'),
       );
+      const row = { type: 1, components: [{ type: 2, style: 1, label: 'Go', custom_id: 'go' }] };
+      expect(validateMessage({ components: [row] }).components).toEqual([
+        { type: 1, id: 1, components: [{ type: 2, id: 2, style: 1, label: 'Go', custom_id: 'go' }] },
+      ]);
+      expect(
+        validateMessage({ flags: 32768, components: [{ type: 10, content: 'only text' }] }).components,
+      ).toEqual([{ type: 10, id: 1, content: 'only text' }]);
       expect(errorsOf({ content: 'a', components: 'x' })).toEqual(
         oneError(['components'], 'LIST_TYPE_CONVERT', 'Only iterables may be used in a ListType'),
       );
@@ -216,11 +224,13 @@ describe('validateMessage', () => {
   });
 
   it('reports every error of a body at once', () => {
-    const tree = errorsOf({ content: 'x'.repeat(2001), tts: 1, flags: 2, components: [{}] });
+    const tree = errorsOf({ content: 'x'.repeat(2001), tts: 1, flags: 2 });
     expect(codesAt(tree, ['content'])).toEqual(['BASE_TYPE_MAX_LENGTH']);
     expect(codesAt(tree, ['tts'])).toEqual(['BASE_TYPE_BOOLEAN']);
     expect(codesAt(tree, ['flags'])).toEqual(['MESSAGE_FLAGS_INVALID']);
-    expect(codesAt(tree, ['components'])).toEqual(['MESSAGE_COMPONENTS_UNSUPPORTED']);
+    const withComponents = errorsOf({ content: 'x'.repeat(2001), components: [{}] });
+    expect(codesAt(withComponents, ['content'])).toEqual(['BASE_TYPE_MAX_LENGTH']);
+    expect(codesAt(withComponents, ['components', 0, 'type'])).toEqual(['BASE_TYPE_REQUIRED']);
   });
 });
 
@@ -241,10 +251,8 @@ describe('validateMessageEdit', () => {
     expect(codesAt(tree, ['flags'])).toEqual(['MESSAGE_FLAGS_INVALID']);
   });
 
-  it('refuses components and a body that is no object', () => {
-    expect(formErrorsOf(() => validateMessageEdit({ components: [{ type: 1 }] }))).toEqual(
-      oneError(['components'], 'MESSAGE_COMPONENTS_UNSUPPORTED'),
-    );
+  it('keeps components for the edit to read against the final flags, and refuses a body that is no object', () => {
+    expect(validateMessageEdit({ components: [{ type: 1 }] })).toEqual({ components: [{ type: 1 }] });
     expect(formErrorsOf(() => validateMessageEdit(7))).toEqual(oneError([], 'MODEL_TYPE_CONVERT'));
   });
 });

@@ -1,0 +1,6 @@
+export * from './follow-on-errors';
+export * from './follow-on-sources';
+export * from './judge-component-use';
+export * from './judge-modal-submit';
+export * from './read-select-values';
+export * from './check-follow-on-place';
