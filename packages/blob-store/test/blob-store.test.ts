@@ -40,10 +40,14 @@ function behavesAsABlobStore(name: string, makeWorld: () => Promise<World & { cl
     afterAll(async () => world.close());
 
     it('stores, serves and deletes a blob with its media type and size', async () => {
-      const { size } = await world.store.put('a/one.txt', Readable.from([Buffer.from('hello '), Buffer.from('world')]), {
-        contentType: 'text/plain',
-        maxBytes: 11,
-      });
+      const { size } = await world.store.put(
+        'a/one.txt',
+        Readable.from([Buffer.from('hello '), Buffer.from('world')]),
+        {
+          contentType: 'text/plain',
+          maxBytes: 11,
+        },
+      );
       expect(size).toBe(11);
       const blob = await world.store.get('a/one.txt');
       expect(blob).toMatchObject({ contentType: 'text/plain', size: 11 });
@@ -71,7 +75,10 @@ function behavesAsABlobStore(name: string, makeWorld: () => Promise<World & { cl
     });
 
     it('lists the blobs of a prefix written before a moment', async () => {
-      await world.store.put('c/old', Readable.from([Buffer.from('x')]), { contentType: 'text/plain', maxBytes: 1 });
+      await world.store.put('c/old', Readable.from([Buffer.from('x')]), {
+        contentType: 'text/plain',
+        maxBytes: 1,
+      });
       const later = new Date(Date.now() + 2000);
       expect((await world.store.listOlderThan('c/', later)).map((entry) => entry.key)).toEqual(['c/old']);
       expect(await world.store.listOlderThan('c/', new Date(Date.now() - 60_000))).toEqual([]);

@@ -1,3 +1,4 @@
+import { AttachmentStore } from '../../src/store/attachment-rows';
 import { generateKeyPairSync, verify, type KeyObject } from 'node:crypto';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -338,6 +339,7 @@ export async function startInvocationServer(
     registry: createCommandRegistryClient(registryGrpc),
     permissions: createPermissionsClient(permissionsGrpc),
     interactions: store,
+    attachments: new AttachmentStore(pool),
     ids,
     applications,
     http: httpDelivery,

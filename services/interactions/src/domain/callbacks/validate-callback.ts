@@ -17,6 +17,7 @@ import { checkWellFormedText } from '../messages/check-well-formed';
 import { EmptyMessageError } from '../messages/message-errors';
 import { MessageErrorCode } from '../messages/message-error-codes';
 import { MessageFlag } from '../messages/message-flags';
+import type { UploadedFile } from '../messages/attachments';
 import { validateMessage, type MessageInput } from '../messages/validate-message';
 import { CallbackErrorCode } from './callback-error-codes';
 import {
@@ -37,6 +38,8 @@ export interface CallbackContext {
   applicationFlags: number;
   /** Autocomplete: the type of the focused option (3 STRING, 4 INTEGER, 10 NUMBER). */
   focusedOptionType?: number;
+  /** A multipart body's files, for the message of callback 4 (`data.attachments` describes them). */
+  files?: readonly UploadedFile[];
 }
 
 /** An initial response that passed every rule. */
@@ -73,7 +76,7 @@ export function validateCallback(body: unknown, ctx: CallbackContext): ValidCall
     case CallbackType.CHANNEL_MESSAGE_WITH_SOURCE:
       // A message response without data has nothing to show.
       if (isAbsent(data)) throw new EmptyMessageError();
-      return { type, message: validateMessage(data, ['data']) };
+      return { type, message: validateMessage(data, ['data'], ctx.files) };
     case CallbackType.DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE: {
       const ephemeral = readDeferData(data, errors, ['data']);
       errors.throwIfAny();

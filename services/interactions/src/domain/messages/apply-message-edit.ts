@@ -1,4 +1,5 @@
 import { FormErrors } from '@acs/validation';
+import type { MessageAttachment } from './attachments';
 import { formatTimestamp } from './format-timestamp';
 import { EDITABLE_MESSAGE_FLAGS, MessageFlag, hasFlag } from './message-flags';
 import { EmptyMessageError } from './message-errors';
@@ -15,13 +16,15 @@ export function isLoading(message: Pick<InteractionMessage, 'flags'>): boolean {
  * SUPPRESS_EMBEDS follows the edit, IS_COMPONENTS_V2 can only be turned on, and every
  * other flag stays as it was. A loading message gets its content: it loses LOADING and,
  * as on Discord, is not marked edited (the client shows the answer, not an edit); any
- * other message gets `edited_timestamp`. 50035 when the result mixes components-v2 with
+ * other message gets `edited_timestamp`. `attachments` is the message's list after the edit
+ * (planAttachmentEdit's), its own by default. 50035 when the result mixes components-v2 with
  * content or embeds, 50006 when it would show nothing.
  */
 export function applyMessageEdit(
   message: InteractionMessage,
   edit: MessageEdit,
   now: Date,
+  attachments: MessageAttachment[] = message.attachments,
 ): InteractionMessage {
   let flags = message.flags;
   if (edit.flags !== undefined) {
@@ -35,6 +38,7 @@ export function applyMessageEdit(
       embeds: edit.embeds ?? message.embeds,
       tts: message.tts,
       flags,
+      attachments,
     },
     now,
   );
@@ -49,6 +53,7 @@ export function completeLoadingMessage(
   message: InteractionMessage,
   input: MessageInput,
   now: Date,
+  attachments: MessageAttachment[] = [],
 ): InteractionMessage {
   return finishEdit(
     message,
@@ -57,6 +62,7 @@ export function completeLoadingMessage(
       embeds: input.embeds,
       tts: input.tts,
       flags: message.flags | (input.flags & ~MessageFlag.EPHEMERAL),
+      attachments,
     },
     now,
   );
@@ -64,7 +70,7 @@ export function completeLoadingMessage(
 
 function finishEdit(
   message: InteractionMessage,
-  next: Pick<InteractionMessage, 'content' | 'embeds' | 'tts' | 'flags'>,
+  next: Pick<InteractionMessage, 'content' | 'embeds' | 'tts' | 'flags' | 'attachments'>,
   now: Date,
 ): InteractionMessage {
   const wasLoading = isLoading(message);
@@ -79,6 +85,7 @@ function finishEdit(
     embeds: next.embeds,
     tts: next.tts,
     flags,
+    attachments: next.attachments,
     edited_timestamp: wasLoading ? message.edited_timestamp : formatTimestamp(now),
   };
 }

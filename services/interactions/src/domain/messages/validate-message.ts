@@ -1,8 +1,9 @@
 // The body of a message an interaction posts (callback 4's `data`, a follow-up) and of an
 // edit, checked as Discord checks webhook messages (A3 "Message callback data"; OAS
 // `IncomingWebhookInteractionRequest`, `IncomingWebhookUpdateForInteractionCallbackRequestPartial`).
-// Components, files and polls come with the next issue: until then a body that carries
-// any is refused at its field rather than stored without it.
+// Files are `./attachments`' (the multipart body's files and the payload's `attachments`).
+// Components and polls come with the next issue: until then a body that carries any is
+// refused at its field rather than stored without it.
 import {
   FormErrors,
   checkLength,
@@ -17,6 +18,13 @@ import {
   type JsonObject,
 } from '@acs/validation';
 import { InvalidFormBodyError } from '@acs/discord-errors';
+import {
+  readEditAttachmentRefs,
+  readNewAttachments,
+  type AttachmentRef,
+  type NewAttachment,
+  type UploadedFile,
+} from './attachments';
 import { checkWellFormedText } from './check-well-formed';
 import { MessageFlag, SETTABLE_MESSAGE_FLAGS, hasFlag } from './message-flags';
 import { MessageErrorCode as ErrorCode } from './message-error-codes';
@@ -32,6 +40,8 @@ export interface MessageInput {
   tts: boolean;
   /** Settable flags only (A3): SUPPRESS_EMBEDS, EPHEMERAL, SUPPRESS_NOTIFICATIONS, IS_COMPONENTS_V2. */
   flags: number;
+  /** The request's files, described by the payload's `attachments`. */
+  newAttachments: NewAttachment[];
 }
 
 /** An edit that passed every rule: each field present replaces the message's (null cleared it to "" or []). */
@@ -39,6 +49,8 @@ export interface MessageEdit {
   content?: string;
   embeds?: Embed[];
   flags?: number;
+  /** The edit's files and its `attachments` (the full list to keep), when it has either. */
+  attachments?: { refs?: AttachmentRef[]; files: readonly UploadedFile[] };
 }
 
 /**
@@ -46,12 +58,16 @@ export interface MessageEdit {
  * follow-up): 400 / 50109 for text that is no Unicode, 400 / 50035 with every error found,
  * else 400 / 50006 when the message would show nothing.
  */
-export function validateMessage(raw: unknown, basePath: ErrorPath = []): MessageInput {
+export function validateMessage(
+  raw: unknown,
+  basePath: ErrorPath = [],
+  files: readonly UploadedFile[] = [],
+): MessageInput {
   checkWellFormedText(raw);
   const errors = new FormErrors();
-  const message = collectMessageErrors(raw, errors, basePath);
+  const message = collectMessageErrors(raw, errors, basePath, files);
   if (!message || !errors.isEmpty()) throw new InvalidFormBodyError(errors.toJSON());
-  if (isEmptyMessage(message)) throw new EmptyMessageError();
+  if (isEmptyMessage({ ...message, attachments: message.newAttachments })) throw new EmptyMessageError();
   return message;
 }
 
@@ -60,6 +76,7 @@ export function collectMessageErrors(
   raw: unknown,
   errors: FormErrors,
   basePath: ErrorPath,
+  files: readonly UploadedFile[] = [],
 ): MessageInput | undefined {
   const model = readModel(raw, errors, basePath);
   if (!model) return undefined;
@@ -71,6 +88,7 @@ export function collectMessageErrors(
   const tts = isAbsent(rawTts) ? false : readBoolean(rawTts, errors, at('tts'));
   const flags = readFlags(getField(model, 'flags'), errors, at('flags'));
   checkAllowedMentions(getField(model, 'allowed_mentions'), errors, at('allowed_mentions'));
+  const attachments = readNewAttachments(getField(model, 'attachments'), files, errors, at('attachments'));
   checkUnsupportedFields(model, errors, basePath);
   if (content !== undefined && embeds !== undefined && flags !== undefined) {
     checkComponentsV2(flags, content, embeds, errors, basePath);
@@ -81,11 +99,12 @@ export function collectMessageErrors(
     embeds: embeds as Embed[],
     tts: tts as boolean,
     flags: flags as number,
+    newAttachments: attachments as NewAttachment[],
   };
 }
 
 /** Validates an edit's body (PATCH of a message): 400 / 50035 with every error found. */
-export function validateMessageEdit(raw: unknown): MessageEdit {
+export function validateMessageEdit(raw: unknown, files: readonly UploadedFile[] = []): MessageEdit {
   checkWellFormedText(raw);
   const errors = new FormErrors();
   const model = readModel(raw, errors, []);
@@ -105,14 +124,22 @@ export function validateMessageEdit(raw: unknown): MessageEdit {
     if (flags !== undefined) edit.flags = flags;
   }
   checkAllowedMentions(getField(model, 'allowed_mentions'), errors, ['allowed_mentions']);
+  const attachments = readEditAttachmentRefs(model, files, errors);
+  if (attachments) edit.attachments = attachments;
   checkUnsupportedFields(model, errors, []);
   errors.throwIfAny();
   return edit;
 }
 
-/** Whether a message would show nothing: no text (blank counts as none) and no embed. */
-export function isEmptyMessage(message: { content: string; embeds: readonly unknown[] }): boolean {
-  return message.content.trim() === '' && message.embeds.length === 0;
+/** Whether a message would show nothing: no text (blank counts as none), no embed, no file. */
+export function isEmptyMessage(message: {
+  content: string;
+  embeds: readonly unknown[];
+  attachments?: readonly unknown[];
+}): boolean {
+  return (
+    message.content.trim() === '' && message.embeds.length === 0 && (message.attachments?.length ?? 0) === 0
+  );
 }
 
 /**
@@ -149,7 +176,7 @@ function readContent(raw: unknown, errors: FormErrors, path: ErrorPath): string 
 
 /**
  * `flags`: an integer of settable flags only. IS_VOICE_MESSAGE is settable on Discord
- * with exactly one audio attachment; a message here has no files yet, so it is refused.
+ * with exactly one audio attachment (and its waveform and duration): refused here.
  */
 export function readFlags(raw: unknown, errors: FormErrors, path: ErrorPath): number | undefined {
   if (isAbsent(raw)) return 0;
@@ -174,7 +201,7 @@ export function readFlags(raw: unknown, errors: FormErrors, path: ErrorPath): nu
   return flags;
 }
 
-// Components, attachments and polls: the next issue's. Empty lists and null are nothing and pass.
+// Components and polls: the next issue's. Empty lists and null are nothing and pass.
 function checkUnsupportedFields(model: JsonObject, errors: FormErrors, basePath: ErrorPath): void {
   const emptyList = (key: string, code: string, message: string) => {
     const raw = getField(model, key);
@@ -187,11 +214,6 @@ function checkUnsupportedFields(model: JsonObject, errors: FormErrors, basePath:
     'components',
     ErrorCode.MESSAGE_COMPONENTS_UNSUPPORTED,
     'Message components are not supported yet; send content or embeds',
-  );
-  emptyList(
-    'attachments',
-    ErrorCode.MESSAGE_ATTACHMENTS_UNSUPPORTED,
-    'Attachments are not supported yet; send content or embeds',
   );
   if (!isAbsent(getField(model, 'poll'))) {
     errors.add(

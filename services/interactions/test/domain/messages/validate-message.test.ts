@@ -11,6 +11,7 @@ describe('validateMessage', () => {
       embeds: [],
       tts: false,
       flags: 0,
+      newAttachments: [],
     });
   });
 
@@ -130,7 +131,7 @@ describe('validateMessage', () => {
     });
   });
 
-  describe('components, attachments, poll (the next issue)', () => {
+  describe('components, attachments, poll', () => {
     it('refuses non-empty components at `components`', () => {
       expect(errorsOf({ content: 'a', components: [{ type: 1, components: [] }] })).toEqual(
         oneError(['components'], 'MESSAGE_COMPONENTS_UNSUPPORTED'),
@@ -140,9 +141,9 @@ describe('validateMessage', () => {
       );
     });
 
-    it('refuses attachments and polls at their field', () => {
+    it('refuses an attachment that names no uploaded file, and polls at their field', () => {
       expect(errorsOf({ content: 'a', attachments: [{ id: 0, filename: 'a.png' }] })).toEqual(
-        oneError(['attachments'], 'MESSAGE_ATTACHMENTS_UNSUPPORTED'),
+        oneError(['attachments', 0], 'ATTACHMENT_NOT_FOUND', 'Attachment data not found'),
       );
       expect(errorsOf({ content: 'a', poll: { question: { text: 'q' } } })).toEqual(
         oneError(['poll'], 'MESSAGE_POLL_UNSUPPORTED'),
