@@ -101,7 +101,7 @@ export function buildInteraction(input: InteractionInput): JsonRecord {
     entitlements: [],
     authorizing_integration_owners: input.access.authorizingIntegrationOwners,
     context: input.access.context,
-    attachment_size_limit: attachmentSizeLimitOf(guild),
+    attachment_size_limit: place.attachmentSizeLimit ?? attachmentSizeLimitOf(guild),
   };
 }
 
