@@ -158,7 +158,8 @@ function streamUpload(
     // connection closes after it (its unread bytes are not drained).
     req.unpipe(parser);
     res.setHeader('Connection', 'close');
-    for (const stream of open) stream.destroy(error instanceof Error ? error : undefined);
+    // Their writes fail and remove what they wrote (their errors are the writes' to report).
+    for (const stream of open) stream.destroy();
     finish();
   };
 
@@ -174,6 +175,8 @@ function streamUpload(
       return fail(formBodyInvalid(`has files[${index}] more than once`));
     }
     indexes.add(index);
+    // The write reports the stream's failures; none may go unhandled before it takes the stream.
+    stream.on('error', () => undefined);
     const filename = info.filename && info.filename !== '' ? info.filename : `file${index}`;
     const blobKey = `${UPLOADS_PREFIX}${randomUUID()}`;
     const contentType = contentTypeOf(info.mimeType, filename);
