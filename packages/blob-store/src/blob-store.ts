@@ -58,3 +58,11 @@ export function checkBlobKey(key: string): void {
     throw new Error(`Invalid blob key: ${JSON.stringify(key)}`);
   }
 }
+
+/** A write whose body was ended (destroyed) by its caller before it could be read. */
+export class BlobWriteAbortedError extends Error {
+  constructor() {
+    super("The blob's body was destroyed before it was written");
+    this.name = 'BlobWriteAbortedError';
+  }
+}

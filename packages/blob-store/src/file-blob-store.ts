@@ -1,10 +1,10 @@
-import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { mkdir, open, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { randomUUID } from 'node:crypto';
-import { checkBlobKey, type BlobEntry, type BlobStore } from './blob-store';
+import { BlobWriteAbortedError, checkBlobKey, type BlobEntry, type BlobStore } from './blob-store';
 import { ByteLimiter } from './limit-bytes';
 
 /** The sidecar file that keeps a blob's media type. */
@@ -33,11 +33,15 @@ export function createFileBlobStore(root: string): BlobStore {
       const part = `${path}.${randomUUID()}${PART_SUFFIX}`;
       await mkdir(dirname(path), { recursive: true });
       const limiter = new ByteLimiter(maxBytes);
+      // Opened before the copy starts, so that a failure's cleanup never races the file's creation.
+      const file = await open(part, 'wx');
       try {
-        await pipeline(body, limiter, createWriteStream(part));
+        if (body.destroyed) throw new BlobWriteAbortedError();
+        await pipeline(body, limiter, file.createWriteStream());
         await writeFile(`${path}${META_SUFFIX}`, JSON.stringify({ contentType }));
         await rename(part, path);
       } catch (error) {
+        await file.close().catch(() => undefined);
         await rm(part, { force: true });
         throw error;
       }

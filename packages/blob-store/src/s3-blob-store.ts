@@ -9,7 +9,7 @@ import {
 import { Upload } from '@aws-sdk/lib-storage';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { checkBlobKey, type BlobEntry, type BlobStore } from './blob-store';
+import { BlobWriteAbortedError, checkBlobKey, type BlobEntry, type BlobStore } from './blob-store';
 import { ByteLimiter } from './limit-bytes';
 
 /** Where an S3BlobStore keeps its blobs. */
@@ -48,6 +48,7 @@ export function createS3BlobStore(options: S3BlobStoreOptions): BlobStore {
 
   return {
     async put(key, body: Readable, { contentType, maxBytes }) {
+      if (body.destroyed) throw new BlobWriteAbortedError();
       const limiter = new ByteLimiter(maxBytes);
       const upload = new Upload({
         client,

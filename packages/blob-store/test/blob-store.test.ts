@@ -126,3 +126,25 @@ behavesAsABlobStore('the S3 blob store (s3rver, an S3-compatible server in-proce
     },
   };
 });
+
+describe('a write whose body its caller destroys', () => {
+  it('fails, whether destroyed before or during the copy, and leaves no file', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'acs-blobs-'));
+    try {
+      const store = createBlobStore(dir);
+      const before = new Readable({ read() {} });
+      before.destroy();
+      await expect(
+        store.put('d/before', before, { contentType: 'text/plain', maxBytes: 10 }),
+      ).rejects.toThrow();
+      const during = new Readable({ read() {} });
+      during.push(Buffer.from('abc'));
+      const write = store.put('d/during', during, { contentType: 'text/plain', maxBytes: 10 });
+      setTimeout(() => during.destroy(), 20);
+      await expect(write).rejects.toThrow();
+      expect(await readdir(join(dir, 'd'))).toEqual([]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -89,17 +89,18 @@ export interface InteractionsClient {
   }): Promise<AttachmentLocation>;
 }
 
-/** Files as the RPCs take them. */
+/** Files as the RPCs take them (nothing for a body without files). */
 function wireFiles(files: MessageFiles | undefined) {
+  if (!files) return {};
   return {
-    files: (files?.files ?? []).map((file) => ({
+    files: files.files.map((file) => ({
       index: file.index,
       blob_key: file.blobKey,
       filename: file.filename,
       content_type: file.contentType,
       size: file.size,
     })),
-    attachment_base_url: files?.baseUrl ?? '',
+    attachment_base_url: files.baseUrl,
   };
 }
 

@@ -125,29 +125,28 @@ function streamUpload(
   let failure: unknown;
   let finished = false;
 
+  // A refused body is answered at once; the blobs it stored are deleted once its writes have settled.
+  const refuse = () => {
+    next(failure);
+    void Promise.allSettled(writes).then(() => deleteBlobs(blobs, stored.map((file) => file.blobKey)));
+  };
   const finish = () => {
     if (finished) return;
     finished = true;
-    void Promise.allSettled(writes).then(async () => {
-      if (failure === undefined) {
-        let decoded;
-        try {
-          decoded = decodeJsonBody(Buffer.from(payload ?? (stored.length > 0 ? '{}' : ''), 'utf8'));
-        } catch (error) {
-          failure = error;
-        }
-        if (failure === undefined && decoded) {
-          req.rawBody = decoded.text;
-          req.body = decoded.body;
-          req.uploadedFiles = stored.sort((a, b) => a.index - b.index);
-          return next();
-        }
+    if (failure !== undefined) return refuse();
+    void Promise.allSettled(writes).then(() => {
+      if (failure !== undefined) return refuse();
+      let decoded;
+      try {
+        decoded = decodeJsonBody(Buffer.from(payload ?? (stored.length > 0 ? '{}' : ''), 'utf8'));
+      } catch (error) {
+        failure = error;
+        return refuse();
       }
-      await deleteBlobs(
-        blobs,
-        stored.map((file) => file.blobKey),
-      );
-      next(failure);
+      req.rawBody = decoded.text;
+      req.body = decoded.body;
+      req.uploadedFiles = stored.sort((a, b) => a.index - b.index);
+      next();
     });
   };
 
