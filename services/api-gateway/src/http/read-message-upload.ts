@@ -128,7 +128,12 @@ function streamUpload(
   // A refused body is answered at once; the blobs it stored are deleted once its writes have settled.
   const refuse = () => {
     next(failure);
-    void Promise.allSettled(writes).then(() => deleteBlobs(blobs, stored.map((file) => file.blobKey)));
+    void Promise.allSettled(writes).then(() =>
+      deleteBlobs(
+        blobs,
+        stored.map((file) => file.blobKey),
+      ),
+    );
   };
   const finish = () => {
     if (finished) return;
