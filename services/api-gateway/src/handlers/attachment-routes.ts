@@ -10,6 +10,11 @@ const notFound = () => new DiscordError(404, 0, '404: Not Found');
 
 /** Most characters of a filename in the path: an attachment's is at most 1024. */
 const MAX_FILENAME_LENGTH = 1024;
+/** Whether a path segment can be a snowflake (a decimal within PostgreSQL's bigint). */
+const isId = (text: string) => /^\d{1,19}$/.test(text) && BigInt(text) <= 9223372036854775807n;
+
+/** The characters of a stored attachment's filename. */
+const FILENAME = /^[A-Za-z0-9._-]+$/;
 
 /**
  * `GET /attachments/{channel_id}/{attachment_id}/{filename}` (Discord's CDN path): the
@@ -23,8 +28,9 @@ export function attachmentRoutes(clients: PeerClients, blobs: BlobStore): Route[
     const channelId = String(req.params.channel_id ?? '');
     const attachmentId = String(req.params.attachment_id ?? '');
     const filename = String(req.params.filename ?? '');
-    if (!/^\d{1,20}$/.test(channelId) || !/^\d{1,20}$/.test(attachmentId)) throw notFound();
-    if (filename.length === 0 || filename.length > MAX_FILENAME_LENGTH) throw notFound();
+    if (!isId(channelId) || !isId(attachmentId)) throw notFound();
+    // A stored filename is letters, digits, `.`, `-` and `_` (interactions cleans them): anything else names nothing.
+    if (!FILENAME.test(filename) || filename.length > MAX_FILENAME_LENGTH) throw notFound();
     const where = await clients.interactions.getAttachment({ channelId, attachmentId, filename });
     const blob = await blobs.get(where.blobKey);
     if (!blob) throw notFound();

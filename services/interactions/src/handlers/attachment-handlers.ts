@@ -47,6 +47,8 @@ export function createAttachmentHandlers({ responses, attachments }: AttachmentH
     async GetAttachment(req: interactions.GetAttachmentRequest__Output) {
       const channelId = readPathSnowflake('channel_id', req.channel_id);
       const attachmentId = readPathSnowflake('attachment_id', req.attachment_id);
+      // Stored filenames are cleaned to letters, digits, `.`, `-` and `_`: anything else names nothing.
+      if (!/^[A-Za-z0-9._-]{1,1024}$/.test(req.filename)) throw new UnknownAttachmentError();
       const found = await attachments.find(channelId, attachmentId, req.filename);
       if (!found) throw new UnknownAttachmentError();
       return { blob_key: found.blobKey, content_type: found.contentType, size: found.size };
