@@ -255,6 +255,7 @@ const ADMIN_ROUTES: Array<[Method, string]> = [
   ['post', '/users/:user_id/connections'],
   ['delete', '/users/:user_id/authorizations/:application_id'],
   ['post', '/guilds'],
+  ['patch', '/guilds/:guild_id'],
   ['post', '/guilds/:guild_id/roles'],
   ['patch', '/guilds/:guild_id/roles/:role_id'],
   ['put', '/guilds/:guild_id/members/:user_id'],
@@ -271,6 +272,9 @@ const ADMIN_ROUTES: Array<[Method, string]> = [
   ['patch', '/subscriptions/:subscription_id'],
 ];
 
+/** Discord's CDN path for message attachments (under /attachments): no credential, the URL is the capability. */
+const ATTACHMENT_ROUTES: Array<[Method, string]> = [['get', '/:channel_id/:attachment_id/:filename']];
+
 /** How many routes each of the gateway's route files declares (`method: '…', path: …`). */
 function declaredRouteCount(): number {
   const folder = join(__dirname, '..', 'services', 'api-gateway', 'src', 'handlers');
@@ -285,7 +289,9 @@ it('covers every route the gateway declares', () => {
   const commandRoutes = PUBLIC_ROUTES.filter(([, path]) =>
     path.includes('/guilds/:guild_id/commands'),
   ).filter(([, path]) => !path.includes('permissions')).length;
-  expect(PUBLIC_ROUTES.length + ADMIN_ROUTES.length - commandRoutes).toBe(declaredRouteCount());
+  expect(PUBLIC_ROUTES.length + ADMIN_ROUTES.length + ATTACHMENT_ROUTES.length - commandRoutes).toBe(
+    declaredRouteCount(),
+  );
 });
 
 it('serves under /api/v9 exactly the routes listed for it', async () => {
@@ -448,8 +454,21 @@ function badBodies(): Array<{ what: string; body: string | Buffer; type: string 
       type: 'multipart/form-data; boundary=b',
     },
     {
-      what: 'multipart with a file',
+      what: 'multipart with eleven files',
       body:
+        Array.from(
+          { length: 11 },
+          (_, i) =>
+            `--b\r\nContent-Disposition: form-data; name="files[${i}]"; filename="a${i}.txt"\r\n` +
+            'Content-Type: text/plain\r\n\r\nhello\r\n',
+        ).join('') + '--b--\r\n',
+      type: 'multipart/form-data; boundary=b',
+    },
+    {
+      what: 'multipart with a file and payload_json naming another',
+      body:
+        '--b\r\nContent-Disposition: form-data; name="payload_json"\r\n\r\n' +
+        '{"type":4,"content":"x","data":{"content":"x","attachments":[{"id":7}]},"attachments":[{"id":7}]}\r\n' +
         '--b\r\nContent-Disposition: form-data; name="files[0]"; filename="a.txt"\r\n' +
         'Content-Type: text/plain\r\n\r\nhello\r\n--b--\r\n',
       type: 'multipart/form-data; boundary=b',
@@ -543,6 +562,7 @@ describe.each([
   ['public', '/api/v10', PUBLIC_ROUTES],
   ['v9', '/api/v9', V9_ROUTES],
   ['admin', '/admin', ADMIN_ROUTES],
+  ['attachment', '/attachments', ATTACHMENT_ROUTES],
 ] as const)('%s routes', (kind, base, routes) => {
   /** The credential a route takes: the chat client's session for an invocation, else a bot's (or the admin's). */
   const authOf = (path: string): Record<string, string> =>
@@ -1098,6 +1118,8 @@ describe('ids above 2^63 - 1, U+0000 and megabyte numbers in every field', () =>
         return { auth: admin, body: { type: 'github', id: 'octocat', name: 'Octocat' } };
       case 'post /guilds':
         return { auth: admin, body: { name: 'Sweep Guild 2', owner_id: w.user.id } };
+      case 'patch /guilds/:guild_id':
+        return { auth: admin, body: { name: w.guild.name, attachment_size_limit: null } };
       case 'post /guilds/:guild_id/roles':
       case 'patch /guilds/:guild_id/roles/:role_id':
         return { auth: admin, body: { name: 'Sweepers', permissions: '1024' } };
@@ -1737,7 +1759,8 @@ describe('ids above 2^63 - 1, U+0000 and megabyte numbers in every field', () =>
     const consent = await stack.admin('POST', '/admin/oauth2/authorize', {
       client_id: w.application.id,
       user_id: w.user.id,
-      scope: 'identify guilds connections applications.commands.permissions.update applications.entitlements sdk.social_layer',
+      scope:
+        'identify guilds connections applications.commands.permissions.update applications.entitlements sdk.social_layer',
       redirect_uri: REDIRECT,
     });
     const token = await fetch(`${stack.apiUrl}/api/v10/oauth2/token`, {

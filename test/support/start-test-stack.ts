@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { connect } from 'nats';
 import { createTestDatabase } from '@acs/testing';
 import { startStack, type Stack } from '../../infra/src/stack';
@@ -28,6 +31,8 @@ export interface TestStack {
   restart: Stack['restart'];
   /** The last lines of every service, for a failure message. */
   recentLogs(count?: number): string;
+  /** The directory of the stack's own blob store (messages' files), unless `BLOB_STORE_URL` was given. */
+  blobDir: string;
   /** Stops the services and drops the database. */
   stop(): Promise<void>;
 }
@@ -56,6 +61,8 @@ export async function startTestStack(
   // Stacks share the machine's NATS: each gets its own stream and subjects.
   const suffix = randomBytes(4).toString('hex');
   const events = { stream: `ACS_EVENTS_T${suffix}`, subjectPrefix: `acs${suffix}` };
+  // Each stack stores its messages' files in a directory of its own, shared by api-gateway and interactions.
+  const blobDir = mkdtempSync(join(tmpdir(), 'acs-blobs-'));
   let stack: Stack;
   try {
     stack = await startStack({
@@ -78,11 +85,13 @@ export async function startTestStack(
         LARGE_BODY_BYTES_PER_SECOND: '1000000000',
         // Should REDIS_URL be set, stacks sharing one Redis count apart.
         REDIS_KEY_PREFIX: `acs${suffix}:`,
+        BLOB_STORE_URL: `file://${blobDir}`,
         ...options.env,
       },
     });
   } catch (error) {
     await database.drop();
+    rmSync(blobDir, { recursive: true, force: true });
     throw error;
   }
   return {
@@ -98,9 +107,11 @@ export async function startTestStack(
     events,
     restart: (name) => stack.restart(name),
     recentLogs: (count) => stack.recentLogs(count),
+    blobDir,
     async stop() {
       await stack.stop();
       await database.drop();
+      rmSync(blobDir, { recursive: true, force: true });
       await deleteStream(database.natsUrl, events.stream);
     },
   };

@@ -22,6 +22,14 @@ const schema = z.object({
     .int()
     .positive()
     .default(1024 * 1024),
+  /**
+   * Where messages' files are stored and served from: `file:///abs/dir` or a path (relative
+   * to the service's folder: the repository's `.data/blobs` by default), or
+   * `s3://KEY:SECRET@bucket/prefix?endpoint=http://host:9000`. interactions must name the same store.
+   */
+  BLOB_STORE_URL: z.string().default('../../.data/blobs'),
+  /** The public base URL attachments are served under (`https://acs.example`); unset: each request's scheme and host. */
+  PUBLIC_BASE_URL: z.string().url().optional(),
   /** How long a request's calls to services may take in all; each call ends by then. */
   REQUEST_DEADLINE_MS: z.coerce.number().int().min(100).default(10_000),
   /** How long a client may take to send a whole request (Node's requestTimeout; its default is 300 s). */

@@ -1,5 +1,6 @@
 import type { Server } from 'node:http';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import type { BlobStore } from '@acs/blob-store';
 import type { Logger } from '@acs/service-kit';
 import type { Authenticator } from './auth/create-authenticator';
 import type { BackendClients } from './clients/backend-clients';
@@ -19,6 +20,7 @@ import { mountRoutes, notFound } from './http/route-table';
 import { setSecurityHeaders } from './http/set-security-headers';
 import { adminRoutes } from './handlers/admin-routes';
 import { commandGuildIndexRoutes } from './handlers/command-guild-index-routes';
+import { attachmentRoutes } from './handlers/attachment-routes';
 import { commandIndexRoutes } from './handlers/command-index-routes';
 import { commandPermissionRoutes } from './handlers/command-permission-routes';
 import { commandRoutes } from './handlers/command-routes';
@@ -55,6 +57,13 @@ export interface ServerDeps {
   isDraining: () => boolean;
   /** Node's limits on how long a client may take to send its request. */
   httpTimeouts: HttpTimeouts;
+  /**
+   * Where messages' files go (multipart bodies) and are served from (`/attachments/…`).
+   * Without it, a file part is refused and no attachment is served.
+   */
+  blobs?: BlobStore;
+  /** The stack's public base URL for attachments' `url`; unset: each request's own scheme and host. */
+  publicBaseUrl?: string;
 }
 
 /**
@@ -97,7 +106,18 @@ function createApp(deps: ServerDeps): Express {
   if (invalidRequests) app.use(invalidRequests.refuseBlocked);
   app.use(refuseNulQuery);
   const limiter = new RateLimiter(deps.rateLimits, deps.auth.identify, counters);
-  const interactions = interactionRoutes(deps.clients, deps.auth, readBody);
+  const interactions = interactionRoutes(
+    deps.clients,
+    deps.auth,
+    readBody,
+    deps.blobs
+      ? {
+          blobs: deps.blobs,
+          maxPayloadBytes: deps.maxBodyBytes,
+          ...(deps.publicBaseUrl ? { publicBaseUrl: deps.publicBaseUrl } : {}),
+        }
+      : undefined,
+  );
   // One table per base path, so that its 404/405 fallbacks know every route of it.
   mountRoutes(
     app,
@@ -127,6 +147,8 @@ function createApp(deps: ServerDeps): Express {
   // under v10 (one limiter, one route id). The rest of v9 is not served: 404.
   mountRoutes(app, '/api/v9', interactions.invocation, limiter);
   mountRoutes(app, '/admin', [...adminRoutes(deps.clients, deps.auth, readBody, deps.adminToken)]);
+  // Discord's CDN path for message attachments, outside the API's base.
+  if (deps.blobs) mountRoutes(app, '/attachments', attachmentRoutes(deps.clients, deps.blobs));
   app.use(notFound);
   if (invalidRequests) app.use(invalidRequests.countInvalid);
   app.use(createErrorRenderer(deps.logger));

@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import { createBlobStore } from '@acs/blob-store';
 import { createLogger, installGracefulShutdown, reportListening, type Telemetry } from '@acs/service-kit';
 import { createAuthenticator } from './auth/create-authenticator';
 import { followCredentialChanges } from './events/follow-credential-changes';
@@ -78,6 +79,8 @@ export async function startService(
       headersTimeoutMs: config.HTTP_HEADERS_TIMEOUT_MS,
       keepAliveTimeoutMs: config.HTTP_KEEP_ALIVE_TIMEOUT_MS,
     },
+    blobs: createBlobStore(config.BLOB_STORE_URL),
+    ...(config.PUBLIC_BASE_URL ? { publicBaseUrl: config.PUBLIC_BASE_URL } : {}),
   });
   await new Promise<void>((resolve) => server.listen(config.PORT, config.HOST, resolve));
   // The bound port: PORT 0 lets the OS choose one.

@@ -38,6 +38,25 @@ const schema = z.object({
   WEBHOOK_ALLOWED_ADDRESSES: z.string().default(''),
   /** The durable consumer of lobby's `lobby.message.created` (linked lobbies' messages posted to their channel). */
   LOBBY_CONSUMER_NAME: z.string().default('interactions-linked-lobbies'),
+  /**
+   * Where attachments' bytes are (api-gateway writes and serves them, this service deletes
+   * those a message no longer has): `file:///abs/dir` or a path (relative to the service's
+   * folder: the repository's `.data/blobs` by default), or
+   * `s3://KEY:SECRET@bucket/prefix?endpoint=http://host:9000`. api-gateway must name the same store.
+   */
+  BLOB_STORE_URL: z.string().default('../../.data/blobs'),
+  /** How old a blob no attachment names must be before the sweep deletes it (an upload that never became a message). */
+  ATTACHMENT_ORPHAN_AGE_MS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(10 * 60 * 1000),
+  /** How often the sweep of orphan blobs runs. */
+  ATTACHMENT_SWEEP_INTERVAL_MS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(60 * 1000),
 });
 
 /** The parsed environment of interactions. */

@@ -1,5 +1,6 @@
 import { loadInteractionsProto } from '@acs/protos';
 import { createGrpcServer, type GrpcServer, type Logger } from '@acs/service-kit';
+import { createAttachmentHandlers, type AttachmentHandlerDeps } from './handlers/attachment-handlers';
 import { createCallbackHandlers, type CallbackHandlerDeps } from './handlers/callback-handlers';
 import { createInteractionHandlers, type InteractionHandlerDeps } from './handlers/interaction-handlers';
 import {
@@ -8,7 +9,8 @@ import {
 } from './handlers/webhook-message-handlers';
 
 /** What interactions' gRPC server is built from. */
-export interface ServerDeps extends InteractionHandlerDeps, CallbackHandlerDeps, WebhookMessageHandlerDeps {
+export interface ServerDeps
+  extends InteractionHandlerDeps, CallbackHandlerDeps, WebhookMessageHandlerDeps, AttachmentHandlerDeps {
   logger: Logger;
   /** Whether the service can take calls (its database is reachable); health reports it. */
   isReady: () => Promise<boolean>;
@@ -26,6 +28,7 @@ export function createServer(deps: ServerDeps): GrpcServer {
           ...createInteractionHandlers(deps),
           ...createCallbackHandlers(deps),
           ...createWebhookMessageHandlers(deps),
+          ...createAttachmentHandlers(deps),
         },
       },
     ],

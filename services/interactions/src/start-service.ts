@@ -1,3 +1,4 @@
+import { createBlobStore } from '@acs/blob-store';
 import { eventStreamOf, startEventConsumer, startOutboxRelay } from '@acs/events';
 import { parseAddressPolicy, WebhookPoster } from '@acs/outbound';
 import { loadCommandRegistryProto, loadOAuthProto, loadPermissionsProto } from '@acs/protos';
@@ -20,9 +21,11 @@ import { DeadlineKeeper } from './delivery/deadline-keeper';
 import { HttpDelivery, INTERACTIONS_USER_AGENT } from './delivery/http-delivery';
 import { OutcomeListener } from './delivery/outcome-listener';
 import { OutcomeWaiter } from './delivery/outcome-waiter';
+import { blobReleaser, OrphanBlobSweep } from './blobs/orphan-blob-sweep';
 import { LINKED_LOBBY_EVENTS, postLinkedLobbyMessages } from './events/post-linked-lobby-messages';
 import { ApplicationFactsMemo } from './handlers/application-facts';
 import { createResponder } from './handlers/responder';
+import { AttachmentStore } from './store/attachment-rows';
 import { FollowOnSourcesStore } from './store/follow-on-sources-store';
 import { InteractionStore } from './store/interaction-store';
 import { LinkedMessageStore } from './store/linked-message-store';
@@ -67,7 +70,16 @@ export async function startService(
   };
   const interactions = new InteractionStore(pool, windows);
   const responses = new ResponseStore(pool, ids);
-  const messages = new MessageStore(pool, ids);
+  const blobs = createBlobStore(config.BLOB_STORE_URL);
+  const attachments = new AttachmentStore(pool);
+  const messages = new MessageStore(pool, ids, blobReleaser(blobs, logger));
+  const blobSweep = new OrphanBlobSweep({
+    blobs,
+    attachments,
+    logger,
+    orphanAgeMs: config.ATTACHMENT_ORPHAN_AGE_MS,
+    intervalMs: config.ATTACHMENT_SWEEP_INTERVAL_MS,
+  });
   const applications = new ApplicationFactsMemo(windows.deadlineMs);
   const responder = createResponder({ responses, oauth, applications });
   const poster = new WebhookPoster({
@@ -89,6 +101,7 @@ export async function startService(
   // An outcome announced anywhere ends this replica's timer for it.
   listener.subscribe((id) => deadlines.forget(id));
   deadlines.start();
+  blobSweep.start();
   const relay = startOutboxRelay({
     pool,
     schema: DB_SCHEMA,
@@ -122,6 +135,7 @@ export async function startService(
     responder,
     responses,
     messages,
+    attachments,
     isReady: async () => {
       await pool.query('SELECT 1');
       return true;
@@ -140,6 +154,7 @@ export async function startService(
       { name: 'deadlines', run: () => deadlines.stop() },
       { name: 'outcome listener', run: () => listener.stop() },
       { name: 'linked lobbies consumer', run: () => linkedLobbies.stop() },
+      { name: 'orphan blob sweep', run: () => blobSweep.stop() },
       { name: 'outbox relay', run: () => relay.stop() },
       { name: 'endpoint poster', run: async () => poster.close() },
       { name: 'command-registry client', run: () => registryGrpc.close() },

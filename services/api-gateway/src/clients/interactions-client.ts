@@ -1,4 +1,5 @@
 import type { interactions } from '@acs/protos';
+import type { UploadedBlob } from '../domain/uploaded-blob';
 import { callPeer } from './call-peer';
 import { checkServing } from './check-serving';
 
@@ -20,6 +21,20 @@ export interface Invocation {
   locale: string;
   /** ACS extension: answer with the outcome once the interaction has one. */
   wait: boolean;
+}
+
+/** A multipart body's files, stored by api-gateway, and where their attachments will be served. */
+export interface MessageFiles {
+  files: readonly UploadedBlob[];
+  /** The stack's public base URL (`https://host`): the attachments' `url`. */
+  baseUrl: string;
+}
+
+/** Where an attachment's bytes are. */
+export interface AttachmentLocation {
+  blobKey: string;
+  contentType: string;
+  size: number;
 }
 
 /** Which message of an interaction a webhook route names. */
@@ -48,21 +63,59 @@ export interface InteractionsClient {
     token: string;
     bodyJson: string;
     withResponse: boolean;
+    files?: MessageFiles;
   }): Promise<string>;
   /** A follow-up message (or the edit of a deferred one), as JSON text. */
-  createFollowup(input: { applicationId: string; token: string; bodyJson: string }): Promise<string>;
+  createFollowup(input: {
+    applicationId: string;
+    token: string;
+    bodyJson: string;
+    files?: MessageFiles;
+  }): Promise<string>;
   getWebhookMessage(message: WebhookMessageRef): Promise<string>;
-  editWebhookMessage(message: WebhookMessageRef, bodyJson: string): Promise<string>;
+  editWebhookMessage(message: WebhookMessageRef, bodyJson: string, files?: MessageFiles): Promise<string>;
   deleteWebhookMessage(message: WebhookMessageRef): Promise<void>;
+  /**
+   * Before a multipart body's files are read: the route's token checked as the route will
+   * check it (callback: by `interactionId`; webhook routes: by `applicationId`), and the
+   * interaction's upload limit in bytes.
+   */
+  describeUpload(input: { interactionId?: string; applicationId?: string; token: string }): Promise<number>;
+  /** Where an attachment's bytes are; 404 for one that is not (or no longer) there. */
+  getAttachment(input: {
+    channelId: string;
+    attachmentId: string;
+    filename: string;
+  }): Promise<AttachmentLocation>;
+}
+
+/** Files as the RPCs take them (nothing for a body without files). */
+function wireFiles(files: MessageFiles | undefined) {
+  if (!files) return {};
+  return {
+    files: files.files.map((file) => ({
+      index: file.index,
+      blob_key: file.blobKey,
+      filename: file.filename,
+      content_type: file.contentType,
+      size: file.size,
+    })),
+    attachment_base_url: files.baseUrl,
+  };
 }
 
 /** A message reference as the webhook RPCs take it. */
-function wireMessage(message: WebhookMessageRef, bodyJson = ''): interactions.WebhookMessageRequest {
+function wireMessage(
+  message: WebhookMessageRef,
+  bodyJson = '',
+  files?: MessageFiles,
+): interactions.WebhookMessageRequest {
   return {
     application_id: message.applicationId,
     token: message.token,
     message_id: message.messageId,
     body_json: bodyJson,
+    ...wireFiles(files),
   };
 }
 
@@ -92,6 +145,7 @@ export function createInteractionsClient(client: interactions.InteractionsServic
         token: input.token,
         body_json: input.bodyJson,
         with_response: input.withResponse,
+        ...wireFiles(input.files),
       });
       return answer.response_json;
     },
@@ -101,6 +155,7 @@ export function createInteractionsClient(client: interactions.InteractionsServic
         application_id: input.applicationId,
         token: input.token,
         body_json: input.bodyJson,
+        ...wireFiles(input.files),
       });
       return answer.message_json;
     },
@@ -109,12 +164,31 @@ export function createInteractionsClient(client: interactions.InteractionsServic
       return (await callPeer(client, client.GetWebhookMessage, wireMessage(message))).message_json;
     },
 
-    async editWebhookMessage(message, bodyJson) {
-      return (await callPeer(client, client.EditWebhookMessage, wireMessage(message, bodyJson))).message_json;
+    async editWebhookMessage(message, bodyJson, files) {
+      return (await callPeer(client, client.EditWebhookMessage, wireMessage(message, bodyJson, files)))
+        .message_json;
     },
 
     async deleteWebhookMessage(message) {
       await callPeer(client, client.DeleteWebhookMessage, wireMessage(message));
+    },
+
+    async describeUpload(input) {
+      const answer = await callPeer(client, client.DescribeUpload, {
+        interaction_id: input.interactionId ?? '',
+        application_id: input.applicationId ?? '',
+        token: input.token,
+      });
+      return Number(answer.attachment_size_limit);
+    },
+
+    async getAttachment(input) {
+      const answer = await callPeer(client, client.GetAttachment, {
+        channel_id: input.channelId,
+        attachment_id: input.attachmentId,
+        filename: input.filename,
+      });
+      return { blobKey: answer.blob_key, contentType: answer.content_type, size: Number(answer.size) };
     },
   };
 }

@@ -38,6 +38,8 @@ export interface PermissionsClient {
    */
   listMemberGuilds(page: GuildPage, grants?: GuildGrant[]): Promise<string>;
   createGuild(bodyJson: string): Promise<string>;
+  /** Changes a guild (`name`, `attachment_size_limit`): the guild as JSON text. */
+  updateGuild(guildId: string, bodyJson: string): Promise<string>;
   createRole(guildId: string, bodyJson: string): Promise<string>;
   updateRole(guildId: string, roleId: string, bodyJson: string): Promise<string>;
   /** Adds or updates a member; `created` when it was added. */
@@ -103,6 +105,11 @@ export function createPermissionsClient(client: permissions.PermissionsServiceCl
 
     async createGuild(bodyJson) {
       return (await callPeer(client, client.CreateGuild, { body_json: bodyJson })).guild_json;
+    },
+
+    async updateGuild(guildId, bodyJson) {
+      return (await callPeer(client, client.UpdateGuild, { guild_id: guildId, body_json: bodyJson }))
+        .guild_json;
     },
 
     async createRole(guildId, bodyJson) {

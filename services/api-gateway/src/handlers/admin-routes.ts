@@ -145,6 +145,14 @@ export function adminRoutes(
       }),
     },
     {
+      method: 'patch',
+      path: '/guilds/:guild_id',
+      handlers: w(async (req, res) => {
+        const guild_id = snowflakeParam(req, 'guild_id');
+        sendJson(res, 200, await permissions.updateGuild(guild_id, body(req)));
+      }),
+    },
+    {
       method: 'post',
       path: '/guilds/:guild_id/roles',
       handlers: w(async (req, res) => {

@@ -1,6 +1,7 @@
 import type { Request, RequestHandler } from 'express';
+import type { BlobStore } from '@acs/blob-store';
 import type { Authenticator } from '../auth/create-authenticator';
-import type { WebhookMessageRef } from '../clients/interactions-client';
+import type { MessageFiles, WebhookMessageRef } from '../clients/interactions-client';
 import type { PeerClients } from '../clients/peer-clients';
 import {
   InvalidWebhookTokenError,
@@ -11,7 +12,18 @@ import { resolveRequestLocale } from '../domain/resolve-request-locale';
 import { booleanQuery, snowflakeParam, snowflakeQuery, webhookMessageParam } from '../http/path-params';
 import { acceptFormPayload } from '../http/read-json-body';
 import type { Route } from '../http/route-table';
+import { deleteBlobs, readMessageUpload } from '../http/read-message-upload';
+import { toDiscordError } from '../http/render-error';
 import { sendJson, sendNoContent } from '../http/send-json';
+
+/** How the message routes take files (multipart bodies); without it a file part is refused. */
+export interface MessageUploads {
+  blobs: BlobStore;
+  /** Most bytes of `payload_json`. */
+  maxPayloadBytes: number;
+  /** The stack's public base URL for attachments' `url`; unset: the request's own scheme and host. */
+  publicBaseUrl?: string;
+}
 
 /** The interaction routes: the invocation (served under `/api/v9` too) and the app's answers. */
 export interface InteractionRoutes {
@@ -49,9 +61,52 @@ export function interactionRoutes(
   clients: PeerClients,
   auth: Authenticator,
   readBody: RequestHandler[],
+  uploads?: MessageUploads,
 ): InteractionRoutes {
   const { interactions } = clients;
   const readPayload = [acceptFormPayload, ...readBody];
+  /** A message route's body: with `uploads`, multipart files are streamed into the blob store first. */
+  const readMessage = (uploadLimit: (req: Request) => Promise<number>) =>
+    uploads
+      ? readMessageUpload(
+          { blobs: uploads.blobs, maxPayloadBytes: uploads.maxPayloadBytes, uploadLimit },
+          readBody,
+        )
+      : readPayload;
+
+  /** The request's stored files, and where their attachments will be served. */
+  function filesOf(req: Request): MessageFiles | undefined {
+    const files = req.uploadedFiles;
+    if (!files || files.length === 0) return undefined;
+    return {
+      files,
+      baseUrl: uploads?.publicBaseUrl ?? `${req.protocol}://${req.get('host') ?? 'localhost'}`,
+    };
+  }
+
+  /**
+   * Runs a message call with the request's files: when interactions refuses the message,
+   * its blobs are deleted at once. A failure in transport (503, 504) may have hidden a
+   * commit, so those are left to interactions' sweep of blobs no attachment names.
+   */
+  async function withFiles<T>(
+    req: Request,
+    call: (files: MessageFiles | undefined) => Promise<T>,
+  ): Promise<T> {
+    const files = filesOf(req);
+    try {
+      return await call(files);
+    } catch (error) {
+      const status = toDiscordError(error)?.httpStatus ?? 500;
+      if (files && uploads && status < 500) {
+        await deleteBlobs(
+          uploads.blobs,
+          files.files.map((file) => file.blobKey),
+        );
+      }
+      throw error;
+    }
+  }
 
   const invoke: RequestHandler = async (req, res) => {
     const principal = await auth.authenticateSession(req);
@@ -70,12 +125,15 @@ export function interactionRoutes(
     const interactionId = snowflakeParam(req, 'interaction_id');
     const token = tokenParam(req, 'interaction_token', () => new UnknownInteractionError());
     const withResponse = booleanQuery(req, 'with_response');
-    const response = await interactions.createCallback({
-      interactionId,
-      token,
-      bodyJson: req.rawBody ?? '',
-      withResponse,
-    });
+    const response = await withFiles(req, (files) =>
+      interactions.createCallback({
+        interactionId,
+        token,
+        bodyJson: req.rawBody ?? '',
+        withResponse,
+        ...(files ? { files } : {}),
+      }),
+    );
     if (withResponse) sendJson(res, 200, response);
     else sendNoContent(res);
   };
@@ -100,7 +158,10 @@ export function interactionRoutes(
     // `wait` is always true for an interaction's webhook: the message is answered.
     booleanQuery(req, 'wait');
     booleanQuery(req, 'with_components');
-    sendJson(res, 200, await interactions.createFollowup({ ...webhook, bodyJson: req.rawBody ?? '' }));
+    const message = await withFiles(req, (files) =>
+      interactions.createFollowup({ ...webhook, bodyJson: req.rawBody ?? '', ...(files ? { files } : {}) }),
+    );
+    sendJson(res, 200, message);
   };
 
   const getMessage: RequestHandler = async (req, res) => {
@@ -110,7 +171,10 @@ export function interactionRoutes(
   const editMessage: RequestHandler = async (req, res) => {
     const message = messageOf(req);
     booleanQuery(req, 'with_components');
-    sendJson(res, 200, await interactions.editWebhookMessage(message, req.rawBody ?? ''));
+    const edited = await withFiles(req, (files) =>
+      interactions.editWebhookMessage(message, req.rawBody ?? '', files),
+    );
+    sendJson(res, 200, edited);
   };
 
   const deleteMessage: RequestHandler = async (req, res) => {
@@ -118,6 +182,7 @@ export function interactionRoutes(
     sendNoContent(res);
   };
 
+  const webhookUploadLimit = (req: Request) => interactions.describeUpload(webhookOf(req));
   const webhook = '/webhooks/:webhook_id/:webhook_token';
   const message = `${webhook}/messages/:message_id`;
   return {
@@ -134,15 +199,28 @@ export function interactionRoutes(
       {
         method: 'post',
         path: '/interactions/:interaction_id/:interaction_token/callback',
-        handlers: [...readPayload, callback],
+        handlers: [
+          ...readMessage((req) =>
+            interactions.describeUpload({
+              interactionId: snowflakeParam(req, 'interaction_id'),
+              token: tokenParam(req, 'interaction_token', () => new UnknownInteractionError()),
+            }),
+          ),
+          callback,
+        ],
         rateLimit: EXEMPT_FROM_GLOBAL,
       },
-      { method: 'post', path: webhook, handlers: [...readPayload, followup], rateLimit: EXEMPT_FROM_GLOBAL },
+      {
+        method: 'post',
+        path: webhook,
+        handlers: [...readMessage(webhookUploadLimit), followup],
+        rateLimit: EXEMPT_FROM_GLOBAL,
+      },
       { method: 'get', path: message, handlers: [getMessage], rateLimit: EXEMPT_FROM_GLOBAL },
       {
         method: 'patch',
         path: message,
-        handlers: [...readPayload, editMessage],
+        handlers: [...readMessage(webhookUploadLimit), editMessage],
         rateLimit: EXEMPT_FROM_GLOBAL,
       },
       { method: 'delete', path: message, handlers: [deleteMessage], rateLimit: EXEMPT_FROM_GLOBAL },

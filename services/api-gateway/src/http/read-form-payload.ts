@@ -21,7 +21,7 @@ export const FormErrorCode = {
 } as const;
 
 /** 400 / 50035 with a request-level leaf: the form itself cannot be read. */
-function formBodyInvalid(why: string): InvalidFormBodyError {
+export function formBodyInvalid(why: string): InvalidFormBodyError {
   return new InvalidFormBodyError({
     _errors: [{ code: FormErrorCode.FORM_BODY_INVALID, message: `The form body ${why}.` }],
   });

@@ -121,7 +121,7 @@ function mayBeLarge(req: Request): boolean {
  * 50109), no U+0000 in any string or key and no number as text over MAX_NUMBER_TEXT_LENGTH (else 50035
  * at its path).
  */
-function decodeJsonBody(buffer: Buffer): { text: string; body: unknown } {
+export function decodeJsonBody(buffer: Buffer): { text: string; body: unknown } {
   const text = buffer.toString('utf8');
   let body: unknown;
   try {

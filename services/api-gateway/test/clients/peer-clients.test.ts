@@ -367,6 +367,8 @@ describe('the interactions client', () => {
       token: 'tok',
       body_json: '{"type":4}',
       with_response: true,
+      files: [],
+      attachment_base_url: '',
     });
     await expect(
       peers.interactions.createCallback({ ...input, token: 'other', withResponse: false }),
@@ -377,8 +379,32 @@ describe('the interactions client', () => {
     expect(
       await peers.interactions.createFollowup({ applicationId: APP, token: 'tok', bodyJson: '{}' }),
     ).toBe('{"id":"1"}');
-    expect(received.get('CreateFollowup')).toEqual({ application_id: APP, token: 'tok', body_json: '{}' });
-    const wire = { application_id: APP, token: 'tok', message_id: '@original', body_json: '' };
+    expect(received.get('CreateFollowup')).toEqual({
+      application_id: APP,
+      token: 'tok',
+      body_json: '{}',
+      files: [],
+      attachment_base_url: '',
+    });
+    const file = { index: 0, blobKey: 'uploads/k', filename: 'a.txt', contentType: 'text/plain', size: 3 };
+    await peers.interactions.createFollowup({
+      applicationId: APP,
+      token: 'tok',
+      bodyJson: '{}',
+      files: { files: [file], baseUrl: 'https://acs.test' },
+    });
+    expect(received.get('CreateFollowup')).toMatchObject({
+      files: [{ index: 0, blob_key: 'uploads/k', filename: 'a.txt', content_type: 'text/plain', size: 3 }],
+      attachment_base_url: 'https://acs.test',
+    });
+    const wire = {
+      application_id: APP,
+      token: 'tok',
+      message_id: '@original',
+      body_json: '',
+      files: [],
+      attachment_base_url: '',
+    };
     expect(await peers.interactions.getWebhookMessage(message)).toBe('{"id":"2"}');
     expect(received.get('GetWebhookMessage')).toEqual(wire);
     expect(await peers.interactions.editWebhookMessage(message, '{"content":"x"}')).toBe('{"id":"3"}');

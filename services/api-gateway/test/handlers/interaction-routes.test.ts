@@ -14,6 +14,9 @@ import {
 } from '../support/fake-interactions-server';
 import { startFakeOAuth, type FakeOAuth } from '../support/fake-oauth-server';
 
+/** What a request without a multipart body's files carries of them (proto3 defaults). */
+const NO_FILES = { files: [], attachment_base_url: '' };
+
 // The interaction routes through the whole HTTP server, with oauth and interactions stood
 // in for at the network edge: who may call them, the bodies they take (JSON, a form's
 // payload_json), their query strings, the path checks that keep malformed ids and tokens
@@ -291,7 +294,13 @@ describe('POST /interactions/{id}/{token}/callback', () => {
     expect(interactions.calls).toEqual(
       Array(2).fill({
         rpc: 'CreateCallback',
-        request: { interaction_id: INTERACTION, token: TOKEN, body_json: text, with_response: false },
+        request: {
+          interaction_id: INTERACTION,
+          token: TOKEN,
+          body_json: text,
+          with_response: false,
+          ...NO_FILES,
+        },
       }),
     );
   });
@@ -432,14 +441,14 @@ describe('the interaction webhook routes', () => {
     expect(interactions.calls).toEqual(
       Array(4).fill({
         rpc: 'CreateFollowup',
-        request: { application_id: APP, token: TOKEN, body_json: text },
+        request: { application_id: APP, token: TOKEN, body_json: text, ...NO_FILES },
       }),
     );
     expect(oauth.calls).toEqual([]);
   });
 
   it('reads, edits and deletes @original and a message by id', async () => {
-    const wire = { application_id: APP, token: TOKEN, body_json: '' };
+    const wire = { application_id: APP, token: TOKEN, body_json: '', ...NO_FILES };
     expect(await send(messageUrl('@original'))).toMatchObject({ status: 200, text: messageJson('12') });
     // As discord-api-types spells it in a route: percent-encoded.
     expect(await send(messageUrl('%40original'))).toMatchObject({ status: 200 });

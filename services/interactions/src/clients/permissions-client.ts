@@ -61,6 +61,8 @@ export function createPermissionsClient(client: permissions.PermissionsServiceCl
         resolvedRoles: parseMap(answer.resolved_roles_json),
         resolvedChannels: parseMap(answer.resolved_channels_json),
         recipientIds: answer.recipient_ids,
+        attachmentSizeLimit:
+          Number(answer.attachment_size_limit) > 0 ? Number(answer.attachment_size_limit) : null,
       };
     },
   };

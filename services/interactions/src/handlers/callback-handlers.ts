@@ -1,5 +1,6 @@
 import type { interactions } from '@acs/protos';
 import { parseJsonBody, readPathSnowflake } from '@acs/discord-errors';
+import { uploadedFilesOf } from './uploaded-files';
 import type { Responder } from './responder';
 
 /** What the callback handlers need. */
@@ -17,6 +18,8 @@ export function createCallbackHandlers({ responder }: CallbackHandlerDeps) {
         token: req.token,
         body: parseJsonBody(req.body_json),
         withResponse: req.with_response,
+        files: uploadedFilesOf(req.files),
+        attachmentBaseUrl: req.attachment_base_url,
       });
       return { response_json };
     },

@@ -10,6 +10,7 @@ import {
   type ValidCallback,
 } from '../domain/callbacks';
 import { InteractionType } from '../domain/interaction-enums';
+import type { UploadedFile } from '../domain/messages';
 import type { OAuthClient } from '../clients/oauth-client';
 import type { InteractionRecord } from '../store/interaction-record';
 import type { ResponseStore } from '../store/response-store';
@@ -41,6 +42,10 @@ export interface RespondInput {
    * state is then the conditional update's to judge (and, for an answer refused, the row's).
    */
   record?: InteractionRecord;
+  /** A multipart body's files, for callback 4's message. */
+  files?: readonly UploadedFile[];
+  /** Where api-gateway serves attachments: their `url`. */
+  attachmentBaseUrl?: string;
 }
 
 /** Records initial responses, from the callback route or from an endpoint's inline answer. */
@@ -86,6 +91,7 @@ export function createResponder({ responses, oauth, applications }: ResponderDep
           fromComponent: record.messageId !== null,
           applicationFlags: application?.applicationFlags ?? 0,
           ...(focused !== undefined ? { focusedOptionType: focused } : {}),
+          ...(input.files ? { files: input.files } : {}),
         });
       } catch (error) {
         // A refusal of what can no longer be the initial response is 40060 or 10062, as
@@ -93,7 +99,12 @@ export function createResponder({ responses, oauth, applications }: ResponderDep
         if (handed) checkAnswerable(await responses.find(handed.id));
         throw error;
       }
-      const made = await responses.acknowledge(record, callback, application?.botUser);
+      const made = await responses.acknowledge(
+        record,
+        callback,
+        application?.botUser,
+        input.attachmentBaseUrl ?? '',
+      );
       if (!input.withResponse) return '';
       return JSON.stringify(
         renderCallbackResponse({
@@ -108,7 +119,10 @@ export function createResponder({ responses, oauth, applications }: ResponderDep
 }
 
 /** The interaction a response names (its token checked unless inline), if it can still take one. */
-async function findAnswerable(responses: ResponseStore, input: RespondInput): Promise<InteractionRecord> {
+export async function findAnswerable(
+  responses: ResponseStore,
+  input: RespondInput,
+): Promise<InteractionRecord> {
   const record = await responses.find(input.interactionId);
   if (!input.inline) checkCallbackToken(record, input.token ?? '');
   return checkAnswerable(record);

@@ -9,6 +9,7 @@ import type { InteractionRecord } from '../store/interaction-record';
 import type { MessageStore, MessageTarget } from '../store/message-store';
 import type { ResponseStore } from '../store/response-store';
 import { describeApplication } from './application-facts';
+import { uploadedFilesOf } from './uploaded-files';
 
 /** What the webhook message handlers need. */
 export interface WebhookMessageHandlerDeps {
@@ -26,13 +27,8 @@ const ORIGINAL = '@original';
  * (401 / 50027 when it is not a live token of this application).
  */
 export function createWebhookMessageHandlers({ responses, messages, oauth }: WebhookMessageHandlerDeps) {
-  async function authenticate(req: { application_id: string; token: string }): Promise<InteractionRecord> {
-    const applicationId = readPathSnowflake('webhook_id', req.application_id);
-    const interactionId = interactionIdOfToken(req.token);
-    const record = interactionId === undefined ? undefined : await responses.find(interactionId);
-    checkWebhookToken(record, applicationId, req.token);
-    return record;
-  }
+  const authenticate = (req: { application_id: string; token: string }) =>
+    authenticateWebhook(responses, req);
 
   return {
     async CreateFollowup(req: interactions.CreateFollowupRequest__Output) {
@@ -44,11 +40,11 @@ export function createWebhookMessageHandlers({ responses, messages, oauth }: Web
       ) {
         throw new UnknownWebhookError();
       }
-      const input = validateMessage(parseJsonBody(req.body_json));
+      const input = validateMessage(parseJsonBody(req.body_json), [], uploadedFilesOf(req.files));
       // The author comes from the original response; without one (LAUNCH_ACTIVITY) from oauth.
       const botUser =
         record.originalMessageId === null ? (await describeApplication(oauth, record)).botUser : undefined;
-      const message = await messages.createFollowup(record, input, botUser);
+      const message = await messages.createFollowup(record, input, botUser, req.attachment_base_url);
       return { message_json: JSON.stringify(message) };
     },
 
@@ -61,8 +57,8 @@ export function createWebhookMessageHandlers({ responses, messages, oauth }: Web
     async EditWebhookMessage(req: interactions.WebhookMessageRequest__Output) {
       const record = await authenticate(req);
       const target = targetOf(req.message_id);
-      const edit = validateMessageEdit(parseJsonBody(req.body_json));
-      const message = await messages.edit(record, target, edit);
+      const edit = validateMessageEdit(parseJsonBody(req.body_json), [], uploadedFilesOf(req.files));
+      const message = await messages.edit(record, target, edit, req.attachment_base_url);
       return { message_json: JSON.stringify(message) };
     },
 
@@ -72,6 +68,18 @@ export function createWebhookMessageHandlers({ responses, messages, oauth }: Web
       return {};
     },
   };
+}
+
+/** The interaction a webhook route's token names: 401 / 50027 unless a live token of this application. */
+export async function authenticateWebhook(
+  responses: ResponseStore,
+  req: { application_id: string; token: string },
+): Promise<InteractionRecord> {
+  const applicationId = readPathSnowflake('webhook_id', req.application_id);
+  const interactionId = interactionIdOfToken(req.token);
+  const record = interactionId === undefined ? undefined : await responses.find(interactionId);
+  checkWebhookToken(record, applicationId, req.token);
+  return record;
 }
 
 function targetOf(messageId: string): MessageTarget {

@@ -11,12 +11,17 @@ import {
   completeLoadingMessage,
   hasFlag,
   isLoading,
+  makeAttachments,
+  planAttachmentEdit,
+  type MadeAttachment,
+  type NewAttachment,
   readMessageSource,
   renderMessage,
   type InteractionMessage,
   type MessageEdit,
   type MessageInput,
 } from '../domain/messages';
+import { deleteAttachments, insertAttachments } from './attachment-rows';
 import { messageAudienceOf } from './event-audience';
 import type { InteractionRecord } from './interaction-record';
 import { MESSAGE_ROW_COLUMNS, insertMessage, type MessageRow } from './message-rows';
@@ -33,10 +38,30 @@ export type MessageTarget = { original: true } | { original: false; id: string }
  * before the interaction has a response message.
  */
 export class MessageStore {
+  /**
+   * `releaseBlobs` is told, once a change is committed, the blob keys of the attachments it
+   * removed (an edit that drops them, a deleted message): their bytes can go.
+   */
   constructor(
     private readonly pool: Pool,
     private readonly ids: SnowflakeGenerator,
+    private readonly releaseBlobs: (blobKeys: string[]) => void = () => undefined,
   ) {}
+
+  // The attachment objects of a message's new files, served under `baseUrl`.
+  private makeAttachments(
+    record: InteractionRecord,
+    added: readonly NewAttachment[],
+    ephemeral: boolean,
+    baseUrl: string,
+  ): MadeAttachment[] {
+    return makeAttachments(added, {
+      nextId: () => this.ids.next(),
+      channelId: record.channelId,
+      baseUrl,
+      ephemeral,
+    });
+  }
 
   /** The message as the API answers it. */
   async get(record: InteractionRecord, target: MessageTarget): Promise<InteractionMessage> {
@@ -55,11 +80,13 @@ export class MessageStore {
    * only a user install authorizes may not have (400 / 40094). The interaction row is
    * locked for the count, so parallel follow-ups cannot pass the limit together. The
    * author is the original response's, or `botUser` when there is none (LAUNCH_ACTIVITY).
+   * Its files' attachments are served under `baseUrl`.
    */
   async createFollowup(
     record: InteractionRecord,
     input: MessageInput,
     botUser: JsonObject | undefined,
+    baseUrl = '',
   ): Promise<InteractionMessage> {
     return withTransaction(this.pool, async (db) => {
       const { rows } = await db.query<{ followup_count: number }>(
@@ -72,8 +99,16 @@ export class MessageStore {
           ? undefined
           : await lockMessage(db, record, record.originalMessageId);
       if (original && !original.deleted && isLoading(original.body)) {
-        const filled = completeLoadingMessage(original.body, input, new Date());
+        const made = this.makeAttachments(
+          record,
+          input.newAttachments,
+          original.ephemeral_user_id !== null,
+          baseUrl,
+        );
+        const attachments = made.map((item) => item.attachment);
+        const filled = completeLoadingMessage(original.body, input, new Date(), attachments);
         await saveMessage(db, filled, false);
+        await insertAttachments(db, filled.id, record.id, record.channelId, made);
         await writeEvents(db, [updatedEvent(record, original, filled)]);
         return filled;
       }
@@ -81,14 +116,17 @@ export class MessageStore {
         throw new MaxFollowupsError();
       const source = readMessageSource(record.payload, original?.body.author ?? botUser ?? {});
       const id = this.ids.next();
+      const ephemeral = hasFlag(input.flags, MessageFlag.EPHEMERAL);
+      const made = this.makeAttachments(record, input.newAttachments, ephemeral, baseUrl);
       const message = renderMessage(source, {
         id,
         createdAt: new Date(snowflakeTimestamp(id)),
         ...input,
+        attachments: made.map((item) => item.attachment),
         ...(record.originalMessageId !== null ? { originalResponseMessageId: record.originalMessageId } : {}),
       });
-      const ephemeral = hasFlag(message.flags, MessageFlag.EPHEMERAL);
       await insertMessage(db, record, message, { isOriginal: false, ephemeral });
+      await insertAttachments(db, id, record.id, record.channelId, made);
       await db.query('UPDATE interaction SET followup_count = followup_count + 1 WHERE id = $1', [record.id]);
       await writeEvents(db, [
         createEvent('interactions.message.created', {
@@ -100,27 +138,48 @@ export class MessageStore {
     });
   }
 
-  /** Edits a message (PATCH): the edited message, announced as an update. */
+  /**
+   * Edits a message (PATCH): the edited message, announced as an update. New files'
+   * attachments are served under `baseUrl`; those the edit drops are released.
+   */
   async edit(
     record: InteractionRecord,
     target: MessageTarget,
     edit: MessageEdit,
+    baseUrl = '',
   ): Promise<InteractionMessage> {
     const id = targetId(record, target);
-    return withTransaction(this.pool, async (db) => {
+    const { edited, released } = await withTransaction(this.pool, async (db) => {
       const row = await lockMessage(db, record, id);
       if (!row || row.deleted) throw new UnknownMessageError();
-      const edited = applyMessageEdit(row.body, edit, new Date());
+      const change = edit.attachments
+        ? planAttachmentEdit(row.body.attachments ?? [], edit.attachments, (added) =>
+            this.makeAttachments(record, added, row.ephemeral_user_id !== null, baseUrl),
+          )
+        : undefined;
+      const edited = applyMessageEdit(
+        row.body,
+        edit,
+        new Date(),
+        change ? { attachments: change.attachments } : {},
+      );
       await saveMessage(db, edited, !isLoading(row.body));
+      let released: string[] = [];
+      if (change) {
+        await insertAttachments(db, id, record.id, record.channelId, change.created);
+        released = await deleteAttachments(db, { ids: change.removed.map((attachment) => attachment.id) });
+      }
       await writeEvents(db, [updatedEvent(record, row, edited)]);
-      return edited;
+      return { edited, released };
     });
+    if (released.length > 0) this.releaseBlobs(released);
+    return edited;
   }
 
   /** Deletes a message; later reads of it are 10008. */
   async remove(record: InteractionRecord, target: MessageTarget): Promise<void> {
     const id = targetId(record, target);
-    await withTransaction(this.pool, async (db) => {
+    const released = await withTransaction(this.pool, async (db) => {
       const { rows } = await db.query<{ ephemeral_user_id: string | null }>(
         `UPDATE message SET deleted_at = now()
           WHERE id = $1 AND ${OWN_MESSAGE} AND deleted_at IS NULL
@@ -134,7 +193,9 @@ export class MessageStore {
           message_id: id,
         }),
       ]);
+      return deleteAttachments(db, { messageId: id });
     });
+    if (released.length > 0) this.releaseBlobs(released);
   }
 }
 

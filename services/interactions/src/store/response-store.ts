@@ -14,12 +14,15 @@ import {
   UnknownMessageError,
   applyMessageEdit,
   hasFlag,
+  makeAttachments,
   readMessageSource,
+  type MadeAttachment,
   renderLoadingMessage,
   renderMessage,
   type InteractionMessage,
   type MessageEdit,
 } from '../domain/messages';
+import { insertAttachmentsSql } from './attachment-rows';
 import { interactionAudienceOf, messageAudienceOf } from './event-audience';
 import {
   INTERACTION_RECORD_COLUMNS,
@@ -37,6 +40,11 @@ export interface Acknowledgement {
   message?: InteractionMessage;
   /** Callback 12: the launched Activity instance. */
   activityInstanceId?: string;
+}
+
+/** What a callback makes, with the rows of its message's attachments. */
+interface MadeResponse extends Acknowledgement {
+  attachments?: MadeAttachment[];
 }
 
 /**
@@ -64,16 +72,19 @@ export class ResponseStore {
   /**
    * Records the initial response of `record`: 400 / 40060 when it already has one, 404 /
    * 10062 when it failed or its deadline passed. `botUser` (the messages' author) is needed
-   * by callbacks 4 and 5.
+   * by callbacks 4 and 5; the files of 4 are served under `baseUrl`.
    */
   async acknowledge(
     record: InteractionRecord,
     callback: ValidCallback,
     botUser: JsonObject | undefined,
+    baseUrl = '',
   ): Promise<Acknowledgement> {
     const updated =
       callback.type === CallbackType.UPDATE_MESSAGE ? await this.updateOf(record, callback.edit) : undefined;
-    const made = updated ? { message: updated.message } : this.makeResponse(record, callback, botUser);
+    const { attachments, ...made } = updated
+      ? { message: updated.message, attachments: undefined }
+      : this.makeResponse(record, callback, botUser, baseUrl);
     const events: OutboxRow[] = [
       createEvent('interactions.interaction.succeeded', interactionAudienceOf(record)),
     ];
@@ -133,11 +144,21 @@ export class ResponseStore {
       : made.message
         ? `, response_message AS (${insertMessageSql(p, record, made.message, { isOriginal: true, ephemeral }, 'acknowledged')})`
         : '';
+    const files =
+      !updated && made.message && attachments && attachments.length > 0
+        ? `, response_attachments AS (${insertAttachmentsSql(p, made.message.id, record.id, record.channelId, attachments, 'acknowledged')})`
+        : '';
     // Named, so that each connection parses and plans it once: one text per shape (the
     // events are arrays).
     const { rowCount } = await this.pool.query({
-      name: updated ? 'acknowledge-with-update' : made.message ? 'acknowledge-with-message' : 'acknowledge',
-      text: `WITH acknowledged AS (${acknowledged})${message},
+      name: updated
+        ? 'acknowledge-with-update'
+        : files
+          ? 'acknowledge-with-files'
+          : made.message
+            ? 'acknowledge-with-message'
+            : 'acknowledge',
+      text: `WITH acknowledged AS (${acknowledged})${message}${files},
             events AS (${insertEventsSql(p, events, 'acknowledged')})
        ${notifySql(p, [record.id], 'acknowledged')}`,
       values: p.values,
@@ -161,7 +182,7 @@ export class ResponseStore {
     const row = rows[0];
     if (!row || record.messageId === null) throw new UnknownMessageError();
     return {
-      message: applyMessageEdit(row.body, edit, new Date(), ['data']),
+      message: applyMessageEdit(row.body, edit, new Date(), { basePath: ['data'] }),
       ephemeralUserId: row.ephemeral_user_id,
     };
   }
@@ -182,18 +203,30 @@ export class ResponseStore {
     record: InteractionRecord,
     callback: ValidCallback,
     botUser: JsonObject | undefined,
-  ): Acknowledgement {
+    baseUrl: string,
+  ): MadeResponse {
     switch (callback.type) {
       case CallbackType.CHANNEL_MESSAGE_WITH_SOURCE:
       case CallbackType.DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE: {
         const source = readMessageSource(record.payload, botUser ?? {});
         const id = this.ids.next();
         const createdAt = new Date(snowflakeTimestamp(id));
-        const message =
-          callback.type === CallbackType.CHANNEL_MESSAGE_WITH_SOURCE
-            ? renderMessage(source, { id, createdAt, ...callback.message })
-            : renderLoadingMessage(source, id, createdAt, callback.ephemeral);
-        return { message };
+        if (callback.type === CallbackType.DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE) {
+          return { message: renderLoadingMessage(source, id, createdAt, callback.ephemeral) };
+        }
+        const attachments = makeAttachments(callback.message.newAttachments, {
+          nextId: () => this.ids.next(),
+          channelId: record.channelId,
+          baseUrl,
+          ephemeral: hasFlag(callback.message.flags, MessageFlag.EPHEMERAL),
+        });
+        const message = renderMessage(source, {
+          id,
+          createdAt,
+          ...callback.message,
+          attachments: attachments.map((item) => item.attachment),
+        });
+        return { message, attachments };
       }
       case CallbackType.LAUNCH_ACTIVITY:
         return { activityInstanceId: activityInstanceId(record.id, record.guildId, record.channelId) };
@@ -206,8 +239,19 @@ export class ResponseStore {
 /** The initial response as kept on the interaction: `{type, data}` as validated (the wait outcome shows it). */
 function storedResponse(callback: ValidCallback): JsonObject {
   switch (callback.type) {
-    case CallbackType.CHANNEL_MESSAGE_WITH_SOURCE:
-      return { type: callback.type, data: { ...callback.message } };
+    case CallbackType.CHANNEL_MESSAGE_WITH_SOURCE: {
+      // The files are the message's attachments; their blobs are no part of the response.
+      const { newAttachments, ...data } = callback.message;
+      return {
+        type: callback.type,
+        data: {
+          ...data,
+          ...(newAttachments.length > 0
+            ? { attachments: newAttachments.map(({ filename }) => ({ filename })) }
+            : {}),
+        },
+      };
+    }
     case CallbackType.DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE:
       return { type: callback.type, data: { flags: callback.ephemeral ? MessageFlag.EPHEMERAL : 0 } };
     case CallbackType.APPLICATION_COMMAND_AUTOCOMPLETE_RESULT:

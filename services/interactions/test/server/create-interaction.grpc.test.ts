@@ -106,7 +106,7 @@ describe('HTTP delivery', () => {
       entitlements: [],
       authorizing_integration_owners: { '0': GUILD },
       context: 0,
-      attachment_size_limit: 10485760,
+      attachment_size_limit: 20971520,
     });
     expect(typeof received.body.token).toBe('string');
 

@@ -1,3 +1,4 @@
+import { AttachmentStore } from '../../src/store/attachment-rows';
 import { generateKeyPairSync, verify, type KeyObject } from 'node:crypto';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -340,6 +341,7 @@ export async function startInvocationServer(
     permissions: createPermissionsClient(permissionsGrpc),
     interactions: store,
     sources: new FollowOnSourcesStore(pool),
+    attachments: new AttachmentStore(pool),
     ids,
     applications,
     http: httpDelivery,

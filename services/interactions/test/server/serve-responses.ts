@@ -1,3 +1,4 @@
+import { AttachmentStore } from '../../src/store/attachment-rows';
 import * as grpc from '@grpc/grpc-js';
 import { loadInteractionsProto, type interactions } from '@acs/protos';
 import {
@@ -78,6 +79,7 @@ export async function serveResponses(ctx: ResponseContext, botUser: JsonObject):
     responder,
     responses: ctx.responses,
     messages: ctx.messages,
+    attachments: new AttachmentStore(ctx.pool),
     oauth,
     registry: { invocableCommand: async () => undefined },
     permissions: {

@@ -36,6 +36,8 @@ export interface ResponseContext {
   ids: SnowflakeGenerator;
   responses: ResponseStore;
   messages: MessageStore;
+  /** The blob keys the message store released (attachments an edit or a deletion removed), in order. */
+  released: string[];
   close(): Promise<void>;
 }
 
@@ -48,12 +50,14 @@ export async function openResponseStores(): Promise<ResponseContext> {
   // Dropping the database at the end terminates connections that are still closing.
   pool.on('error', () => undefined);
   const ids = createSnowflakeGenerator({ workerId: worker++ % 32, processId: 2 });
+  const released: string[] = [];
   return {
     db,
     pool,
     ids,
     responses: new ResponseStore(pool, ids),
-    messages: new MessageStore(pool, ids),
+    messages: new MessageStore(pool, ids, (keys) => released.push(...keys)),
+    released,
     async close() {
       await pool.end();
       await db.drop();

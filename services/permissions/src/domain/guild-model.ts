@@ -8,6 +8,8 @@ export interface Guild {
   ownerId: string;
   /** The guild's language, one of the supported locales ("en-US" unless set at creation). */
   preferredLocale: string;
+  /** The upload limit an admin set, in bytes; null: the default. */
+  attachmentSizeLimit: number | null;
 }
 
 /** A role; the @everyone role has the guild's id. */

@@ -5,6 +5,7 @@ import { renderGuild } from '../domain/render/render-guild';
 import { renderRole } from '../domain/render/render-role';
 import { validateCreateChannel } from '../domain/validate-create-channel';
 import { validateCreateGuild } from '../domain/validate-create-guild';
+import { validateUpdateGuild } from '../domain/validate-update-guild';
 import { validateCreateRole, validateUpdateRole } from '../domain/validate-role-body';
 import type { ChannelStore } from '../store/channel-store';
 import type { GuildStore } from '../store/guild-store';
@@ -43,6 +44,15 @@ export function createGuildHandlers({ guilds, channels }: GuildHandlerDeps) {
           ? JSON.stringify(guildChannels.map((channel) => renderChannel(channel, guild.ownerId)))
           : '',
       };
+    },
+
+    async UpdateGuild(
+      request: permissions.UpdateGuildRequest__Output,
+    ): Promise<permissions.UpdateGuildResponse> {
+      const guildId = readPathSnowflake('guild_id', request.guild_id);
+      const input = validateUpdateGuild(parseJsonBody(request.body_json));
+      const { guild, roles } = await guilds.updateGuild(guildId, input);
+      return { guild_json: JSON.stringify(renderGuild(guild, roles)) };
     },
 
     async CreateRole(

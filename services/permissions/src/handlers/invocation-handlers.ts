@@ -38,6 +38,7 @@ function toResponse(d: InvocationDescription): permissions.DescribeInvocationCon
     resolved_roles_json: JSON.stringify(d.resolvedRoles),
     resolved_channels_json: JSON.stringify(d.resolvedChannels),
     recipient_ids: d.recipientIds,
+    attachment_size_limit: d.attachmentSizeLimit ?? 0,
   };
 }
 

@@ -16,6 +16,7 @@ interface PlaceRow {
   name: string;
   owner_id: bigint;
   preferred_locale: string;
+  attachment_size_limit: string | null;
   roles: { id: string; name: string; permissions: string; position: number; bot_id: string | null }[];
   members: { user_id: string; nick: string | null; joined_at: number; role_ids: string[] }[];
   channels: {
@@ -60,7 +61,7 @@ export class GuildPlaceStore {
     const users = [...new Set(userIds)].map(BigInt);
     const channels = [...new Set(channelIds)].map(BigInt);
     const rows = await this.prisma.$queryRaw<PlaceRow[]>(Prisma.sql`
-      SELECT g.id, g.name, g.owner_id, g.preferred_locale,
+      SELECT g.id, g.name, g.owner_id, g.preferred_locale, g.attachment_size_limit::text,
              COALESCE((SELECT json_agg(json_build_object('id', r.id::text, 'name', r.name,
                                                          'permissions', r.permissions::text,
                                                          'position', r.position, 'bot_id', r.bot_id::text))
@@ -130,7 +131,13 @@ export class GuildPlaceStore {
       ]),
     );
     return {
-      guild: { id, name: row.name, ownerId: row.owner_id.toString(), preferredLocale: row.preferred_locale },
+      guild: {
+        id,
+        name: row.name,
+        ownerId: row.owner_id.toString(),
+        preferredLocale: row.preferred_locale,
+        attachmentSizeLimit: row.attachment_size_limit === null ? null : Number(row.attachment_size_limit),
+      },
       roles,
       members,
       channels: places,

@@ -3,6 +3,7 @@ import type { Guild, Role } from '../domain/guild-model';
 import { DEFAULT_EVERYONE_PERMISSIONS, MAX_ROLES_PER_GUILD } from '../domain/limits';
 import { MaxRolesError, UnknownGuildError, UnknownRoleError } from '../domain/permissions-errors';
 import type { CreateGuildInput } from '../domain/validate-create-guild';
+import type { UpdateGuildInput } from '../domain/validate-update-guild';
 import { EVERYONE_ROLE_NAME, type CreateRoleInput, type UpdateRoleInput } from '../domain/validate-role-body';
 import type { PrismaClient } from '../generated/prisma/client';
 import { lockGuild } from './lock-guild';
@@ -51,6 +52,24 @@ export class GuildStore {
     });
     if (!row) throw new UnknownGuildError();
     return { guild: toGuild(row), roles: row.roles.map(toRole) };
+  }
+
+  /** Changes a guild's fields; 404 10004 for an unknown guild. */
+  async updateGuild(guildId: string, input: UpdateGuildInput): Promise<GuildWithRoles> {
+    const [row] = await this.prisma.guild.updateManyAndReturn({
+      where: { id: BigInt(guildId) },
+      data: {
+        ...(input.name !== undefined ? { name: input.name } : {}),
+        ...(input.attachmentSizeLimit !== undefined
+          ? {
+              attachmentSizeLimit:
+                input.attachmentSizeLimit === null ? null : BigInt(input.attachmentSizeLimit),
+            }
+          : {}),
+      },
+    });
+    if (!row) throw new UnknownGuildError();
+    return this.getGuild(guildId);
   }
 
   /** Adds a role; 404 10004 for an unknown guild, 400 30005 past 250 roles. */

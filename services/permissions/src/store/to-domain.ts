@@ -2,12 +2,22 @@
 import type { Channel, Guild, Member, Overwrite, Role } from '../domain/guild-model';
 
 /** A guild row. */
-export function toGuild(row: { id: bigint; name: string; ownerId: bigint; preferredLocale: string }): Guild {
+export function toGuild(row: {
+  id: bigint;
+  name: string;
+  ownerId: bigint;
+  preferredLocale: string;
+  attachmentSizeLimit?: bigint | null;
+}): Guild {
   return {
     id: row.id.toString(),
     name: row.name,
     ownerId: row.ownerId.toString(),
     preferredLocale: row.preferredLocale,
+    attachmentSizeLimit:
+      row.attachmentSizeLimit === null || row.attachmentSizeLimit === undefined
+        ? null
+        : Number(row.attachmentSizeLimit),
   };
 }
 

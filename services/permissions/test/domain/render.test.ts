@@ -44,10 +44,10 @@ const channel = (type: number, overrides: Partial<Channel> = {}): Channel => ({
 
 describe('renderers', () => {
   it('renders a guild with every field of GuildResponse, roles by position', () => {
-    const json = renderGuild({ id: GUILD, name: 'Demo', ownerId: '1', preferredLocale: 'fr' }, [
-      mods,
-      everyone,
-    ]);
+    const json = renderGuild(
+      { id: GUILD, name: 'Demo', ownerId: '1', preferredLocale: 'fr', attachmentSizeLimit: null },
+      [mods, everyone],
+    );
     expect(Object.keys(json)).toEqual(expect.arrayContaining(requiredOf('GuildResponse')));
     expect(json).toMatchObject({
       id: GUILD,

@@ -184,6 +184,41 @@ describe('DescribeInvocationContext in a guild', () => {
     expect(answer.user_permissions).toBe(await checkedPermissions(MEMBER, w.general.id));
   });
 
+  it('answers the upload limit an admin set with UpdateGuild, 0 when none is set', async () => {
+    expect((await describeIn({ channel_id: w.general.id })).attachment_size_limit).toBe(0);
+    const updated = await callUnary(client, client.UpdateGuild, {
+      guild_id: w.guildId,
+      body_json: JSON.stringify({ attachment_size_limit: 1024 }),
+    });
+    expect(JSON.parse(updated.guild_json)).toMatchObject({ id: w.guildId, name: 'Invocations' });
+    expect((await describeIn({ channel_id: w.general.id })).attachment_size_limit).toBe(1024);
+    // Refused: not an integer, out of range, a name too short, an unknown guild; null resets.
+    for (const body of [
+      { attachment_size_limit: 'big' },
+      { attachment_size_limit: 0 },
+      { attachment_size_limit: 2 ** 31 },
+      { name: 'x' },
+    ]) {
+      const refused = await errorOf(
+        callUnary(client, client.UpdateGuild, { guild_id: w.guildId, body_json: JSON.stringify(body) }),
+      );
+      expect({ body, status: refused.httpStatus, code: refused.code }).toEqual({
+        body,
+        status: 400,
+        code: 50035,
+      });
+    }
+    const unknown = await errorOf(
+      callUnary(client, client.UpdateGuild, { guild_id: '1', body_json: '{"name":"Nope"}' }),
+    );
+    expect(unknown.code).toBe(10004);
+    await callUnary(client, client.UpdateGuild, {
+      guild_id: w.guildId,
+      body_json: JSON.stringify({ attachment_size_limit: null }),
+    });
+    expect((await describeIn({ channel_id: w.general.id })).attachment_size_limit).toBe(0);
+  });
+
   it('applies the channel overwrites and the implicit denials to the invoker and the bot', async () => {
     const answer = await describeIn({ channel_id: w.locked.id });
     const memberPermissions =

@@ -17,6 +17,7 @@ import { checkWellFormedText } from '../messages/check-well-formed';
 import { EmptyMessageError } from '../messages/message-errors';
 import { MessageErrorCode } from '../messages/message-error-codes';
 import { MessageFlag } from '../messages/message-flags';
+import type { UploadedFile } from '../messages/attachments';
 import {
   validateMessage,
   validateMessageEdit,
@@ -47,6 +48,8 @@ export interface CallbackContext {
   applicationFlags: number;
   /** Autocomplete: the type of the focused option (3 STRING, 4 INTEGER, 10 NUMBER). */
   focusedOptionType?: number;
+  /** A multipart body's files, for the message of callback 4 (`data.attachments` describes them). */
+  files?: readonly UploadedFile[];
 }
 
 /** An initial response that passed every rule. */
@@ -86,7 +89,7 @@ export function validateCallback(body: unknown, ctx: CallbackContext): ValidCall
     case CallbackType.CHANNEL_MESSAGE_WITH_SOURCE:
       // A message response without data has nothing to show.
       if (isAbsent(data)) throw new EmptyMessageError();
-      return { type, message: validateMessage(data, ['data']) };
+      return { type, message: validateMessage(data, ['data'], ctx.files) };
     case CallbackType.DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE: {
       const ephemeral = readDeferData(data, errors, ['data']);
       errors.throwIfAny();
@@ -97,7 +100,7 @@ export function validateCallback(body: unknown, ctx: CallbackContext): ValidCall
     case CallbackType.UPDATE_MESSAGE:
       // The component's message is edited: the edit's rules, its components read against
       // the flags the message ends up with (applyMessageEdit).
-      return { type, edit: isAbsent(data) ? {} : validateMessageEdit(data, ['data']) };
+      return { type, edit: readUpdateData(data, ctx.files ?? []) };
     case CallbackType.MODAL: {
       const modal = readModal(data, errors, ['data']);
       errors.throwIfAny();
@@ -155,6 +158,26 @@ function readCallbackType(
     return undefined;
   }
   return type as ValidCallback['type'];
+}
+
+/**
+ * UPDATE_MESSAGE's data: an edit of the component's message (absent: no change). Its
+ * attachments stay as they are: files and an `attachments` list go through an edit of
+ * `@original` (PATCH), which this callback makes the component's message.
+ */
+function readUpdateData(data: unknown, files: readonly UploadedFile[]): MessageEdit {
+  if (isAbsent(data)) return {};
+  const edit = validateMessageEdit(data, ['data'], files);
+  if (edit.attachments) {
+    const errors = new FormErrors();
+    errors.add(
+      ['data', 'attachments'],
+      MessageErrorCode.MESSAGE_ATTACHMENTS_UNSUPPORTED,
+      "UPDATE_MESSAGE (7) keeps the message's files; to add or remove files, edit @original after the callback",
+    );
+    errors.throwIfAny();
+  }
+  return edit;
 }
 
 /**

@@ -4,10 +4,10 @@ import type { CommandData } from './validate-command-data';
 
 /** The interactions system version every interaction carries (A1: always 1, not the command's). */
 const INTERACTION_VERSION = 1;
-/** A guild's upload limit by boost tier (tiers 2 and 3 raise the default 10 MiB). */
+/** A guild's upload limit by boost tier (tiers 2 and 3 raise the default 20 MiB). */
 const ATTACHMENT_SIZE_LIMITS: Record<number, number> = { 2: 50 * 1024 * 1024, 3: 100 * 1024 * 1024 };
 /** The upload limit without boosts, and outside guilds. */
-export const DEFAULT_ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024;
+export const DEFAULT_ATTACHMENT_SIZE_LIMIT = 20 * 1024 * 1024;
 /** The locale of a guild or user that has none. */
 const DEFAULT_LOCALE = 'en-US';
 
@@ -102,7 +102,7 @@ export function buildInteraction(input: InteractionInput): JsonRecord {
     entitlements: parties.entitlements,
     authorizing_integration_owners: input.access.authorizingIntegrationOwners,
     context: input.access.context,
-    attachment_size_limit: attachmentSizeLimitOf(guild),
+    attachment_size_limit: place.attachmentSizeLimit ?? attachmentSizeLimitOf(guild),
   };
 }
 

@@ -81,4 +81,6 @@ export interface InvocationPlace {
   resolvedChannels: Record<string, JsonRecord>;
   /** In a DM or group DM: every member's user id; empty in a guild. */
   recipientIds: string[];
+  /** In a guild whose upload limit an admin set: that limit in bytes (`attachment_size_limit`); else null. */
+  attachmentSizeLimit?: number | null;
 }

@@ -1,4 +1,5 @@
 import { FormErrors, type ErrorPath, type JsonObject } from '@acs/validation';
+import type { MessageAttachment } from './attachments';
 import { readMessageComponents } from './components/read-message-components';
 import { formatTimestamp } from './format-timestamp';
 import { EDITABLE_MESSAGE_FLAGS, MessageFlag, hasFlag } from './message-flags';
@@ -17,14 +18,18 @@ export function isLoading(message: Pick<InteractionMessage, 'flags'>): boolean {
  * other flag stays as it was. A loading message gets its content: it loses LOADING and,
  * as on Discord, is not marked edited (the client shows the answer, not an edit); any
  * other message gets `edited_timestamp`. The edit's `components` are read against the
- * flags the message ends up with (at `basePath`). 50035 when the result mixes
+ * flags the message ends up with (at `basePath`); `attachments` is the message's list after
+ * the edit (planAttachmentEdit's), its own by default. 50035 when the result mixes
  * components-v2 with content or embeds, 50006 when it would show nothing.
  */
 export function applyMessageEdit(
   message: InteractionMessage,
   edit: MessageEdit,
   now: Date,
-  basePath: ErrorPath = [],
+  {
+    basePath = [],
+    attachments = message.attachments,
+  }: { basePath?: ErrorPath; attachments?: MessageAttachment[] } = {},
 ): InteractionMessage {
   let flags = message.flags;
   if (edit.flags !== undefined) {
@@ -47,6 +52,7 @@ export function applyMessageEdit(
       tts: message.tts,
       flags,
       components,
+      attachments,
     },
     now,
     basePath,
@@ -62,6 +68,7 @@ export function completeLoadingMessage(
   message: InteractionMessage,
   input: MessageInput,
   now: Date,
+  attachments: MessageAttachment[] = [],
 ): InteractionMessage {
   return finishEdit(
     message,
@@ -71,6 +78,7 @@ export function completeLoadingMessage(
       tts: input.tts,
       flags: message.flags | (input.flags & ~MessageFlag.EPHEMERAL),
       components: input.components,
+      attachments,
     },
     now,
   );
@@ -78,7 +86,7 @@ export function completeLoadingMessage(
 
 function finishEdit(
   message: InteractionMessage,
-  next: Pick<InteractionMessage, 'content' | 'embeds' | 'tts' | 'flags' | 'components'>,
+  next: Pick<InteractionMessage, 'content' | 'embeds' | 'tts' | 'flags' | 'components' | 'attachments'>,
   now: Date,
   basePath: ErrorPath = [],
 ): InteractionMessage {
@@ -95,6 +103,7 @@ function finishEdit(
     tts: next.tts,
     flags,
     components: next.components,
+    attachments: next.attachments,
     edited_timestamp: wasLoading ? message.edited_timestamp : formatTimestamp(now),
   };
 }

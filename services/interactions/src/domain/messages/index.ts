@@ -1,3 +1,4 @@
+export * from './attachments';
 export * from './apply-message-edit';
 export * from './check-well-formed';
 export * from './format-timestamp';

@@ -1,4 +1,5 @@
 import type { JsonObject } from '@acs/validation';
+import type { MessageAttachment } from './attachments';
 import { formatTimestamp } from './format-timestamp';
 import { MessageFlag } from './message-flags';
 import { messageTypeOf, type InteractionMessageType, type MessageSource } from './message-source';
@@ -14,7 +15,7 @@ export interface InteractionMessage {
   content: string;
   mentions: JsonObject[];
   mention_roles: string[];
-  attachments: JsonObject[];
+  attachments: MessageAttachment[];
   embeds: Embed[];
   timestamp: string;
   edited_timestamp: string | null;
@@ -59,6 +60,8 @@ export interface MessageBody {
   flags: number;
   /** The validated components (readMessageComponents); none when absent. */
   components?: JsonObject[];
+  /** Its files' attachment objects (none by default). */
+  attachments?: MessageAttachment[];
   /** Set on follow-ups: the interaction's original response. */
   originalResponseMessageId?: string;
 }
@@ -86,7 +89,7 @@ export function renderMessage(source: MessageSource, body: MessageBody): Interac
     content: body.content,
     mentions: [],
     mention_roles: [],
-    attachments: [],
+    attachments: body.attachments ?? [],
     embeds: body.embeds,
     timestamp: formatTimestamp(body.createdAt),
     edited_timestamp: null,

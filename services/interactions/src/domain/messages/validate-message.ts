@@ -1,9 +1,9 @@
 // The body of a message an interaction posts (callback 4's `data`, a follow-up) and of an
 // edit, checked as Discord checks webhook messages (A3 "Message callback data"; OAS
 // `IncomingWebhookInteractionRequest`, `IncomingWebhookUpdateForInteractionCallbackRequestPartial`).
-// Components are read by ./components (readMessageComponents); files and polls come with
-// later issues: until then a body that carries any is refused at its field rather than
-// stored without it.
+// Components are read by ./components (readMessageComponents), files by ./attachments (the
+// multipart body's files and the payload's `attachments`); polls come with a later issue:
+// until then a body that carries one is refused at its field rather than stored without it.
 import {
   FormErrors,
   checkLength,
@@ -11,13 +11,19 @@ import {
   isAbsent,
   readBoolean,
   readInteger,
-  readList,
   readModel,
   readString,
   type ErrorPath,
   type JsonObject,
 } from '@acs/validation';
 import { InvalidFormBodyError } from '@acs/discord-errors';
+import {
+  readEditAttachmentRefs,
+  readNewAttachments,
+  type AttachmentRef,
+  type NewAttachment,
+  type UploadedFile,
+} from './attachments';
 import { checkWellFormedText } from './check-well-formed';
 import { MessageFlag, SETTABLE_MESSAGE_FLAGS, hasFlag } from './message-flags';
 import { MessageErrorCode as ErrorCode } from './message-error-codes';
@@ -36,6 +42,8 @@ export interface MessageInput {
   flags: number;
   /** The components as the API echoes them (ids assigned). */
   components: JsonObject[];
+  /** The request's files, described by the payload's `attachments`. */
+  newAttachments: NewAttachment[];
 }
 
 /** An edit that passed every rule: each field present replaces the message's (null cleared it to "" or []). */
@@ -45,6 +53,8 @@ export interface MessageEdit {
   flags?: number;
   /** Read against the edit's IS_COMPONENTS_V2, or the message's when the edit sets no flags (see applyMessageEdit). */
   components?: unknown;
+  /** The edit's files and its `attachments` (the full list to keep), when it has either. */
+  attachments?: { refs?: AttachmentRef[]; files: readonly UploadedFile[] };
 }
 
 /**
@@ -52,12 +62,16 @@ export interface MessageEdit {
  * follow-up): 400 / 50109 for text that is no Unicode, 400 / 50035 with every error found,
  * else 400 / 50006 when the message would show nothing.
  */
-export function validateMessage(raw: unknown, basePath: ErrorPath = []): MessageInput {
+export function validateMessage(
+  raw: unknown,
+  basePath: ErrorPath = [],
+  files: readonly UploadedFile[] = [],
+): MessageInput {
   checkWellFormedText(raw);
   const errors = new FormErrors();
-  const message = collectMessageErrors(raw, errors, basePath);
+  const message = collectMessageErrors(raw, errors, basePath, files);
   if (!message || !errors.isEmpty()) throw new InvalidFormBodyError(errors.toJSON());
-  if (isEmptyMessage(message)) throw new EmptyMessageError();
+  if (isEmptyMessage({ ...message, attachments: message.newAttachments })) throw new EmptyMessageError();
   return message;
 }
 
@@ -66,6 +80,7 @@ export function collectMessageErrors(
   raw: unknown,
   errors: FormErrors,
   basePath: ErrorPath,
+  files: readonly UploadedFile[] = [],
 ): MessageInput | undefined {
   const model = readModel(raw, errors, basePath);
   if (!model) return undefined;
@@ -77,6 +92,7 @@ export function collectMessageErrors(
   const tts = isAbsent(rawTts) ? false : readBoolean(rawTts, errors, at('tts'));
   const flags = readFlags(getField(model, 'flags'), errors, at('flags'));
   checkAllowedMentions(getField(model, 'allowed_mentions'), errors, at('allowed_mentions'));
+  const attachments = readNewAttachments(getField(model, 'attachments'), files, errors, at('attachments'));
   checkUnsupportedFields(model, errors, basePath);
   if (content !== undefined && embeds !== undefined && flags !== undefined) {
     checkComponentsV2(flags, content, embeds, errors, basePath);
@@ -98,14 +114,19 @@ export function collectMessageErrors(
     tts: tts as boolean,
     flags: flags as number,
     components: components as JsonObject[],
+    newAttachments: attachments as NewAttachment[],
   };
 }
 
 /**
  * Validates an edit's body (PATCH of a message; callback 7's `data` at `basePath`
- * ["data"]): 400 / 50035 with every error found.
+ * ["data"]) with the request's `files`: 400 / 50035 with every error found.
  */
-export function validateMessageEdit(raw: unknown, basePath: ErrorPath = []): MessageEdit {
+export function validateMessageEdit(
+  raw: unknown,
+  basePath: ErrorPath = [],
+  files: readonly UploadedFile[] = [],
+): MessageEdit {
   checkWellFormedText(raw);
   const errors = new FormErrors();
   const at = (key: string): ErrorPath => [...basePath, key];
@@ -128,19 +149,25 @@ export function validateMessageEdit(raw: unknown, basePath: ErrorPath = []): Mes
   // Components depend on the flags the message ends up with: read in applyMessageEdit.
   if (Object.prototype.hasOwnProperty.call(model, 'components')) edit.components = model.components;
   checkAllowedMentions(getField(model, 'allowed_mentions'), errors, at('allowed_mentions'));
+  const attachments = readEditAttachmentRefs(model, files, errors, at('attachments'));
+  if (attachments) edit.attachments = attachments;
   checkUnsupportedFields(model, errors, basePath);
   errors.throwIfAny();
   return edit;
 }
 
-/** Whether a message would show nothing: no text (blank counts as none), no embed, no component. */
+/** Whether a message would show nothing: no text (blank counts as none), no embed, no component, no file. */
 export function isEmptyMessage(message: {
   content: string;
   embeds: readonly unknown[];
   components?: readonly unknown[];
+  attachments?: readonly unknown[];
 }): boolean {
   return (
-    message.content.trim() === '' && message.embeds.length === 0 && (message.components ?? []).length === 0
+    message.content.trim() === '' &&
+    message.embeds.length === 0 &&
+    (message.components ?? []).length === 0 &&
+    (message.attachments ?? []).length === 0
   );
 }
 
@@ -178,7 +205,7 @@ function readContent(raw: unknown, errors: FormErrors, path: ErrorPath): string 
 
 /**
  * `flags`: an integer of settable flags only. IS_VOICE_MESSAGE is settable on Discord
- * with exactly one audio attachment; a message here has no files yet, so it is refused.
+ * with exactly one audio attachment (and its waveform and duration): refused here.
  */
 export function readFlags(raw: unknown, errors: FormErrors, path: ErrorPath): number | undefined {
   if (isAbsent(raw)) return 0;
@@ -203,20 +230,8 @@ export function readFlags(raw: unknown, errors: FormErrors, path: ErrorPath): nu
   return flags;
 }
 
-// Attachments and polls: later issues'. Empty lists and null are nothing and pass.
+// Polls: a later issue's.
 function checkUnsupportedFields(model: JsonObject, errors: FormErrors, basePath: ErrorPath): void {
-  const emptyList = (key: string, code: string, message: string) => {
-    const raw = getField(model, key);
-    if (isAbsent(raw)) return;
-    const path = [...basePath, key];
-    const list = readList(raw, errors, path);
-    if (list && list.length > 0) errors.add(path, code, message);
-  };
-  emptyList(
-    'attachments',
-    ErrorCode.MESSAGE_ATTACHMENTS_UNSUPPORTED,
-    'Attachments are not supported yet; send content or embeds',
-  );
   if (!isAbsent(getField(model, 'poll'))) {
     errors.add(
       [...basePath, 'poll'],

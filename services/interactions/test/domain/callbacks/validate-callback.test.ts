@@ -23,7 +23,7 @@ describe('callback type', () => {
   it('an application command takes 4, 5 and (EMBEDDED apps) 12', () => {
     expect(validateCallback({ type: 4, data: { content: 'pong' } }, COMMAND)).toEqual({
       type: 4,
-      message: { content: 'pong', embeds: [], tts: false, flags: 0, components: [] },
+      message: { content: 'pong', embeds: [], tts: false, flags: 0, components: [], newAttachments: [] },
     });
     expect(validateCallback({ type: 5 }, COMMAND)).toEqual({ type: 5, ephemeral: false });
     expect(validateCallback({ type: 12 }, EMBEDDED)).toEqual({ type: 12 });

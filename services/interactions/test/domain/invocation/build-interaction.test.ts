@@ -85,7 +85,7 @@ describe('buildInteraction', () => {
       entitlements: [],
       authorizing_integration_owners: { '0': GUILD, '1': USER },
       context: 0,
-      attachment_size_limit: 10 * 1024 * 1024,
+      attachment_size_limit: 20 * 1024 * 1024,
     });
     expect(interaction.user).toBeUndefined();
   });
@@ -139,8 +139,8 @@ describe('buildInteraction', () => {
   });
 
   it("reads the upload limit from the guild's boost tier", () => {
-    expect(attachmentSizeLimitOf(null)).toBe(10485760);
-    expect(attachmentSizeLimitOf({ premium_tier: 1 })).toBe(10485760);
+    expect(attachmentSizeLimitOf(null)).toBe(20971520);
+    expect(attachmentSizeLimitOf({ premium_tier: 1 })).toBe(20971520);
     expect(attachmentSizeLimitOf({ premium_tier: 2 })).toBe(52428800);
     expect(attachmentSizeLimitOf({ premium_tier: 3 })).toBe(104857600);
   });

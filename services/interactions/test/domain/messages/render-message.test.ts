@@ -246,7 +246,9 @@ describe('editing', () => {
     );
     // Callback 7's edit answers at `data…`.
     expect(
-      formErrorsOf(() => applyMessageEdit(posted, { embeds: [], flags: 32768 }, EDITED, ['data'])),
+      formErrorsOf(() =>
+        applyMessageEdit(posted, { embeds: [], flags: 32768 }, EDITED, { basePath: ['data'] }),
+      ),
     ).toEqual(oneError(['data', 'content'], 'MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2'));
   });
 
@@ -255,9 +257,9 @@ describe('editing', () => {
     const v2 = applyMessageEdit(posted, { content: '', embeds: [], flags: 32768, components: text }, EDITED);
     expect(v2.flags & 32768).toBe(32768);
     expect(v2).toMatchObject({ components: [{ type: 10, id: 1, content: 'now in v2' }] });
-    expect(formErrorsOf(() => applyMessageEdit(posted, { components: text }, EDITED, ['data']))).toEqual(
-      oneError(['data', 'components', 0, 'type'], 'UNION_TYPE_CHOICES'),
-    );
+    expect(
+      formErrorsOf(() => applyMessageEdit(posted, { components: text }, EDITED, { basePath: ['data'] })),
+    ).toEqual(oneError(['data', 'components', 0, 'type'], 'UNION_TYPE_CHOICES'));
     const row = [{ type: 1, components: [{ type: 2, style: 1, label: 'Go', custom_id: 'go' }] }];
     expect(applyMessageEdit(posted, { components: row }, EDITED).components).toHaveLength(1);
     expect(applyMessageEdit(posted, { components: null }, EDITED).components).toEqual([]);

@@ -12,6 +12,7 @@ describe('validateMessage', () => {
       tts: false,
       flags: 0,
       components: [],
+      newAttachments: [],
     });
   });
 
@@ -148,9 +149,9 @@ describe('validateMessage', () => {
       );
     });
 
-    it('refuses attachments and polls at their field', () => {
+    it('refuses an attachment that names no uploaded file, and polls at their field', () => {
       expect(errorsOf({ content: 'a', attachments: [{ id: 0, filename: 'a.png' }] })).toEqual(
-        oneError(['attachments'], 'MESSAGE_ATTACHMENTS_UNSUPPORTED'),
+        oneError(['attachments', 0], 'ATTACHMENT_NOT_FOUND', 'Attachment data not found'),
       );
       expect(errorsOf({ content: 'a', poll: { question: { text: 'q' } } })).toEqual(
         oneError(['poll'], 'MESSAGE_POLL_UNSUPPORTED'),

@@ -21,6 +21,7 @@ export function describeDmInvocation(
   return {
     channel: renderDmChannel(channel),
     guild: null,
+    attachmentSizeLimit: null,
     member: null,
     userPermissions: DM_USER_PERMISSIONS,
     appPermissions: isBotDm ? BOT_DM_APP_PERMISSIONS : DM_APP_PERMISSIONS,

@@ -91,5 +91,6 @@ export function describeGuildInvocation(input: GuildInvocationInput): Invocation
     resolvedRoles,
     resolvedChannels,
     recipientIds: [],
+    attachmentSizeLimit: guild.attachmentSizeLimit,
   };
 }

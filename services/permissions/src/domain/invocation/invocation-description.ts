@@ -22,4 +22,6 @@ export interface InvocationDescription {
   resolvedChannels: Record<string, unknown>;
   /** In a DM or group DM: every user in it; empty in a guild. */
   recipientIds: string[];
+  /** In a guild whose upload limit an admin set: that limit in bytes; else null. */
+  attachmentSizeLimit: number | null;
 }

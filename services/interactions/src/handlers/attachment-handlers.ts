@@ -1,0 +1,57 @@
+import type { interactions } from '@acs/protos';
+import { readPathSnowflake, UnknownResourceError } from '@acs/discord-errors';
+import { DEFAULT_ATTACHMENT_SIZE_LIMIT } from '../domain/invocation/build-interaction';
+import type { AttachmentStore } from '../store/attachment-rows';
+import type { InteractionRecord } from '../store/interaction-record';
+import type { ResponseStore } from '../store/response-store';
+import { findAnswerable } from './responder';
+import { authenticateWebhook } from './webhook-message-handlers';
+
+/** What the attachment RPCs need. */
+export interface AttachmentHandlerDeps {
+  responses: ResponseStore;
+  attachments: AttachmentStore;
+}
+
+/** 404 for an attachment that is not (or no longer) there, as Discord's CDN answers. */
+class UnknownAttachmentError extends UnknownResourceError {
+  constructor() {
+    super(0, '404: Not Found');
+  }
+}
+
+/** The interaction's `attachment_size_limit`, as its object told the app. */
+function uploadLimitOf(record: InteractionRecord): number {
+  const limit = record.payload.attachment_size_limit;
+  return typeof limit === 'number' && Number.isSafeInteger(limit) && limit > 0
+    ? limit
+    : DEFAULT_ATTACHMENT_SIZE_LIMIT;
+}
+
+/** The RPCs api-gateway needs around files: before streaming them, and to serve them. */
+export function createAttachmentHandlers({ responses, attachments }: AttachmentHandlerDeps) {
+  return {
+    async DescribeUpload(req: interactions.DescribeUploadRequest__Output) {
+      const record =
+        req.interaction_id !== ''
+          ? await findAnswerable(responses, {
+              interactionId: readPathSnowflake('interaction_id', req.interaction_id),
+              token: req.token,
+              body: undefined,
+              withResponse: false,
+            })
+          : await authenticateWebhook(responses, req);
+      return { attachment_size_limit: uploadLimitOf(record) };
+    },
+
+    async GetAttachment(req: interactions.GetAttachmentRequest__Output) {
+      const channelId = readPathSnowflake('channel_id', req.channel_id);
+      const attachmentId = readPathSnowflake('attachment_id', req.attachment_id);
+      // Stored filenames are cleaned to letters, digits, `.`, `-` and `_`: anything else names nothing.
+      if (!/^[A-Za-z0-9._-]{1,1024}$/.test(req.filename)) throw new UnknownAttachmentError();
+      const found = await attachments.find(channelId, attachmentId, req.filename);
+      if (!found) throw new UnknownAttachmentError();
+      return { blob_key: found.blobKey, content_type: found.contentType, size: found.size };
+    },
+  };
+}

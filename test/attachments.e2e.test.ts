@@ -1,0 +1,544 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { join } from 'node:path';
+import { Client as PgClient } from 'pg';
+import { AttachmentBuilder, Client, Events, GatewayIntentBits } from 'discord.js';
+import { InteractionsEndpoint } from './helpers/interactions-endpoint';
+import { expectSchema } from './helpers/openapi-validator';
+import {
+  createApplication,
+  createDemoWorld,
+  installApplication,
+  startTestStack,
+  type DemoWorld,
+  type TestStack,
+} from './support';
+import { api, ChatUser } from './support/chat-user';
+
+/**
+ * Attachments end to end (issue 11, part 4): multipart bodies (`payload_json` + `files[n]`)
+ * on the callback, follow-up and edit routes, streamed by api-gateway into the stack's blob
+ * store and served back at each attachment's `url`; the limits (ten files, the guild's
+ * upload limit set through the admin route), refusals that leave no blob behind, and a
+ * discord.js bot sending files.
+ */
+let stack: TestStack;
+let world: DemoWorld;
+let endpoint: InteractionsEndpoint;
+let httpApp: { id: string; bot_token: string; verify_key: string };
+let user: ChatUser;
+let client: Client | undefined;
+let commands: Record<string, any>;
+
+/** The small upload limit most tests run under, so that "over the limit" stays cheap. */
+const LIMIT = 1024;
+
+beforeAll(async () => {
+  stack = await startTestStack();
+  world = await createDemoWorld(stack);
+  httpApp = await createApplication(stack, { name: 'Files App', owner_id: world.user.id });
+  endpoint = await new InteractionsEndpoint(httpApp.verify_key).start();
+  expect(
+    (
+      await stack.admin('PATCH', `/admin/applications/${httpApp.id}`, {
+        interactions_endpoint_url: endpoint.url,
+      })
+    ).status,
+  ).toBe(200);
+  await installApplication(stack, {
+    applicationId: httpApp.id,
+    userId: world.user.id,
+    guildId: world.guild.id,
+  });
+  user = await ChatUser.open(stack, world.user.id);
+  const put = await api(stack, 'PUT', `/applications/${httpApp.id}/guilds/${world.guild.id}/commands`, {
+    token: `Bot ${httpApp.bot_token}`,
+    body: [{ name: 'files', description: 'Answers with files' }],
+  });
+  expect(put.status).toBe(200);
+  commands = Object.fromEntries((put.body as any[]).map((c) => [c.name, c]));
+  await setLimit(LIMIT);
+});
+
+afterAll(async () => {
+  user?.close();
+  await client?.destroy();
+  await endpoint?.stop();
+  await stack?.stop();
+});
+
+async function setLimit(bytes: number | null) {
+  const patched = await stack.admin('PATCH', `/admin/guilds/${world.guild.id}`, {
+    attachment_size_limit: bytes,
+  });
+  expect(patched.status).toBe(200);
+}
+
+/** An invocation of /files the endpoint acknowledges with 202: the interaction, to answer through the routes. */
+async function invokeAndHold(command = commands.files, app: { id: string } = httpApp) {
+  endpoint.answer = () => ({ status: 202 });
+  const from = endpoint.received.length;
+  const outcome = user.invoke({
+    type: 2,
+    application_id: app.id,
+    guild_id: world.guild.id,
+    channel_id: world.channel.id,
+    data: { id: command.id, name: command.name, type: command.type, version: command.version },
+  });
+  const interaction = await endpoint.next(from);
+  return { interaction, outcome };
+}
+
+/** Sends a multipart body with `payload` as payload_json and `files` as files[n]. */
+async function sendForm(
+  method: string,
+  path: string,
+  payload: unknown,
+  files: Array<{ name: string; bytes: Buffer | string; type?: string; field?: string }>,
+) {
+  const form = new FormData();
+  if (payload !== undefined)
+    form.append('payload_json', typeof payload === 'string' ? payload : JSON.stringify(payload));
+  files.forEach((file, n) =>
+    form.append(
+      file.field ?? `files[${n}]`,
+      new Blob([file.bytes], file.type ? { type: file.type } : {}),
+      file.name,
+    ),
+  );
+  const response = await fetch(`${stack.apiUrl}/api/v10${path}`, { method, body: form });
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : null };
+}
+
+/** The blobs the stack's store holds under uploads/ (their data files, not their metadata). */
+function storedBlobs(): string[] {
+  try {
+    return readdirSync(join(stack.blobDir, 'uploads')).filter((name) => !name.endsWith('.meta.json'));
+  } catch {
+    return [];
+  }
+}
+
+async function download(url: string) {
+  const response = await fetch(url);
+  return {
+    status: response.status,
+    type: response.headers.get('content-type'),
+    bytes: Buffer.from(await response.arrayBuffer()),
+  };
+}
+
+describe('an HTTP endpoint app answering with files', () => {
+  it('sees the guild’s upload limit, answers with files through the callback, and they are served back', async () => {
+    const { interaction, outcome } = await invokeAndHold();
+    expect(interaction.attachment_size_limit).toBe(LIMIT);
+    const png = Buffer.alloc(LIMIT, 7);
+    const answered = await sendForm(
+      'POST',
+      `/interactions/${interaction.id}/${interaction.token}/callback?with_response=true`,
+      {
+        type: 4,
+        data: { content: 'Here', attachments: [{ id: 0, description: 'A picture', title: 'Pic' }] },
+      },
+      [
+        { name: 'picture.png', bytes: png, type: 'image/png' },
+        { name: 'SPOILER_notes.txt', bytes: 'secret notes' },
+      ],
+    );
+    expect(answered.status).toBe(200);
+    const message = answered.body.resource.message;
+    expectSchema('InteractionCallbackResponse', answered.body);
+    expectSchema('MessageResponse', message);
+    expect(message.attachments).toEqual([
+      expect.objectContaining({
+        filename: 'picture.png',
+        description: 'A picture',
+        title: 'Pic',
+        content_type: 'image/png',
+        size: LIMIT,
+      }),
+      expect.objectContaining({ filename: 'SPOILER_notes.txt', size: 12, flags: 1 << 3 }),
+    ]);
+    for (const attachment of message.attachments) expectSchema('MessageAttachmentResponse', attachment);
+    const [picture, notes] = message.attachments;
+    expect(picture.url).toBe(`${stack.apiUrl}/attachments/${world.channel.id}/${picture.id}/picture.png`);
+    const served = await download(picture.url);
+    expect(served).toEqual({ status: 200, type: 'image/png', bytes: png });
+    const servedNotes = await download(notes.proxy_url);
+    expect(servedNotes.type).toMatch(/^text\/plain/);
+    expect(servedNotes.bytes.toString()).toBe('secret notes');
+    // Another name, another channel, an unknown id: 404.
+    expect((await download(picture.url.replace('picture.png', 'other.png'))).status).toBe(404);
+    expect((await download(picture.url.replace(world.channel.id, '1'))).status).toBe(404);
+    expect((await outcome).body).toMatchObject({ outcome: 'success' });
+
+    // Edits: `attachments` is the full list to keep, plus the new files.
+    const hook = `/webhooks/${httpApp.id}/${interaction.token}`;
+    const edited = await sendForm(
+      'PATCH',
+      `${hook}/messages/@original`,
+      { attachments: [{ id: notes.id }] },
+      [{ name: 'new.json', bytes: '{"a":1}' }],
+    );
+    expect(edited.status).toBe(200);
+    expectSchema('MessageResponse', edited.body);
+    expect(edited.body.attachments.map((a: any) => a.filename)).toEqual(['SPOILER_notes.txt', 'new.json']);
+    expect(edited.body.attachments[1].content_type).toMatch(/^application\/json/);
+    expect((await download(picture.url)).status).toBe(404);
+    expect((await download(edited.body.attachments[1].url)).bytes.toString()).toBe('{"a":1}');
+    // JSON edits keep files unless `attachments` says otherwise.
+    const kept = await api(stack, 'PATCH', `${hook}/messages/@original`, { body: { content: 'Still here' } });
+    expect(kept.body.attachments).toHaveLength(2);
+    // The dropped picture's blob is deleted (in the background, after the commit).
+    const named = await attachmentRows();
+    await waitFor(() => storedBlobs().length === named);
+  });
+
+  it('takes ten files on a follow-up and refuses an eleventh with 30015, leaving no blob', async () => {
+    const { interaction, outcome } = await invokeAndHold();
+    const hook = `/webhooks/${httpApp.id}/${interaction.token}`;
+    await api(stack, 'POST', `/interactions/${interaction.id}/${interaction.token}/callback`, {
+      body: { type: 5 },
+    });
+    await outcome;
+    const files = (count: number) =>
+      Array.from({ length: count }, (_, n) => ({ name: `f${n}.txt`, bytes: `file ${n}` }));
+    const before = storedBlobs().length;
+    const ten = await sendForm('POST', hook, { content: 'ten' }, files(10));
+    expect(ten.status).toBe(200);
+    expect(ten.body.attachments).toHaveLength(10);
+    expectSchema('MessageResponse', ten.body);
+    expect(storedBlobs().length).toBe(before + 10);
+    const eleven = await sendForm('POST', hook, { content: 'eleven' }, files(11));
+    expect(eleven).toEqual({
+      status: 400,
+      body: { code: 30015, message: 'Maximum number of attachments in a message reached (10)' },
+    });
+    await waitFor(() => storedBlobs().length === before + 10);
+    // An edit that would have eleven: 30015 too, nothing stored.
+    const more = await sendForm('PATCH', `${hook}/messages/${ten.body.id}`, {}, files(1));
+    expect(more.status).toBe(400);
+    expect(more.body.code).toBe(30015);
+    await waitFor(() => storedBlobs().length === before + 10);
+  });
+
+  it('refuses a file one byte over the guild’s limit with 413 / 40005 and takes one at it', async () => {
+    const { interaction, outcome } = await invokeAndHold();
+    await api(stack, 'POST', `/interactions/${interaction.id}/${interaction.token}/callback`, {
+      body: { type: 5 },
+    });
+    await outcome;
+    const hook = `/webhooks/${httpApp.id}/${interaction.token}`;
+    const before = storedBlobs().length;
+    const over = await sendForm('POST', hook, { content: 'x' }, [
+      { name: 'ok.bin', bytes: Buffer.alloc(10) },
+      { name: 'big.bin', bytes: Buffer.alloc(LIMIT + 1) },
+    ]);
+    expect(over.status).toBe(413);
+    expect(over.body).toMatchObject({ code: 40005 });
+    // The answer comes at once; the first file's blob is deleted right after.
+    await waitFor(() => storedBlobs().length === before);
+    const at = await sendForm('POST', hook, { content: 'x' }, [
+      { name: 'at.bin', bytes: Buffer.alloc(LIMIT) },
+    ]);
+    expect(at.status).toBe(200);
+    expect(at.body.attachments[0]).toMatchObject({ size: LIMIT, content_type: 'application/octet-stream' });
+  });
+
+  it('answers 413 as soon as the limit is crossed, without reading the rest of the body', async () => {
+    const { interaction, outcome } = await invokeAndHold();
+    await api(stack, 'POST', `/interactions/${interaction.id}/${interaction.token}/callback`, {
+      body: { type: 5 },
+    });
+    await outcome;
+    const before = storedBlobs().length;
+    const url = new URL(`${stack.apiUrl}/api/v10/webhooks/${httpApp.id}/${interaction.token}`);
+    // 64 MiB announced; the answer must come long before that much is sent.
+    const sent = await streamUpload(url, 64 * 1024 * 1024, { content: 'huge' });
+    expect(sent.status).toBe(413);
+    expect(JSON.parse(sent.body)).toMatchObject({ code: 40005 });
+    expect(sent.bytesSentBeforeAnswer).toBeLessThan(8 * 1024 * 1024);
+    await waitFor(() => storedBlobs().length === before);
+  });
+
+  it('refuses bad bodies with Discord’s errors and keeps no blob of them', async () => {
+    const { interaction, outcome } = await invokeAndHold();
+    const callbackPath = `/interactions/${interaction.id}/${interaction.token}/callback`;
+    const before = storedBlobs().length;
+    const one = [{ name: 'a.txt', bytes: 'a' }];
+    // An attachment id naming no file.
+    const unknown = await sendForm(
+      'POST',
+      callbackPath,
+      { type: 4, data: { attachments: [{ id: 3 }] } },
+      one,
+    );
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.errors.data.attachments['0']._errors[0].code).toBe('ATTACHMENT_NOT_FOUND');
+    // payload_json that is no JSON.
+    const notJson = await sendForm('POST', callbackPath, '{"type": 4,', one);
+    expect(notJson.status).toBe(400);
+    expect(notJson.body.code).toBe(50109);
+    // A file part that is not files[n]; the same index twice.
+    const badName = await sendForm('POST', callbackPath, { type: 4, data: { content: 'x' } }, [
+      { name: 'a.txt', bytes: 'a', field: 'upload' },
+    ]);
+    expect(badName.status).toBe(400);
+    expect(badName.body.code).toBe(50035);
+    const twice = await sendForm('POST', callbackPath, { type: 4, data: { content: 'x' } }, [
+      { name: 'a.txt', bytes: 'a', field: 'files[0]' },
+      { name: 'b.txt', bytes: 'b', field: 'files[0]' },
+    ]);
+    expect(twice.status).toBe(400);
+    // A malformed multipart body.
+    const malformed = await fetch(`${stack.apiUrl}/api/v10${callbackPath}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'multipart/form-data; boundary=xyz' },
+      body: '--xyz\r\nContent-Disposition: form-data; name="files[0]"; filename="a"\r\n\r\nabc',
+    });
+    expect(malformed.status).toBe(400);
+    expect(((await malformed.json()) as { code: number }).code).toBe(50035);
+    // A foreign or wrong token: refused before a byte of a file is stored.
+    const wrongToken = await sendForm(
+      'POST',
+      `/interactions/${interaction.id}/${'x'.repeat(40)}/callback`,
+      { type: 4 },
+      one,
+    );
+    expect(wrongToken.status).toBe(404);
+    expect(wrongToken.body.code).toBe(10062);
+    const wrongHook = await sendForm(
+      'POST',
+      `/webhooks/${httpApp.id}/${'x'.repeat(40)}`,
+      { content: 'x' },
+      one,
+    );
+    expect(wrongHook.status).toBe(401);
+    await waitFor(() => storedBlobs().length === before);
+    // The interaction can still answer afterwards.
+    const fine = await sendForm('POST', callbackPath, { type: 4, data: {} }, one);
+    expect(fine.status).toBe(204);
+    await outcome;
+  });
+
+  it('streams 20 MiB and 60 MiB files with bounded memory in api-gateway and interactions', async () => {
+    await setLimit(64 * 1024 * 1024);
+    try {
+      const { interaction, outcome } = await invokeAndHold();
+      expect(interaction.attachment_size_limit).toBe(64 * 1024 * 1024);
+      await api(stack, 'POST', `/interactions/${interaction.id}/${interaction.token}/callback`, {
+        body: { type: 5 },
+      });
+      await outcome;
+      const url = new URL(`${stack.apiUrl}/api/v10/webhooks/${httpApp.id}/${interaction.token}`);
+      const growth: Record<string, Record<string, number>> = {};
+      for (const mib of [20, 60]) {
+        const size = mib * 1024 * 1024;
+        const measured = await measurePeakRss(['api-gateway', 'interactions'], () =>
+          streamUpload(url, size, { content: `${mib} MiB` }),
+        );
+        expect(measured.result.status).toBe(200);
+        const message = JSON.parse(measured.result.body);
+        expect(message.attachments[0]).toMatchObject({ size, filename: 'big.bin' });
+        growth[`${mib} MiB`] = measured.growthKiB;
+        // Held whole, a file would grow the gateway by its size at least (and interactions
+        // never sees a byte of it). Garbage not yet collected grows RSS too, but it does not
+        // grow with the file: 60 MiB must stay well under its size.
+        if (mib === 60) {
+          expect(measured.growthKiB['api-gateway']! * 1024).toBeLessThan(size * 0.75);
+          expect(measured.growthKiB.interactions! * 1024).toBeLessThan(8 * 1024 * 1024);
+        }
+        const served = await fetch(message.attachments[0].url);
+        let total = 0;
+        for await (const chunk of served.body as unknown as AsyncIterable<Uint8Array>) total += chunk.length;
+        expect(total).toBe(size);
+      }
+      process.stdout.write(`upload peak RSS growth (KiB): ${JSON.stringify(growth)}\n`);
+    } finally {
+      await setLimit(LIMIT);
+    }
+  });
+});
+
+/** Runs `work` while sampling the peak VmRSS of the named services every 10 ms: the growth over their RSS before, in KiB. */
+async function measurePeakRss<T>(
+  names: string[],
+  work: () => Promise<T>,
+): Promise<{ result: T; growthKiB: Record<string, number> }> {
+  const pids = Object.fromEntries(
+    stack.processes.filter((p) => names.includes(p.name)).map((p) => [p.name, p.pid as number]),
+  );
+  const baseline = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, rssOf(pid)]));
+  const peaks = { ...baseline };
+  const sampler = setInterval(() => {
+    for (const [name, pid] of Object.entries(pids)) peaks[name] = Math.max(peaks[name]!, rssOf(pid));
+  }, 10);
+  try {
+    const result = await work();
+    for (const [name, pid] of Object.entries(pids)) peaks[name] = Math.max(peaks[name]!, rssOf(pid));
+    return {
+      result,
+      growthKiB: Object.fromEntries(
+        Object.entries(peaks).map(([name, peak]) => [name, Math.round((peak - baseline[name]!) / 1024)]),
+      ),
+    };
+  } finally {
+    clearInterval(sampler);
+  }
+}
+
+describe('a discord.js bot', () => {
+  it('sends files with reply, followUp and editReply', async () => {
+    await setLimit(LIMIT);
+    const put = await api(
+      stack,
+      'PUT',
+      `/applications/${world.application.id}/guilds/${world.guild.id}/commands`,
+      {
+        token: `Bot ${world.application.botToken}`,
+        body: [{ name: 'report', description: 'Sends a report' }],
+      },
+    );
+    const report = (put.body as any[])[0];
+    const done = new Promise<{ followUp: any; edited: any }>((resolve, reject) => {
+      client = new Client({ intents: [GatewayIntentBits.Guilds], rest: { api: `${stack.apiUrl}/api` } });
+      client.on(Events.InteractionCreate, (interaction) => {
+        if (!interaction.isChatInputCommand()) return;
+        void (async () => {
+          await interaction.reply({
+            content: 'Report',
+            files: [
+              new AttachmentBuilder(Buffer.from('a,b\n1,2\n'), {
+                name: 'report.csv',
+                description: 'The data',
+              }),
+            ],
+          });
+          const followUp = await interaction.followUp({
+            files: [{ attachment: Buffer.from('more'), name: 'more.txt' }],
+          });
+          const edited = await interaction.editReply({
+            content: 'Report v2',
+            files: [new AttachmentBuilder(Buffer.from('v2'), { name: 'v2.txt' })],
+          });
+          resolve({ followUp, edited });
+        })().catch(reject);
+      });
+    });
+    const ready = new Promise<void>((resolve) => client!.once(Events.ClientReady, () => resolve()));
+    await client!.login(world.application.botToken);
+    await ready;
+    const invoked = await user.invoke({
+      type: 2,
+      application_id: world.application.id,
+      guild_id: world.guild.id,
+      channel_id: world.channel.id,
+      data: { id: report.id, name: report.name, type: report.type, version: report.version },
+    });
+    expect(invoked.body.outcome).toBe('success');
+    const [reply] = invoked.body.messages;
+    expect(reply.attachments).toEqual([
+      expect.objectContaining({ filename: 'report.csv', description: 'The data', size: 8 }),
+    ]);
+    expect((await download(reply.attachments[0].url)).bytes.toString()).toBe('a,b\n1,2\n');
+    const { followUp, edited } = await done;
+    expect([...followUp.attachments.values()].map((a: any) => a.name)).toEqual(['more.txt']);
+    expect((await download([...followUp.attachments.values()][0].url)).bytes.toString()).toBe('more');
+    // editReply with files: discord.js lists the new file in `attachments`; the old one is dropped.
+    expect([...edited.attachments.values()].map((a: any) => a.name)).toEqual(['v2.txt']);
+  });
+});
+
+/** How many attachments the stack's messages have (rows of interactions.attachment). */
+async function attachmentRows(): Promise<number> {
+  const db = new PgClient({ connectionString: stack.databaseUrl });
+  await db.connect();
+  try {
+    const { rows } = await db.query<{ count: string }>('SELECT count(*) FROM interactions.attachment');
+    return Number(rows[0]?.count);
+  } finally {
+    await db.end();
+  }
+}
+
+function rssOf(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kib = /VmRSS:\s+(\d+)/.exec(status)?.[1];
+  return Number(kib ?? 0) * 1024;
+}
+
+async function waitFor(condition: () => boolean, timeoutMs = 5000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/**
+ * POSTs a multipart body with `payload` and one file `big.bin` of `size` bytes, made and
+ * written in 64 KiB chunks as the socket takes them (never whole in memory): the answer, and
+ * how many bytes had been written when it came.
+ */
+function streamUpload(
+  url: URL,
+  size: number,
+  payload: unknown,
+): Promise<{ status: number; body: string; bytesSentBeforeAnswer: number }> {
+  const boundary = `acs${Date.now()}`;
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="payload_json"\r\n` +
+      `Content-Type: application/json\r\n\r\n${JSON.stringify(payload)}\r\n` +
+      `--${boundary}\r\nContent-Disposition: form-data; name="files[0]"; filename="big.bin"\r\n` +
+      `Content-Type: application/octet-stream\r\n\r\n`,
+  );
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  return new Promise((resolve, reject) => {
+    let written = 0;
+    let answeredAt: number | undefined;
+    let stopped = false;
+    const req = request(
+      url,
+      {
+        method: 'POST',
+        headers: {
+          'Content-Type': `multipart/form-data; boundary=${boundary}`,
+          'Content-Length': head.length + size + tail.length,
+        },
+      },
+      (res) => {
+        answeredAt = written;
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          stopped = true;
+          resolve({
+            status: res.statusCode ?? 0,
+            body: Buffer.concat(chunks).toString(),
+            bytesSentBeforeAnswer: answeredAt ?? written,
+          });
+        });
+      },
+    );
+    // The server may close the connection on an early answer: the write fails, the answer counts.
+    req.on('error', (error) => {
+      if (answeredAt === undefined) reject(error);
+    });
+    const chunk = Buffer.alloc(64 * 1024, 1);
+    let left = size;
+    req.write(head);
+    written += head.length;
+    const pump = () => {
+      while (!stopped && answeredAt === undefined && left > 0) {
+        const n = Math.min(left, chunk.length);
+        left -= n;
+        written += n;
+        if (!req.write(n === chunk.length ? chunk : chunk.subarray(0, n)))
+          return void req.once('drain', pump);
+      }
+      if (left === 0 && answeredAt === undefined) req.end(tail);
+    };
+    pump();
+  });
+}
