@@ -138,6 +138,7 @@ describe('the peer clients', () => {
       guildInstalled: false,
       userInstalled: true,
       resolvedUsers: {},
+      entitlements: [],
     });
     expect(requests.oauth).toEqual({
       application_id: APP,
