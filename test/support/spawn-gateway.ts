@@ -32,6 +32,9 @@ export async function spawnGateway(stack: TestStack, env: Record<string, string>
         OAUTH_GRPC_URL: stack.grpcTargets.oauth,
         DISPATCHER_GRPC_URL: stack.grpcTargets.dispatcher,
         INTERACTIONS_GRPC_URL: stack.grpcTargets.interactions,
+        LOBBY_GRPC_URL: stack.grpcTargets.lobby,
+        // The stack's own store: a replica serves the files the others stored.
+        BLOB_STORE_URL: `file://${stack.blobDir}`,
         NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
         EVENTS_STREAM: stack.events.stream,
         EVENTS_SUBJECT_PREFIX: stack.events.subjectPrefix,

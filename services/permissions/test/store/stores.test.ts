@@ -32,6 +32,7 @@ describe('GuildStore', () => {
       name: 'Demo Guild',
       ownerId: OWNER,
       preferredLocale: 'en-US',
+      attachmentSizeLimit: null,
     });
     expect(created.roles).toEqual([
       {
