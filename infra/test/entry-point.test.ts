@@ -82,19 +82,21 @@ afterEach(async () => {
   await Promise.all(replicas.map((r) => r.close()));
 });
 
-const get = async (path: string) => {
+const get = async (
+  path: string,
+): Promise<{ status: number; replica: string | null; body: Record<string, unknown> }> => {
   const response = await fetch(`http://127.0.0.1:${entry.ports.http}${path}`);
   return {
     status: response.status,
     replica: response.headers.get('x-acs-replica'),
-    body: await response.json(),
+    body: (await response.json()) as Record<string, unknown>,
   };
 };
 
 it('sends HTTP requests to the api-gateways in turn, naming the one that answered', async () => {
   const answers = [];
   for (let i = 0; i < 4; i += 1) answers.push(await get(`/api/v10/gateway?n=${i}`));
-  expect(answers.map((a) => [a.status, a.replica, a.body.name])).toEqual([
+  expect(answers.map((a) => [a.status, a.replica, a.body['name']])).toEqual([
     [200, '1', 'api-1'],
     [200, '2', 'api-2'],
     [200, '1', 'api-1'],
@@ -107,7 +109,7 @@ it('sends HTTP requests to the api-gateways in turn, naming the one that answere
 it('skips a replica that does not run, and answers 502 (a Discord-shaped body) when the one chosen is unreachable', async () => {
   httpTargets = [undefined, replicas[1]!.port];
   const answers = [await get('/a'), await get('/b')];
-  expect(answers.map((a) => a.body.name)).toEqual(['api-2', 'api-2']);
+  expect(answers.map((a) => a.body['name'])).toEqual(['api-2', 'api-2']);
 
   await replicas[1]!.close();
   const down = await get('/c');
