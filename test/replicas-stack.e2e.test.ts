@@ -176,3 +176,22 @@ it("delivers a user's invocation made through either api-gateway to the bot on e
     bot.client.close(1000);
   }
 });
+
+it('sends a Resume for a dead dispatcher to a live one (Invalid Session), and takes a restarted one back', async () => {
+  const session = await identifyBot(`${gatewayUrl}/replica/2`);
+  expect(session.replica).toBe('2');
+  const dispatcher = stack.processes.find((p) => p.name === 'dispatcher#2')!;
+  await dispatcher.stop();
+  await session.client.closed;
+
+  // Its resume URL now leads to dispatcher 1, which does not hold the session.
+  const resumed = await resume(session.resumeUrl, session.ready.d.session_id, lastSeq(session.client));
+  expect(resumed).toMatchObject({ op: 9, d: false });
+  // New sessions all go to the one left.
+  expect((await identifyBot()).replica).toBe('1');
+  expect((await identifyBot()).replica).toBe('1');
+
+  await stack.restart('dispatcher#2');
+  const sessions = [await identifyBot(), await identifyBot()];
+  expect(new Set(sessions.map((s) => s.replica))).toEqual(new Set(['1', '2']));
+});
