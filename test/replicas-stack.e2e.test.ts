@@ -88,6 +88,11 @@ it('runs two of each edge, and spreads HTTP requests over both api-gateways', as
     expect(answer.body.url).toBe(gatewayUrl);
   }
   expect(new Set(answers.map((a) => a.replica))).toEqual(new Set(['1', '2']));
+
+  // Each replica on a port of its own, behind the entry point's.
+  const own = stack.replicaApiUrls;
+  expect(new Set([...own, stack.apiUrl]).size).toBe(3);
+  for (const url of own) expect((await fetch(`${url}/readyz`)).status).toBe(200);
 });
 
 it('spreads gateway sessions over both dispatchers', async () => {

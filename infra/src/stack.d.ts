@@ -79,6 +79,8 @@ export interface Stack {
   processes: ServiceProcess[];
   /** Processes per edge service (1 unless replicated). */
   replicas: number;
+  /** Each api-gateway process's own origin, by replica (behind the entry point when replicated; else `[apiUrl]`). */
+  readonly replicaApiUrls: string[];
   /** The last lines of every service, formatted, for failure messages. */
   recentLogs(count?: number): string;
   /** SIGTERM to every service (edge services first), SIGKILL after 10 s. */

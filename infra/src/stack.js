@@ -71,6 +71,8 @@ const DEFAULT_READY_TIMEOUT_MS = 240_000;
  * @property {Record<PortName, number>} ports  the TCP ports the edges are bound to (updated by restart)
  * @property {Record<GrpcName, string>} grpcTargets  gRPC target of each service, `unix:<dir>/<service>.sock`
  * @property {ServiceProcess[]} processes
+ * @property {string[]} replicaApiUrls  each api-gateway process's own origin (behind the entry point
+ *   when replicated; else just apiUrl)
  * @property {(count?: number) => string} recentLogs  the last lines of every service, for failure messages
  * @property {(name: string) => Promise<ServiceProcess>} restart  starts a service again (stopping it first
  *   if it runs), on the same socket; resolves once it listens again and the stack is ready
@@ -363,6 +365,11 @@ async function startStack(options) {
   return {
     get apiUrl() {
       return apiUrl();
+    },
+    get replicaApiUrls() {
+      return entry
+        ? replicaProcesses['api-gateway'].map((p) => `http://127.0.0.1:${livePort(p, 'http')}`)
+        : [apiUrl()];
     },
     adminToken: options.adminToken,
     ports,

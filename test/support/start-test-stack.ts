@@ -18,6 +18,8 @@ export interface TestStack {
   processes: Stack['processes'];
   /** Processes per edge (api-gateway, dispatcher): 1, or ACS_TEST_REPLICAS / the `replicas` option. */
   replicas: number;
+  /** Each api-gateway process's own origin, by replica (`[apiUrl]` unless replicated). */
+  readonly replicaApiUrls: string[];
   /** The TCP ports the edges are bound to (`http`; `gateway`, the dispatcher's WebSocket), updated by `restart`. */
   ports: Stack['ports'];
   /** Each service's gRPC target (`unix:/tmp/acs-…/oauth.sock`), e.g. for another replica. */
@@ -99,6 +101,9 @@ export async function startTestStack(
   return {
     get apiUrl() {
       return stack.apiUrl;
+    },
+    get replicaApiUrls() {
+      return stack.replicaApiUrls;
     },
     adminToken,
     admin: (method, path, body) => createAdminClient(stack.apiUrl, adminToken)(method, path, body),
