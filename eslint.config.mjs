@@ -22,6 +22,7 @@ export default tseslint.config(
             'infra/src/migrate-services.js',
             'infra/src/net.js',
             'infra/src/stack.js',
+            'infra/src/entry-point.js',
             'infra/src/run-examples.js',
             'infra/src/cli/acs-cli.js',
             'infra/src/user-token.js',

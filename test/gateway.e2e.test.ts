@@ -162,7 +162,9 @@ describe('the gateway protocol', () => {
       user: { id: own.application.id, bot: true },
       guilds: [{ id: own.guild.id, unavailable: true }],
       session_id: expect.any(String),
-      resume_gateway_url: gatewayUrl,
+      // Behind the entry point of replicas, each dispatcher's own: a Resume must reach it.
+      resume_gateway_url:
+        stack.replicas > 1 ? expect.stringMatching(`^${gatewayUrl}/replica/\\d+$`) : gatewayUrl,
       application: { id: own.application.id, flags: expect.any(Number) },
     });
     const guild = await client.dispatch('GUILD_CREATE');
@@ -253,13 +255,15 @@ describe('the gateway protocol', () => {
 
   it('resumes: the dispatches missed while away, in order, then RESUMED', async () => {
     const bot = await newBot('Resumer');
-    // A second session of the bot is handed each dispatch right after the detached one (one
-    // subscription per bot, every session in turn): once it has the new guild, the
-    // detached session has buffered it too.
-    const observer = await connect();
-    await observer.identify(bot.token);
     const first = await connect();
     const ready = await first.identify(bot.token);
+    // A second session of the bot on the same dispatcher (its resume_gateway_url leads there
+    // when replicated) is handed each dispatch in the same turn as the detached one (one
+    // subscription per bot, every session in turn): once it has the new guild, the
+    // detached session has buffered it too.
+    const observer = await GatewayTestClient.connect(ready.d.resume_gateway_url);
+    clients.push(observer);
+    await observer.identify(bot.token);
     const sessionId = ready.d.session_id as string;
     const lastSeq = ready.s as number;
     first.close(4000);
@@ -269,7 +273,9 @@ describe('the gateway protocol', () => {
     await installApplication(stack, { applicationId: bot.id, userId: bot.ownerId, guildId: guild.id });
     await observer.next((p) => p.t === 'GUILD_CREATE' && p.d.id === guild.id);
 
-    const second = await connect();
+    // Where Discord says a Resume goes (the session's dispatcher, when replicated).
+    const second = await GatewayTestClient.connect(ready.d.resume_gateway_url);
+    clients.push(second);
     await second.next((p) => p.op === 10);
     second.send({ op: 6, d: { token: bot.token, session_id: sessionId, seq: lastSeq } });
     const resumed = await second.dispatch('RESUMED');

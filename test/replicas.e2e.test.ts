@@ -1,36 +1,28 @@
-import {
-  createApplication,
-  createDemoWorld,
-  createUser,
-  spawnGateway,
-  startTestStack,
-  type GatewayReplica,
-  type TestStack,
-} from './support';
+import { createApplication, createDemoWorld, createUser, startTestStack, type TestStack } from './support';
+import { createAdminClient } from '../infra/src/admin-client';
 
 /**
  * Gateway replicas share no memory: each caches resolved tokens. A credential change made
  * through one replica must reach the others through oauth's events, well before their
- * cache would have expired on its own.
+ * cache would have expired on its own. Two replicas as `npm start -- --replicas 2` runs
+ * them, each called on its own port (not through the entry point, which takes turns).
  */
 let stack: TestStack;
-let second: GatewayReplica;
+let firstUrl: string;
 let secondUrl: string;
 
 beforeAll(async () => {
-  stack = await startTestStack({ env: { TOKEN_CACHE_SECONDS: '300' } });
-  second = await spawnGateway(stack, {
-    TOKEN_CACHE_SECONDS: '300',
-    RATE_LIMIT_GLOBAL_PER_SECOND: '0',
-    RATE_LIMIT_ROUTE_LIMIT: '0',
-  });
-  secondUrl = second.url;
+  stack = await startTestStack({ replicas: 2, env: { TOKEN_CACHE_SECONDS: '300' } });
+  [firstUrl, secondUrl] = stack.replicaApiUrls as [string, string];
 });
 
 afterAll(async () => {
-  await second?.stop();
   await stack?.stop();
 });
+
+/** The admin API of the first replica alone. */
+const adminOfFirst = (method: string, path: string, body?: unknown) =>
+  createAdminClient(firstUrl, stack.adminToken)(method, path, body);
 
 /**
  * How soon the other replica must drop a cached credential: events take milliseconds, but
@@ -58,7 +50,7 @@ it('a bot token reset through one replica stops the old token on the other withi
     });
   expect((await list(secondUrl, world.application.botToken)).status).toBe(200); // cached there for 300 s
 
-  const reset = await stack.admin('POST', `/admin/applications/${world.application.id}/bot/reset-token`);
+  const reset = await adminOfFirst('POST', `/admin/applications/${world.application.id}/bot/reset-token`);
   expect(reset.status).toBe(200);
 
   const { status, waited } = await untilRefused(() => list(secondUrl, world.application.botToken));
@@ -73,7 +65,7 @@ it('client-credentials tokens revoked through one replica stop on the other with
   const app = await createApplication(stack, { name: 'Sold', owner_id: first.id });
   const basic = `Basic ${Buffer.from(`${app.id}:${app.client_secret}`).toString('base64')}`;
   const issue = async () => {
-    const answer = await fetch(`${stack.apiUrl}/api/v10/oauth2/token`, {
+    const answer = await fetch(`${firstUrl}/api/v10/oauth2/token`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/x-www-form-urlencoded', Authorization: basic },
       body: 'grant_type=client_credentials&scope=identify',
@@ -88,7 +80,7 @@ it('client-credentials tokens revoked through one replica stop on the other with
   const old = await issue();
   const seen = await me(old); // cached there for up to 60 s
   expect([seen.status, ((await seen.json()) as { id: string }).id]).toEqual([200, first.id]);
-  expect((await stack.admin('PATCH', `/admin/applications/${app.id}`, { owner_id: next.id })).status).toBe(
+  expect((await adminOfFirst('PATCH', `/admin/applications/${app.id}`, { owner_id: next.id })).status).toBe(
     200,
   );
   const afterOwnerChange = await untilRefused(() => me(old));
@@ -98,7 +90,7 @@ it('client-credentials tokens revoked through one replica stop on the other with
   // RFC 7009 revocation of a client-credentials token (no user's deauthorization).
   const current = await issue();
   expect((await me(current)).status).toBe(200);
-  const revoked = await fetch(`${stack.apiUrl}/api/v10/oauth2/token/revoke`, {
+  const revoked = await fetch(`${firstUrl}/api/v10/oauth2/token/revoke`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/x-www-form-urlencoded', Authorization: basic },
     body: new URLSearchParams({ token: current }).toString(),

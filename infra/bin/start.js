@@ -8,7 +8,10 @@
  *
  * Flags: --skip-build (use what is built; or ACS_SKIP_BUILD=1), --json-logs (the
  * services' raw JSON lines instead of the readable ones), --with-examples (also run the
- * example bots of examples/ against the demo world: infra/src/run-examples.js).
+ * example bots of examples/ against the demo world: infra/src/run-examples.js),
+ * --replicas N (N api-gateway and N dispatcher processes behind one entry point on the
+ * usual ports; the rate limits then count in Redis: REDIS_URL, else the Redis at
+ * 127.0.0.1:6379, else it refuses to start).
  */
 const { randomBytes } = require('node:crypto');
 const fs = require('node:fs');
@@ -21,6 +24,7 @@ const { createAdminClient } = require('../src/admin-client');
 const { createDemoWorld } = require('../src/demo-world');
 const { runExamples } = require('../src/run-examples');
 const { shouldUseColor } = require('../src/format-log-line');
+const { isPortAnswering } = require('../src/net');
 
 const DATA_DIR = path.join(REPO_ROOT, '.data');
 const FILES = {
@@ -35,7 +39,8 @@ const FILES = {
   natsLog: path.join(DATA_DIR, 'nats.log'),
   pids: path.join(DATA_DIR, 'service-pids.json'),
 };
-const args = new Set(process.argv.slice(2));
+const argv = process.argv.slice(2);
+const args = new Set(argv);
 const color = shouldUseColor(process.stdout);
 const bold = (text) => (color ? `\u001b[1m${text}\u001b[0m` : text);
 const say = (message) => process.stdout.write(`${color ? '\u001b[90macs\u001b[0m' : 'acs'} ${message}\n`);
@@ -80,6 +85,9 @@ async function main() {
       throw new Error('the build failed (output above); fix it, or use --skip-build to run what is built');
   }
 
+  const replicas = readReplicas();
+  const redisUrl = replicas > 1 ? await findRedis() : process.env.REDIS_URL;
+
   const databaseUrl = await startDatabase();
   const natsUrl = await startNats();
   const adminToken = loadAdminToken();
@@ -91,6 +99,8 @@ async function main() {
     natsUrl,
     adminToken,
     ports: { http: process.env.PORT ? Number(process.env.PORT) : 8080 },
+    replicas,
+    env: { ...process.env, ...(redisUrl ? { REDIS_URL: redisUrl } : {}) },
     host: process.env.HOST ?? '127.0.0.1',
     logMode: args.has('--json-logs') ? 'inherit' : 'pretty',
     logFile: FILES.log,
@@ -132,6 +142,34 @@ async function main() {
     }
   }
   printSummary(stack, seed, examples?.lines);
+}
+
+/** `--replicas N` (or `--replicas=N`): processes per edge service, default 1. */
+function readReplicas() {
+  const at = argv.findIndex((a) => a === '--replicas' || a.startsWith('--replicas='));
+  if (at < 0) return 1;
+  const text = argv[at].includes('=') ? argv[at].slice('--replicas='.length) : argv[at + 1];
+  const count = Number(text);
+  if (!Number.isInteger(count) || count < 1 || count > 16)
+    throw new Error(`--replicas takes a whole number from 1 to 16, not ${text ?? 'nothing'}`);
+  return count;
+}
+
+/**
+ * Where N replicas of api-gateway count the rate limits together: REDIS_URL, else a Redis
+ * answering at 127.0.0.1:6379. Without one each replica would count alone (N times the
+ * limits), so the start is refused.
+ */
+async function findRedis() {
+  if (process.env.REDIS_URL) return process.env.REDIS_URL;
+  if (await isPortAnswering('127.0.0.1', 6379)) {
+    say('Redis redis://127.0.0.1:6379 (already running): the replicas count the rate limits there');
+    return 'redis://127.0.0.1:6379';
+  }
+  throw new Error(
+    '--replicas above 1 needs Redis for the rate limits (each api-gateway would count alone): ' +
+      'start one on 127.0.0.1:6379 (e.g. `redis-server`) or set REDIS_URL',
+  );
 }
 
 /** DATABASE_URL when set (creating its database if missing), else the embedded PostgreSQL. */
@@ -234,6 +272,9 @@ function printSummary(stack, seed, exampleLines = []) {
   const base = stack.apiUrl;
   const rows = [
     ['Base URL', `${base}  (public API ${base}/api/v10, admin API ${base}/admin)`],
+    ...(stack.replicas > 1
+      ? [['Replicas', `${stack.replicas} of api-gateway and of dispatcher behind one entry point`]]
+      : []),
     ['Admin token', `${stack.adminToken}  (Authorization: Admin <token>)`],
   ];
   if (seed) {

@@ -56,6 +56,12 @@ export interface StackOptions {
   root?: string;
   /** JetStream stream and subject prefix of every service (default ACS_EVENTS / acs); one per stack sharing a NATS. */
   events?: { stream: string; subjectPrefix: string };
+  /**
+   * Processes of each edge (api-gateway, dispatcher), default 1. Above 1 they listen on ports
+   * of their own behind an entry point on the edges' ports (infra/src/entry-point.js), which
+   * names the api-gateway replica that answered in `X-ACS-Replica`; REDIS_URL must be set.
+   */
+  replicas?: number;
 }
 
 export interface Stack {
@@ -66,7 +72,15 @@ export interface Stack {
   ports: Record<PortName, number>;
   /** The gRPC target of each service: `unix:<the stack's directory>/<service>.sock`. */
   grpcTargets: Record<GrpcName, string>;
+  /**
+   * Every service process; with replicas, the edges' are named `api-gateway#1`,
+   * `dispatcher#2`...
+   */
   processes: ServiceProcess[];
+  /** Processes per edge service (1 unless replicated). */
+  replicas: number;
+  /** Each api-gateway process's own origin, by replica (behind the entry point when replicated; else `[apiUrl]`). */
+  readonly replicaApiUrls: string[];
   /** The last lines of every service, formatted, for failure messages. */
   recentLogs(count?: number): string;
   /** SIGTERM to every service (edge services first), SIGKILL after 10 s. */

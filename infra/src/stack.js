@@ -22,6 +22,7 @@ const { spawnService, describeExit } = require('./spawn-service');
 const { createLogFormatter, shouldUseColor } = require('./format-log-line');
 const { checkGrpcHealth } = require('./grpc-health');
 const { isPortAnswering, sleep } = require('./net');
+const { startEntryPoint } = require('./entry-point');
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 /** Name the launcher's own lines carry in pretty logs. */
@@ -57,6 +58,9 @@ const DEFAULT_READY_TIMEOUT_MS = 240_000;
  * @property {{ stream: string, subjectPrefix: string }} [events]  the JetStream stream and subject prefix
  *   every service uses (EVENTS_STREAM, EVENTS_SUBJECT_PREFIX); default ACS_EVENTS / acs. Stacks
  *   sharing one NATS server (parallel tests) each need their own.
+ * @property {number} [replicas]  processes of each edge (api-gateway, dispatcher), default 1. Above 1
+ *   they bind ports of their own on 127.0.0.1, behind an entry point in this process on the edges'
+ *   ports (entry-point.js); api-gateway's rate limits must then count in Redis (env REDIS_URL).
  */
 
 /**
@@ -67,6 +71,8 @@ const DEFAULT_READY_TIMEOUT_MS = 240_000;
  * @property {Record<PortName, number>} ports  the TCP ports the edges are bound to (updated by restart)
  * @property {Record<GrpcName, string>} grpcTargets  gRPC target of each service, `unix:<dir>/<service>.sock`
  * @property {ServiceProcess[]} processes
+ * @property {string[]} replicaApiUrls  each api-gateway process's own origin (behind the entry point
+ *   when replicated; else just apiUrl)
  * @property {(count?: number) => string} recentLogs  the last lines of every service, for failure messages
  * @property {(name: string) => Promise<ServiceProcess>} restart  starts a service again (stopping it first
  *   if it runs), on the same socket; resolves once it listens again and the stack is ready
@@ -82,14 +88,18 @@ async function startStack(options) {
   const logMode = options.logMode ?? 'pretty';
   const host = options.host ?? '127.0.0.1';
   const folders = findServices(root);
+  const replicaNames = SERVICE_WIRING.filter((w) => w.edge).flatMap((w) =>
+    Array.from({ length: options.replicas ?? 1 }, (_, i) => `${w.name}#${i + 1}`),
+  );
   const output = createOutput(logMode, options.logFile, [
     LAUNCHER_NAME,
     ...SERVICE_WIRING.map((w) => w.name),
     ...folders.map((f) => f.name),
+    ...replicaNames,
   ]);
   const say = (line) => output.line(LAUNCHER_NAME, line);
   const plain = createLogFormatter({
-    names: [...folders.map((f) => f.name), LAUNCHER_NAME],
+    names: [...folders.map((f) => f.name), LAUNCHER_NAME, ...replicaNames],
     useColor: false,
   });
   /** A process's last lines, readable (pino JSON formatted like the pretty logs). */
@@ -112,6 +122,25 @@ async function startStack(options) {
     );
   }
 
+  const replicas = options.replicas ?? 1;
+  if (!Number.isInteger(replicas) || replicas < 1 || replicas > 16)
+    throw new Error(`replicas must be a whole number from 1 to 16, not ${replicas}`);
+  const baseEnv = options.env ?? process.env;
+  if (replicas > 1 && !baseEnv.REDIS_URL)
+    throw new Error(
+      `${replicas} replicas need REDIS_URL: each api-gateway would count the rate limits on its own`,
+    );
+  /** What runs: one unit per service, and per replica of the edges. */
+  const units = services.flatMap(({ wiring, folder }) =>
+    wiring.edge && replicas > 1
+      ? Array.from({ length: replicas }, (_, replica) => ({
+          wiring,
+          folder,
+          replica,
+          name: `${wiring.name}#${replica + 1}`,
+        }))
+      : [{ wiring, folder, replica: 0, name: wiring.name }],
+  );
   const requestedPorts = resolvePorts(options.ports ?? {});
   if (options.ports !== 'free') await assertPortsFree(services, requestedPorts);
   /** The ports the edges are bound to, as they report them. */
@@ -135,14 +164,62 @@ async function startStack(options) {
     )
   );
   const readyTimeoutMs = options.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS;
-  const baseEnv = options.env ?? process.env;
+  /** A replicated gRPC server's socket: the first replica's is the one of grpcTargets. */
+  const replicaSocket = (grpcName, replica) =>
+    replica === 0 ? grpcTargets[grpcName] : grpcTargets[grpcName].replace(/\.sock$/, `-${replica + 1}.sock`);
+  /** The edges' processes, by replica (filled by spawnOne; a restart replaces its slot). */
+  const replicaProcesses = { 'api-gateway': [], dispatcher: [] };
+  const livePort = (p, name) => (p && !p.exitInfo ? p.listeningPorts?.[name] : undefined);
+  const entry =
+    replicas > 1
+      ? await startEntryPoint({
+          host,
+          ports: requestedPorts,
+          httpTargets: () => replicaProcesses['api-gateway'].map((p) => livePort(p, 'http')),
+          gatewayTargets: () => replicaProcesses.dispatcher.map((p) => livePort(p, 'gateway')),
+          say,
+        })
+      : undefined;
+  if (entry) {
+    Object.assign(requestedPorts, entry.ports);
+    Object.assign(ports, entry.ports);
+  }
+  /** The URL bots are given: the entry point's (or GATEWAY_PUBLIC_URL) when replicated. */
+  const gatewayUrl = (baseEnv.GATEWAY_PUBLIC_URL ?? `ws://127.0.0.1:${requestedPorts.gateway}`).replace(
+    /\/$/,
+    '',
+  );
+  /** What a replica's environment adds to its row's (none without replicas). */
+  const replicaEnv = ({ wiring, replica }) => {
+    if (!entry || !wiring.edge) return {};
+    const common = {
+      // Behind the entry point, which names the client in X-Forwarded-For.
+      TRUST_PROXY: baseEnv.TRUST_PROXY ?? 'loopback',
+    };
+    if (wiring.name === 'dispatcher') {
+      return {
+        ...common,
+        GATEWAY_PUBLIC_URL: gatewayUrl,
+        // Sessions live in their replica's memory: a Resume must come back to it.
+        GATEWAY_RESUME_URL: `${gatewayUrl}/replica/${replica + 1}`,
+      };
+    }
+    return { ...common, RATE_LIMIT_REPLICAS: String(replicas) };
+  };
+  /** The gRPC targets a unit is given: a replica of the dispatcher serves on its own socket, api-gateway i calls dispatcher i. */
+  const grpcOf = ({ wiring, replica }) =>
+    entry && wiring.edge
+      ? { ...grpcTargets, dispatcher: replicaSocket('dispatcher', replica % replicas) }
+      : grpcTargets;
   let isStopping = false;
   let isReady = false;
-  const spawnOne = ({ wiring, folder }) => {
+  const spawnOne = (unit) => {
+    const { wiring, folder } = unit;
+    const grpc = grpcOf(unit);
     // A process that was killed leaves its socket file behind, which a new bind refuses.
-    if (wiring.grpc) fs.rmSync(grpcTargets[wiring.grpc].slice('unix:'.length), { force: true });
+    if (wiring.grpc) fs.rmSync(grpc[wiring.grpc].slice('unix:'.length), { force: true });
     const child = spawnService({
-      name: wiring.name,
+      name: unit.name,
       main: folder.main,
       cwd: folder.dir,
       env: {
@@ -156,12 +233,14 @@ async function startStack(options) {
           ? { EVENTS_STREAM: options.events.stream, EVENTS_SUBJECT_PREFIX: options.events.subjectPrefix }
           : {}),
         ...wiring.env({
-          grpc: grpcTargets,
-          ports: requestedPorts,
-          host,
+          grpc,
+          // Replicas bind ports of their own, on the loopback only: the entry point is public.
+          ports: entry && wiring.edge ? { http: 0, gateway: 0 } : requestedPorts,
+          host: entry && wiring.edge ? '127.0.0.1' : host,
           adminToken: options.adminToken,
           redisUrl: baseEnv.REDIS_URL || undefined,
         }),
+        ...replicaEnv(unit),
       },
       onLine: output.line,
     });
@@ -172,10 +251,12 @@ async function startStack(options) {
       output.banner(`${child.name} ${describeExit(exit)}`, tail(child, 20));
       options.onUnexpectedExit?.(exit, tail(child, 50));
     });
+    const slots = replicaProcesses[wiring.name];
+    if (entry && slots) slots[unit.replica] = child;
     return child;
   };
   /** @type {ServiceProcess[]} */
-  const processes = services.map(spawnOne);
+  const processes = units.map(spawnOne);
   say(
     `started ${processes.map((p) => `${p.name} (pid ${p.pid})`).join(', ')}; internal gRPC on unix sockets in ${socketDir}`,
   );
@@ -187,10 +268,11 @@ async function startStack(options) {
   const stop = async () => {
     if (isStopping) return;
     isStopping = true;
+    await entry?.close();
     for (const tier of [true, false]) {
       await Promise.all(
         processes
-          .filter((p) => wiringOf(p.name)?.edge === tier)
+          .filter((p) => wiringOf(baseName(p.name))?.edge === tier)
           .map(async (p) => {
             const exit = await p.stop();
             if (exit.expected) say(`${p.name} stopped (${describeExit(exit)})`);
@@ -214,6 +296,8 @@ async function startStack(options) {
       const reported = Promise.all(
         started.map(async (p) => {
           const listeners = await p.listening;
+          // Behind an entry point, the edges' own ports are their replicas' business.
+          if (entry && wiringOf(baseName(p.name))?.edge) return;
           for (const name of Object.keys(wiringOf(p.name)?.tcp ?? {})) {
             if (typeof listeners?.[name] === 'number') ports[name] = listeners[name];
           }
@@ -221,8 +305,12 @@ async function startStack(options) {
       );
       await Promise.race([reported, died]);
       while (!isLate()) {
-        const ready = await Promise.race([readyz(apiUrl()), died]);
-        if (ready.status === 200) return;
+        // Every api-gateway replica on its own port (the entry point would ask one in turn).
+        const urls = entry
+          ? replicaProcesses['api-gateway'].map((p) => `http://127.0.0.1:${livePort(p, 'http')}`)
+          : [apiUrl()];
+        const answers = await Promise.race([Promise.all(urls.map(readyz)), died]);
+        if (answers.every((ready) => ready.status === 200)) return;
         await Promise.race([sleep(250), died]);
       }
     }).catch(async (error) => {
@@ -268,23 +356,33 @@ async function startStack(options) {
     throw error;
   }
   isReady = true;
-  say(`ready at ${apiUrl()}`);
+  say(
+    entry
+      ? `ready at ${apiUrl()} and ${gatewayUrl}: the entry point in front of ${replicas} replicas of api-gateway and dispatcher`
+      : `ready at ${apiUrl()}`,
+  );
 
   return {
     get apiUrl() {
       return apiUrl();
     },
+    get replicaApiUrls() {
+      return entry
+        ? replicaProcesses['api-gateway'].map((p) => `http://127.0.0.1:${livePort(p, 'http')}`)
+        : [apiUrl()];
+    },
     adminToken: options.adminToken,
     ports,
     grpcTargets,
     processes,
+    replicas,
     async restart(name) {
       const index = processes.findIndex((p) => p.name === name);
-      const service = services.find((s) => s.wiring.name === name);
-      if (index < 0 || !service) throw new Error(`no service ${name} in this stack`);
+      const unit = units[index];
+      if (index < 0 || !unit) throw new Error(`no service ${name} in this stack`);
       const current = /** @type {ServiceProcess} */ (processes[index]);
       if (!current.exitInfo) await current.stop();
-      const next = spawnOne(service);
+      const next = spawnOne(unit);
       processes[index] = next;
       await waitUntilReady([next]);
       return next;
@@ -294,6 +392,9 @@ async function startStack(options) {
     stop,
   };
 }
+
+/** The service a process runs: `api-gateway` for its replica `api-gateway#2`. */
+const baseName = (name) => name.replace(/#\d+$/, '');
 
 /** What `waitWithDeadline` rejects with when time is up. */
 const TIMED_OUT = Symbol('timed out');

@@ -17,8 +17,12 @@ export interface TestStack {
   adminToken: string;
   /** Calls the admin API with the admin token; resolves whatever the status. */
   admin: AdminRequest;
-  /** The running services (pids, exit state, last lines). */
+  /** The running services (pids, exit state, last lines); replicas are named `api-gateway#2`. */
   processes: Stack['processes'];
+  /** Processes per edge (api-gateway, dispatcher): 1, or ACS_TEST_REPLICAS / the `replicas` option. */
+  replicas: number;
+  /** Each api-gateway process's own origin, by replica (`[apiUrl]` unless replicated). */
+  readonly replicaApiUrls: string[];
   /** The TCP ports the edges are bound to (`http`; `gateway`, the dispatcher's WebSocket), updated by `restart`. */
   ports: Stack['ports'];
   /** Each service's gRPC target (`unix:/tmp/acs-…/oauth.sock`), e.g. for another replica. */
@@ -54,8 +58,15 @@ export async function startTestStack(
     natsUrl?: string;
     /** How long the services may take to get ready (default: the launcher's, minutes). */
     readyTimeoutMs?: number;
+    /**
+     * Processes per edge behind one entry point (`npm start -- --replicas N`); default
+     * ACS_TEST_REPLICAS, else 1. Above 1 the rate limits count in Redis (REDIS_URL, default
+     * the test Redis on 127.0.0.1:6379).
+     */
+    replicas?: number;
   } = {},
 ): Promise<TestStack> {
+  const replicas = options.replicas ?? Number(process.env.ACS_TEST_REPLICAS ?? 1);
   const database = await createTestDatabase([]);
   const adminToken = randomBytes(24).toString('base64url');
   // Stacks share the machine's NATS: each gets its own stream and subjects.
@@ -73,7 +84,9 @@ export async function startTestStack(
       ports: 'free',
       logMode: 'quiet',
       readyTimeoutMs: options.readyTimeoutMs,
+      replicas,
       env: {
+        ...(replicas > 1 ? { REDIS_URL: 'redis://127.0.0.1:6379' } : {}),
         ...process.env,
         LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
         // Tests send bursts far above a bot's 50 requests a second, and many deliberate 401s and
@@ -98,9 +111,13 @@ export async function startTestStack(
     get apiUrl() {
       return stack.apiUrl;
     },
+    get replicaApiUrls() {
+      return stack.replicaApiUrls;
+    },
     adminToken,
     admin: (method, path, body) => createAdminClient(stack.apiUrl, adminToken)(method, path, body),
     processes: stack.processes,
+    replicas,
     ports: stack.ports,
     grpcTargets: stack.grpcTargets,
     databaseUrl: database.url,

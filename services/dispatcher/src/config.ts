@@ -27,6 +27,12 @@ const schema = z.object({
   GATEWAY_PORT: z.coerce.number().int().min(0).max(65535).default(8081),
   /** The URL bots are given (`/gateway/bot`, READY's resume_gateway_url); default ws://127.0.0.1:<port>. */
   GATEWAY_PUBLIC_URL: z.string().optional(),
+  /**
+   * READY's resume_gateway_url, when it must differ from GATEWAY_PUBLIC_URL: sessions live in
+   * their replica's memory, so a proxy in front of several replicas gives each its own
+   * (`npm start -- --replicas N`: `<entry>/replica/<i>`). Default GATEWAY_PUBLIC_URL.
+   */
+  GATEWAY_RESUME_URL: z.string().optional(),
   /** Hello's heartbeat_interval; a session missing a heartbeat for 1.5 × this is closed. */
   HEARTBEAT_INTERVAL_MS: z.coerce.number().int().positive().default(41_250),
   /** How long a disconnected session can be resumed. */

@@ -99,7 +99,7 @@ export async function startService(
   // By default the port it is bound to (GATEWAY_PORT 0 lets the OS choose), known only now,
   // before the first connection's READY carries it.
   const publicUrl = config.GATEWAY_PUBLIC_URL ?? `ws://127.0.0.1:${gateway.port}`;
-  gatewayContext.publicUrl = publicUrl;
+  gatewayContext.publicUrl = config.GATEWAY_RESUME_URL ?? publicUrl;
   worker.start();
   // One durable consumer shared by the replicas; JetStream may redeliver acknowledged
   // events, so ids already handled (recorded with their deliveries) are dropped.
