@@ -5,6 +5,7 @@ import { ensureConsumer, filterSubjectOf, type ConsumerSpec } from './ensure-con
 import type { EventName } from './event-catalog';
 import { eventTracer } from './event-span';
 import { subjectWithoutPrefix, type EventStreamConfig } from './event-stream';
+import { pipelineInstruments, secondsSince } from './pipeline-metrics';
 import { readEvent, type CheckedEvent } from './read-event';
 import { retry, type BackoffPolicy } from './retry';
 import { contextOfCarrier, TRACE_HEADERS, type TraceCarrier } from './trace-context';
@@ -158,6 +159,13 @@ export function startEventConsumer<N extends EventName>(options: EventConsumerOp
 
   /** Starts the processing span of an event, continuing the trace its message carries. */
   const receive = (event: CheckedEvent<N>, message: JsMsg): Received<N> => {
+    const lag = secondsSince(event.occurredAt);
+    if (lag !== undefined)
+      pipelineInstruments().consumerLag.record(lag, {
+        'messaging.system': 'nats',
+        'messaging.consumer.group.name': options.consumer.name,
+        'acs.event.name': event.name,
+      });
     const parent = contextOfCarrier(traceCarrierOf(message.headers));
     const span = eventTracer.startSpan(
       `process ${event.name}`,
