@@ -23,6 +23,25 @@ interface OtlpExport {
  * span and its PostgreSQL spans share a trace id; and when the request makes an event, the
  * trace goes on through the outbox and NATS to the dispatcher that delivers it.
  */
+/** A service's Prometheus text, scraped from the port it reported. */
+async function scrape(stack: TestStack, service: string): Promise<string> {
+  const port = stack.processes.find((p) => p.name === service)?.listeningPorts?.metrics;
+  expect(port).toEqual(expect.any(Number));
+  const response = await fetch(`http://127.0.0.1:${port}/metrics`);
+  expect(response.status).toBe(200);
+  return response.text();
+}
+
+/** The value of the first sample of `name` whose labels include all of `labels` (undefined: none). */
+function sample(text: string, name: string, labels: Record<string, string>): number | undefined {
+  const line = text
+    .split('\n')
+    .find(
+      (l) => l.startsWith(`${name}{`) && Object.entries(labels).every(([k, v]) => l.includes(`${k}="${v}"`)),
+    );
+  return line === undefined ? undefined : Number(line.slice(line.lastIndexOf(' ') + 1));
+}
+
 describe('tracing across HTTP → gRPC → PostgreSQL → outbox → NATS → dispatcher', () => {
   let collector: http.Server;
   const spans: ReceivedSpan[] = [];
@@ -52,7 +71,12 @@ describe('tracing across HTTP → gRPC → PostgreSQL → outbox → NATS → di
     await new Promise<void>((resolve) => collector.listen(0, '127.0.0.1', resolve));
     const { port } = collector.address() as AddressInfo;
     stack = await startTestStack({
-      env: { OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}`, OTEL_BSP_SCHEDULE_DELAY: '200' },
+      env: {
+        OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}`,
+        OTEL_BSP_SCHEDULE_DELAY: '200',
+        // Every service serves /metrics on a port it reports (METRICS_PORT=0).
+        ACS_METRICS: '1',
+      },
     });
   });
 
@@ -131,5 +155,61 @@ describe('tracing across HTTP → gRPC → PostgreSQL → outbox → NATS → di
         'deliver oauth.application.bot_token_reset',
       ]),
     );
+    // The request's trace id is in api-gateway's log line of the event it made (the cache
+    // of the application's credentials dropped), written in the event's processing span.
+    const logged = stack.processes
+      .find((p) => p.name === 'api-gateway')
+      ?.lastLines(500)
+      .map((line) => {
+        try {
+          return JSON.parse(line) as { msg?: string; trace_id?: string; span_id?: string };
+        } catch {
+          return {};
+        }
+      })
+      .find(
+        (entry) =>
+          entry.msg === 'cached credentials of the application dropped' && entry.trace_id === traceId,
+      );
+    expect(logged?.span_id).toMatch(/^[0-9a-f]{16}$/);
+  });
+
+  it('serves RED metrics by route and RPC, and the event pipeline’s lag, at each service’s /metrics', async () => {
+    const world = await createDemoWorld(stack.admin);
+    expect(
+      (await stack.admin('POST', `/admin/applications/${world.application.id}/bot/reset-token`)).status,
+    ).toBe(200);
+    const route = {
+      http_request_method: 'POST',
+      http_route: '/admin/applications/:application_id/bot/reset-token',
+      http_response_status_class: '2xx',
+    };
+    const lag = { acs_event_name: 'oauth.application.bot_token_reset' };
+    // The dispatcher receives the event a moment after the answer: poll its endpoint.
+    const deadline = Date.now() + 15_000;
+    let dispatcher = '';
+    while (Date.now() < deadline && !sample(dispatcher, 'messaging_consumer_lag_count', lag)) {
+      await new Promise((r) => setTimeout(r, 250));
+      dispatcher = await scrape(stack, 'dispatcher');
+    }
+    const gateway = await scrape(stack, 'api-gateway');
+    expect(sample(gateway, 'http_server_request_duration_count', route)).toBeGreaterThanOrEqual(1);
+    // The route's pattern, never the path with the application's id.
+    expect(gateway).not.toContain(world.application.id);
+    expect(
+      sample(gateway, 'rpc_client_duration_count', {
+        rpc_method: 'ResetBotToken',
+        rpc_grpc_status_code: '0',
+      }),
+    ).toBeGreaterThanOrEqual(1);
+    expect(sample(dispatcher, 'messaging_consumer_lag_count', lag)).toBeGreaterThanOrEqual(1);
+    expect(dispatcher).toMatch(
+      /messaging_consumer_lag_bucket\{[^}]*acs_event_name="oauth.application.bot_token_reset"[^}]*le="1"\}/,
+    );
+    const oauth = await scrape(stack, 'oauth');
+    expect(sample(oauth, 'messaging_outbox_lag_count', lag)).toBeGreaterThanOrEqual(1);
+    expect(
+      sample(oauth, 'rpc_server_duration_count', { rpc_method: 'ResetBotToken', rpc_grpc_status_code: '0' }),
+    ).toBeGreaterThanOrEqual(1);
   });
 });

@@ -1,4 +1,4 @@
-import { SpanKind, SpanStatusCode, trace, type Context, type Span } from '@opentelemetry/api';
+import { context, SpanKind, SpanStatusCode, trace, type Context, type Span } from '@opentelemetry/api';
 import type { ConsumerMessages, JsMsg, MsgHdrs, NatsConnection } from 'nats';
 import { connectNats, type NatsTarget } from './connect-nats';
 import { ensureConsumer, filterSubjectOf, type ConsumerSpec } from './ensure-consumer';
@@ -275,7 +275,8 @@ export function oneByOne<N extends EventName>(
     const retry: BatchOutcome<N>['retry'] = [];
     for (const event of events) {
       try {
-        await handle(event);
+        // In the event's processing span: what the handler logs or calls joins the trace.
+        await context.with(event.trace, () => handle(event));
       } catch (error) {
         retry.push({ event, error });
       }

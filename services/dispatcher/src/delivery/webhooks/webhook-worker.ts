@@ -2,6 +2,7 @@ import type { Logger } from '@acs/service-kit';
 import { WakeSignal } from '@acs/events';
 import { signatureTimestamp, signWebhook, type WebhookPoster } from '@acs/outbound';
 import type { OAuthClient } from '../../clients/oauth-client';
+import { countDeliveries } from '../delivery-metrics';
 import { nextAttemptAt } from '../../domain/retry-schedule';
 import type { ClaimedDelivery, DeliveryStore } from '../../store/delivery-store';
 
@@ -147,6 +148,7 @@ export class WebhookWorker {
     const settings = await oauth.settings(delivery.applicationId);
     if (!settings.webhookUrl || !settings.webhookTypes.includes(delivery.eventType)) {
       await store.markSkipped(delivery, 'the application no longer receives this event');
+      countDeliveries({ channel: 'webhook', outcome: 'skipped' });
       return;
     }
     const attemptedAt = new Date();
@@ -158,6 +160,7 @@ export class WebhookWorker {
     });
     if (outcome.kind === 'answered' && outcome.status === 204) {
       await store.markDelivered(delivery, attemptedAt);
+      countDeliveries({ channel: 'webhook', outcome: 'delivered' });
       return;
     }
     const error = outcome.kind === 'answered' ? `answered ${outcome.status}, not 204` : outcome.reason;
@@ -165,9 +168,11 @@ export class WebhookWorker {
     const next = nextAttemptAt(delivery.attempts + 1, first, Date.now(), this.random, this.options.timeScale);
     if (next !== undefined) {
       await store.scheduleRetry(delivery, attemptedAt, new Date(next), error);
+      countDeliveries({ channel: 'webhook', outcome: 'retry' });
       return;
     }
     const disabled = await store.markFailed(delivery, attemptedAt, error, this.options.disableAfterFailures);
+    countDeliveries({ channel: 'webhook', outcome: 'failed' });
     logger.warn(
       { eventId: delivery.eventId, applicationId: delivery.applicationId, error },
       'webhook delivery failed',
