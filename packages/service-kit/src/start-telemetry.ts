@@ -28,7 +28,7 @@ export interface TelemetryOptions {
   serviceName: string;
   /** OTEL_EXPORTER_OTLP_ENDPOINT: traces are recorded and exported only with one. */
   otlpEndpoint?: string;
-  /** METRICS_PORT: the Prometheus endpoint's port (`0`: any free one); unset or empty: no metrics. */
+  /** METRICS_PORT: the Prometheus endpoint's port (`0`: any free one); unset or empty: no metrics. Absent: read from process.env. */
   metricsPort?: string;
   /** METRICS_HOST: the interface it listens on (default every one, 0.0.0.0). */
   metricsHost?: string;
@@ -46,9 +46,14 @@ export interface TelemetryOptions {
  * endpoint has one series per thing measured.
  */
 export function startTelemetry(options: TelemetryOptions): Telemetry {
-  const metricsPort = parseMetricsPort(options.metricsPort);
+  // A main.ts that passes none still follows the environment (k8s sets METRICS_PORT for all).
+  const metricsPort = parseMetricsPort(
+    'metricsPort' in options ? options.metricsPort : process.env.METRICS_PORT,
+  );
   const endpoint =
-    metricsPort === undefined ? undefined : serveMetrics(metricsPort, options.metricsHost || '0.0.0.0');
+    metricsPort === undefined
+      ? undefined
+      : serveMetrics(metricsPort, options.metricsHost || process.env.METRICS_HOST || '0.0.0.0');
   let meterProvider: MeterProvider | undefined;
   if (endpoint) {
     meterProvider = new MeterProvider({
@@ -66,8 +71,9 @@ export function startTelemetry(options: TelemetryOptions): Telemetry {
     sdk = new NodeSDK({
       serviceName: options.serviceName,
       traceExporter: new OTLPTraceExporter({ url: `${options.otlpEndpoint.replace(/\/$/, '')}/v1/traces` }),
-      // The metrics go to Prometheus (above), not to the OTLP endpoint.
-      metricReaders: [],
+      // With a Prometheus endpoint the metrics go there (above); without one the SDK's
+      // default (OTEL_METRICS_EXPORTER, OTLP) sends them, ACS's instruments included.
+      ...(endpoint ? { metricReaders: [] } : {}),
       instrumentations: [
         new HttpInstrumentation(),
         new ExpressInstrumentation(),
