@@ -206,6 +206,12 @@ describe('tracing across HTTP → gRPC → PostgreSQL → outbox → NATS → di
     expect(dispatcher).toMatch(
       /messaging_consumer_lag_bucket\{[^}]*acs_event_name="oauth.application.bot_token_reset"[^}]*le="1"\}/,
     );
+    // The dispatcher sent the event's gateway dispatch (ending the bot's sessions).
+    expect(dispatcher).toMatch(
+      /acs_dispatcher_deliveries(_total)?\{[^}]*acs_delivery_channel="gateway",acs_delivery_outcome="sent"\} [1-9]/,
+    );
+    // ACS's instruments only: the instrumentations' own metrics are dropped.
+    expect(gateway).not.toMatch(/^http_server_duration|^http_client_duration|^db_client/m);
     const oauth = await scrape(stack, 'oauth');
     expect(sample(oauth, 'messaging_outbox_lag_count', lag)).toBeGreaterThanOrEqual(1);
     expect(
