@@ -1,6 +1,12 @@
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createDemoWorld, startTestStack, type TestStack } from './support';
+import {
+  createDemoWorld,
+  metricSample as sample,
+  scrapeMetrics as scrape,
+  startTestStack,
+  type TestStack,
+} from './support';
 
 /** One span as the OTLP/HTTP JSON exporter sends it, with its service's name. */
 interface ReceivedSpan {
@@ -23,25 +29,6 @@ interface OtlpExport {
  * span and its PostgreSQL spans share a trace id; and when the request makes an event, the
  * trace goes on through the outbox and NATS to the dispatcher that delivers it.
  */
-/** A service's Prometheus text, scraped from the port it reported. */
-async function scrape(stack: TestStack, service: string): Promise<string> {
-  const port = stack.processes.find((p) => p.name === service)?.listeningPorts?.metrics;
-  expect(port).toEqual(expect.any(Number));
-  const response = await fetch(`http://127.0.0.1:${port}/metrics`);
-  expect(response.status).toBe(200);
-  return response.text();
-}
-
-/** The value of the first sample of `name` whose labels include all of `labels` (undefined: none). */
-function sample(text: string, name: string, labels: Record<string, string>): number | undefined {
-  const line = text
-    .split('\n')
-    .find(
-      (l) => l.startsWith(`${name}{`) && Object.entries(labels).every(([k, v]) => l.includes(`${k}="${v}"`)),
-    );
-  return line === undefined ? undefined : Number(line.slice(line.lastIndexOf(' ') + 1));
-}
-
 describe('tracing across HTTP → gRPC → PostgreSQL → outbox → NATS → dispatcher', () => {
   let collector: http.Server;
   const spans: ReceivedSpan[] = [];
