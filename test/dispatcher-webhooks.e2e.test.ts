@@ -7,6 +7,8 @@ import {
   createDemoWorld,
   createGuild,
   installApplication,
+  metricSample,
+  scrapeMetrics,
   startTestStack,
   type DemoWorld,
   type TestStack,
@@ -90,7 +92,9 @@ async function waitFor<T>(what: string, probe: () => T | undefined, timeoutMs = 
 
 beforeAll(async () => {
   // Retries at 1/100 of real time: 10 ms, 20 ms, 40 ms… within a 6 s budget.
-  stack = await startTestStack({ env: { WEBHOOK_TIME_SCALE: '0.01', WEBHOOK_DISABLE_AFTER_FAILURES: '3' } });
+  stack = await startTestStack({
+    env: { WEBHOOK_TIME_SCALE: '0.01', WEBHOOK_DISABLE_AFTER_FAILURES: '3', ACS_METRICS: '1' },
+  });
   world = await createDemoWorld(stack);
   pool = new Pool({ connectionString: stack.databaseUrl });
   // Dropping the database at the end terminates connections that are still closing.
@@ -366,6 +370,17 @@ describe('webhook event delivery', () => {
     const saved = await patchApplication(app.id, { event_webhooks_url: broken.url });
     expect(saved.status).toBe(200);
     expect(saved.body.event_webhooks_status).toBe(2);
+
+    // The dispatcher counted each outcome (this file's earlier deliveries included).
+    const text = await scrapeMetrics(stack, 'dispatcher');
+    const count = (outcome: string) =>
+      metricSample(text, 'acs_dispatcher_deliveries_total', {
+        acs_delivery_channel: 'webhook',
+        acs_delivery_outcome: outcome,
+      }) ?? 0;
+    expect(count('failed')).toBeGreaterThanOrEqual(3);
+    expect(count('retry')).toBeGreaterThanOrEqual(3);
+    expect(count('delivered')).toBeGreaterThanOrEqual(1);
   });
 
   it("keeps one app's stalled endpoint from delaying another app's events (p99 < 1 s)", async () => {

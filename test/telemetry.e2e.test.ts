@@ -1,6 +1,12 @@
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createDemoWorld, startTestStack, type TestStack } from './support';
+import {
+  createDemoWorld,
+  metricSample as sample,
+  scrapeMetrics as scrape,
+  startTestStack,
+  type TestStack,
+} from './support';
 
 /** One span as the OTLP/HTTP JSON exporter sends it, with its service's name. */
 interface ReceivedSpan {
@@ -52,7 +58,12 @@ describe('tracing across HTTP → gRPC → PostgreSQL → outbox → NATS → di
     await new Promise<void>((resolve) => collector.listen(0, '127.0.0.1', resolve));
     const { port } = collector.address() as AddressInfo;
     stack = await startTestStack({
-      env: { OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}`, OTEL_BSP_SCHEDULE_DELAY: '200' },
+      env: {
+        OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}`,
+        OTEL_BSP_SCHEDULE_DELAY: '200',
+        // Every service serves /metrics on a port it reports (METRICS_PORT=0).
+        ACS_METRICS: '1',
+      },
     });
   });
 
@@ -131,5 +142,67 @@ describe('tracing across HTTP → gRPC → PostgreSQL → outbox → NATS → di
         'deliver oauth.application.bot_token_reset',
       ]),
     );
+    // The request's trace id is in api-gateway's log line of the event it made (the cache
+    // of the application's credentials dropped), written in the event's processing span.
+    const logged = stack.processes
+      .find((p) => p.name === 'api-gateway')
+      ?.lastLines(500)
+      .map((line) => {
+        try {
+          return JSON.parse(line) as { msg?: string; trace_id?: string; span_id?: string };
+        } catch {
+          return {};
+        }
+      })
+      .find(
+        (entry) =>
+          entry.msg === 'cached credentials of the application dropped' && entry.trace_id === traceId,
+      );
+    expect(logged?.span_id).toMatch(/^[0-9a-f]{16}$/);
+  });
+
+  it('serves RED metrics by route and RPC, and the event pipeline’s lag, at each service’s /metrics', async () => {
+    const world = await createDemoWorld(stack.admin);
+    expect(
+      (await stack.admin('POST', `/admin/applications/${world.application.id}/bot/reset-token`)).status,
+    ).toBe(200);
+    const route = {
+      http_request_method: 'POST',
+      http_route: '/admin/applications/:application_id/bot/reset-token',
+      http_response_status_class: '2xx',
+    };
+    const lag = { acs_event_name: 'oauth.application.bot_token_reset' };
+    // The dispatcher receives the event a moment after the answer: poll its endpoint.
+    const deadline = Date.now() + 15_000;
+    let dispatcher = '';
+    while (Date.now() < deadline && !sample(dispatcher, 'messaging_consumer_lag_count', lag)) {
+      await new Promise((r) => setTimeout(r, 250));
+      dispatcher = await scrape(stack, 'dispatcher');
+    }
+    const gateway = await scrape(stack, 'api-gateway');
+    expect(sample(gateway, 'http_server_request_duration_count', route)).toBeGreaterThanOrEqual(1);
+    // The route's pattern, never the path with the application's id.
+    expect(gateway).not.toContain(world.application.id);
+    expect(
+      sample(gateway, 'rpc_client_duration_count', {
+        rpc_method: 'ResetBotToken',
+        rpc_grpc_status_code: '0',
+      }),
+    ).toBeGreaterThanOrEqual(1);
+    expect(sample(dispatcher, 'messaging_consumer_lag_count', lag)).toBeGreaterThanOrEqual(1);
+    expect(dispatcher).toMatch(
+      /messaging_consumer_lag_bucket\{[^}]*acs_event_name="oauth.application.bot_token_reset"[^}]*le="1"\}/,
+    );
+    // The dispatcher sent the event's gateway dispatch (ending the bot's sessions).
+    expect(dispatcher).toMatch(
+      /acs_dispatcher_deliveries(_total)?\{[^}]*acs_delivery_channel="gateway",acs_delivery_outcome="sent"\} [1-9]/,
+    );
+    // ACS's instruments only: the instrumentations' own metrics are dropped.
+    expect(gateway).not.toMatch(/^http_server_duration|^http_client_duration|^db_client/m);
+    const oauth = await scrape(stack, 'oauth');
+    expect(sample(oauth, 'messaging_outbox_lag_count', lag)).toBeGreaterThanOrEqual(1);
+    expect(
+      sample(oauth, 'rpc_server_duration_count', { rpc_method: 'ResetBotToken', rpc_grpc_status_code: '0' }),
+    ).toBeGreaterThanOrEqual(1);
   });
 });

@@ -229,6 +229,10 @@ async function startStack(options) {
         LOG_LEVEL: baseEnv.LOG_LEVEL ?? 'info',
         SNOWFLAKE_WORKER_ID: String(wiring.workerId),
         OTEL_SERVICE_NAME: wiring.name,
+        // Prometheus endpoints only when asked (ACS_METRICS=1), each on a port the OS
+        // chooses and reports (never a fixed one: the services and other stacks would race).
+        METRICS_PORT: baseEnv.ACS_METRICS ? '0' : '',
+        METRICS_HOST: '127.0.0.1',
         ...(options.events
           ? { EVENTS_STREAM: options.events.stream, EVENTS_SUBJECT_PREFIX: options.events.subjectPrefix }
           : {}),
@@ -361,6 +365,10 @@ async function startStack(options) {
       ? `ready at ${apiUrl()} and ${gatewayUrl}: the entry point in front of ${replicas} replicas of api-gateway and dispatcher`
       : `ready at ${apiUrl()}`,
   );
+  const metricsAt = processes
+    .filter((p) => typeof p.listeningPorts?.metrics === 'number')
+    .map((p) => `${p.name} http://127.0.0.1:${p.listeningPorts?.metrics}/metrics`);
+  if (metricsAt.length > 0) say(`metrics: ${metricsAt.join(', ')}`);
 
   return {
     get apiUrl() {

@@ -290,6 +290,14 @@ describe('the base', () => {
           }),
         );
       }
+      // Prometheus finds the metrics port by annotation, and the port is the one METRICS_PORT binds.
+      expect(deployment.spec.template.metadata.annotations).toMatchObject({
+        'prometheus.io/scrape': 'true',
+        'prometheus.io/port': '9464',
+        'prometheus.io/path': '/metrics',
+      });
+      expect(pod.containers[0].ports).toContainEqual({ name: 'metrics', containerPort: 9464 });
+      expect(find(base, 'ConfigMap', 'acs-config')?.data.METRICS_PORT).toBe('9464');
       expect(find(base, 'PodDisruptionBudget', name)?.spec.selector).toEqual(deployment.spec.selector);
       expect(find(base, 'HorizontalPodAutoscaler', name)?.spec.scaleTargetRef).toEqual({
         apiVersion: 'apps/v1',
@@ -388,6 +396,23 @@ describe('NetworkPolicies', () => {
       }
     },
   );
+
+  it('admit Prometheus, from its namespace, to the metrics port of every ACS pod and to nothing else', () => {
+    const scrape = find(base, 'NetworkPolicy', 'acs-metrics-scrape')!;
+    expect(scrape.spec.podSelector).toEqual({ matchLabels: { 'app.kubernetes.io/part-of': 'acs' } });
+    expect(scrape.spec.policyTypes).toEqual(['Ingress']);
+    expect(scrape.spec.ingress).toEqual([
+      {
+        from: [
+          {
+            namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'monitoring' } },
+            podSelector: { matchLabels: { 'app.kubernetes.io/name': 'prometheus' } },
+          },
+        ],
+        ports: [{ port: 'metrics', protocol: 'TCP' }],
+      },
+    ]);
+  });
 
   it('drop any other ingress, and let migration Jobs reach PostgreSQL and DNS only', () => {
     expect(find(base, 'NetworkPolicy', 'acs-default-deny-ingress')?.spec).toEqual({

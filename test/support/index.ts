@@ -9,3 +9,4 @@ export {
   type AdminTarget,
   type DemoWorld,
 } from './demo-world';
+export { scrapeMetrics, metricSample } from './scrape-metrics';

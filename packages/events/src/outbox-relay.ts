@@ -3,7 +3,13 @@ import { headers, type JetStreamClient, type NatsConnection } from 'nats';
 import type { Pool, PoolClient } from 'pg';
 import { ensureEventStream } from './ensure-event-stream';
 import { eventTracer } from './event-span';
-import { DEFAULT_EVENT_STREAM, publishedSubject, type EventStreamConfig } from './event-stream';
+import {
+  DEFAULT_EVENT_STREAM,
+  publishedSubject,
+  subjectWithoutPrefix,
+  type EventStreamConfig,
+} from './event-stream';
+import { pipelineInstruments } from './pipeline-metrics';
 import { outboxChannel } from './outbox-sql';
 import { retry } from './retry';
 import { schedulePruning, type ScheduledPruning } from './schedule-pruning';
@@ -116,15 +122,23 @@ export class OutboxRelay {
         subject: string;
         payload: string;
         trace_context: unknown;
+        age_ms: number;
       }>(
-        `SELECT id, subject, payload::text AS payload, trace_context FROM ${this.table}
+        // The row's age on the database's clock (created_at is written as now() in the
+        // session's time zone, localtimestamp is the same clock in the same terms).
+        `SELECT id, subject, payload::text AS payload, trace_context,
+                (EXTRACT(EPOCH FROM localtimestamp - created_at) * 1000)::float8 AS age_ms
+           FROM ${this.table}
           WHERE published_at IS NULL ORDER BY seq
           LIMIT $1 FOR UPDATE SKIP LOCKED`,
         [this.batchSize],
       );
       // Sent back to back on one connection, so the stream stores them in this order;
       // msgID becomes the Nats-Msg-Id header, the stream's deduplication key.
-      await Promise.all(rows.map((row) => this.publish(publishedSubject(row.subject, this.prefix), row)));
+      const selectedAt = performance.now();
+      await Promise.all(
+        rows.map((row) => this.publish(publishedSubject(row.subject, this.prefix), row, selectedAt)),
+      );
       if (rows.length > 0) {
         await client.query(`UPDATE ${this.table} SET published_at = now() WHERE id = ANY($1::text[])`, [
           rows.map((r) => r.id),
@@ -173,7 +187,8 @@ export class OutboxRelay {
    */
   private async publish(
     subject: string,
-    row: { id: string; payload: string; trace_context: unknown },
+    row: { id: string; subject: string; payload: string; trace_context: unknown; age_ms: number },
+    selectedAt: number,
   ): Promise<void> {
     const stored = readTraceCarrier(row.trace_context);
     const span = eventTracer.startSpan(
@@ -197,6 +212,11 @@ export class OutboxRelay {
     }
     try {
       await this.js.publish(subject, Buffer.from(row.payload), { msgID: row.id, headers: messageHeaders });
+      // Lag: the row's age when read, plus the time since, to NATS's acknowledgement.
+      pipelineInstruments().relayLag.record(Math.max(0, row.age_ms + performance.now() - selectedAt) / 1000, {
+        'messaging.system': 'nats',
+        'acs.event.name': subjectWithoutPrefix(row.subject, 'acs'),
+      });
     } finally {
       span.end();
     }

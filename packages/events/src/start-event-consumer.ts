@@ -1,10 +1,11 @@
-import { SpanKind, SpanStatusCode, trace, type Context, type Span } from '@opentelemetry/api';
+import { context, SpanKind, SpanStatusCode, trace, type Context, type Span } from '@opentelemetry/api';
 import type { ConsumerMessages, JsMsg, MsgHdrs, NatsConnection } from 'nats';
 import { connectNats, type NatsTarget } from './connect-nats';
 import { ensureConsumer, filterSubjectOf, type ConsumerSpec } from './ensure-consumer';
 import type { EventName } from './event-catalog';
 import { eventTracer } from './event-span';
 import { subjectWithoutPrefix, type EventStreamConfig } from './event-stream';
+import { pipelineInstruments, secondsSince } from './pipeline-metrics';
 import { readEvent, type CheckedEvent } from './read-event';
 import { retry, type BackoffPolicy } from './retry';
 import { contextOfCarrier, TRACE_HEADERS, type TraceCarrier } from './trace-context';
@@ -158,6 +159,13 @@ export function startEventConsumer<N extends EventName>(options: EventConsumerOp
 
   /** Starts the processing span of an event, continuing the trace its message carries. */
   const receive = (event: CheckedEvent<N>, message: JsMsg): Received<N> => {
+    const lag = secondsSince(event.occurredAt);
+    if (lag !== undefined)
+      pipelineInstruments().consumerLag.record(lag, {
+        'messaging.system': 'nats',
+        'messaging.consumer.group.name': options.consumer.name,
+        'acs.event.name': event.name,
+      });
     const parent = contextOfCarrier(traceCarrierOf(message.headers));
     const span = eventTracer.startSpan(
       `process ${event.name}`,
@@ -267,7 +275,8 @@ export function oneByOne<N extends EventName>(
     const retry: BatchOutcome<N>['retry'] = [];
     for (const event of events) {
       try {
-        await handle(event);
+        // In the event's processing span: what the handler logs or calls joins the trace.
+        await context.with(event.trace, () => handle(event));
       } catch (error) {
         retry.push({ event, error });
       }

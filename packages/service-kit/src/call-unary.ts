@@ -1,6 +1,7 @@
 import * as grpc from '@grpc/grpc-js';
 import { currentDeadline } from './deadline-context';
 import { carriesErrorDetail, isServiceError } from './grpc-errors';
+import { durationHistogram, instrumentsOf } from './metrics';
 import { fromTransportFailure } from './peer-errors';
 
 /** Default deadline of a call between services. */
@@ -37,6 +38,7 @@ export function callUnary<Req, Res>(
   const own = Date.now() + deadlineMs;
   const inherited = currentDeadline();
   const deadline = inherited === undefined ? own : Math.min(own, inherited);
+  const started = performance.now();
   return new Promise((resolve, reject) => {
     (method as unknown as FullUnaryMethod).call(
       client,
@@ -44,11 +46,39 @@ export function callUnary<Req, Res>(
       new grpc.Metadata(),
       { deadline },
       (error, response) => {
+        rpcClientInstruments().duration.record((performance.now() - started) / 1000, {
+          'rpc.system': 'grpc',
+          ...rpcNameOf(method),
+          'rpc.grpc.status_code': error
+            ? isServiceError(error)
+              ? error.code
+              : grpc.status.UNKNOWN
+            : grpc.status.OK,
+        });
         if (!error) return resolve(response as Res);
         reject(isServiceError(error) && !carriesErrorDetail(error) ? fromTransportFailure(error) : error);
       },
     );
   });
+}
+
+/**
+ * `rpc.client.duration` (seconds) of every call made, by the peer's `rpc.service`, its
+ * `rpc.method` and `rpc.grpc.status_code` (DEADLINE_EXCEEDED, UNAVAILABLE: the peer's
+ * failures as this side saw them).
+ */
+const rpcClientInstruments = instrumentsOf((meter) => ({
+  duration: durationHistogram(meter, 'rpc.client.duration', 'Duration of gRPC calls made'),
+}));
+
+/**
+ * `rpc.service` and `rpc.method` of a generated client method, from the path grpc-js
+ * gives it (`/acs.oauth.v1.OAuthService/ResetBotToken`).
+ */
+function rpcNameOf(method: unknown): { 'rpc.service': string; 'rpc.method': string } {
+  const path = (method as { path?: unknown }).path;
+  const match = typeof path === 'string' ? /^\/([^/]+)\/([^/]+)$/.exec(path) : null;
+  return { 'rpc.service': match?.[1] ?? 'unknown', 'rpc.method': match?.[2] ?? 'unknown' };
 }
 
 /**

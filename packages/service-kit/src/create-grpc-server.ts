@@ -3,6 +3,7 @@ import { HealthImplementation } from 'grpc-health-check';
 import type { Logger } from 'pino';
 import { DiscordError } from '@acs/discord-errors';
 import { runWithDeadline } from './deadline-context';
+import { durationHistogram, instrumentsOf } from './metrics';
 import { toGrpcError } from './grpc-errors';
 import { RepeatedErrorLog } from './repeated-error-log';
 
@@ -56,9 +57,24 @@ export function createGrpcServer(options: {
         call: grpc.ServerUnaryCall<unknown, unknown>,
         callback: grpc.sendUnaryData<unknown>,
       ) => {
+        const started = performance.now();
+        const record = (code: grpc.status): void =>
+          rpcServerInstruments().duration.record((performance.now() - started) / 1000, {
+            'rpc.system': 'grpc',
+            'rpc.service': binding.name,
+            'rpc.method': method,
+            'rpc.grpc.status_code': code,
+          });
         runWithDeadline(deadlineOf(call), () => handler(call.request as never)).then(
-          (response) => callback(null, response),
-          (error: unknown) => callback(translateError(errorLog, `${binding.name}/${method}`, error)),
+          (response) => {
+            record(grpc.status.OK);
+            callback(null, response);
+          },
+          (error: unknown) => {
+            const answer = translateError(errorLog, `${binding.name}/${method}`, error);
+            record(answer.code ?? grpc.status.UNKNOWN);
+            callback(answer);
+          },
         );
       };
     }
@@ -100,6 +116,14 @@ export function createGrpcServer(options: {
     },
   };
 }
+
+/**
+ * `rpc.server.duration` (seconds) of every call, by `rpc.service`, `rpc.method` and
+ * `rpc.grpc.status_code` (0 OK; the count of the others is the error rate by code).
+ */
+const rpcServerInstruments = instrumentsOf((meter) => ({
+  duration: durationHistogram(meter, 'rpc.server.duration', 'Duration of gRPC calls served'),
+}));
 
 /** The incoming call's deadline in epoch milliseconds (Infinity when the caller set none). */
 function deadlineOf(call: grpc.ServerUnaryCall<unknown, unknown>): number {

@@ -1,3 +1,4 @@
+import { isSpanContextValid, trace } from '@opentelemetry/api';
 import pino, { type Logger } from 'pino';
 
 export type { Logger } from 'pino';
@@ -22,7 +23,20 @@ const REDACTED_PATHS = [
   'req.headers.authorization',
 ];
 
-/** A JSON logger named after the service, with credentials redacted. */
+/**
+ * `trace_id` and `span_id` of the span active where a line is logged (none without
+ * tracing, or outside a span), so that a log line leads to its request's trace.
+ */
+export function traceFields(): { trace_id?: string; span_id?: string } {
+  const context = trace.getActiveSpan()?.spanContext();
+  if (!context || !isSpanContextValid(context)) return {};
+  return { trace_id: context.traceId, span_id: context.spanId };
+}
+
+/**
+ * A JSON logger named after the service, with credentials redacted; each line carries the
+ * active span's `trace_id` and `span_id` (`traceFields`).
+ */
 export function createLogger(service: string, level: string): Logger {
   return pino({
     name: service,
@@ -30,5 +44,6 @@ export function createLogger(service: string, level: string): Logger {
     base: { service },
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
     timestamp: pino.stdTimeFunctions.isoTime,
+    mixin: traceFields,
   });
 }

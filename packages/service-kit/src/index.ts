@@ -15,8 +15,19 @@ export {
   leaseSnowflakeProcessId,
   type SnowflakeLease,
 } from './lease-snowflake-process-id';
-export { createLogger, type Logger } from './create-logger';
-export { startTelemetry, type Telemetry } from './start-telemetry';
+export { createLogger, traceFields, type Logger } from './create-logger';
+export { startTelemetry, type Telemetry, type TelemetryOptions } from './start-telemetry';
+export {
+  recordHttpMetrics,
+  instrumentsOf,
+  durationHistogram,
+  statusClass,
+  serveMetrics,
+  ACS_METER,
+  DURATION_BUCKETS_SECONDS,
+  LAG_BUCKETS_SECONDS,
+  type MetricsEndpoint,
+} from './metrics';
 export { installGracefulShutdown, type ShutdownStep } from './graceful-shutdown';
 export {
   createGrpcServer,

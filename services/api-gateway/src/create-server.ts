@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import type { BlobStore } from '@acs/blob-store';
-import type { Logger } from '@acs/service-kit';
+import { recordHttpMetrics, type Logger } from '@acs/service-kit';
 import type { Authenticator } from './auth/create-authenticator';
 import type { BackendClients } from './clients/backend-clients';
 import type { PeerClients } from './clients/peer-clients';
@@ -97,6 +97,8 @@ function createApp(deps: ServerDeps): Express {
       ? new InvalidRequestLimiter(deps.invalidRequestLimits, counters)
       : undefined;
 
+  // First, so that every answer counts (the limiter's 429s, the 404s, the error renderer's).
+  app.use(recordHttpMetrics());
   app.use(setSecurityHeaders);
   app.use(limitRequestTime(deps.requestDeadlineMs));
   app.use(decodeAtSign);

@@ -86,7 +86,7 @@ export async function startService(
   // The bound port: PORT 0 lets the OS choose one.
   const { port } = server.address() as AddressInfo;
   logger.info({ host: config.HOST, port, limits: limitCounters.store }, 'api-gateway listening');
-  reportListening({ http: port });
+  reportListening({ http: port, ...(await telemetry.listening()) });
 
   installGracefulShutdown(
     logger,

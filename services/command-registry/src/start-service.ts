@@ -57,7 +57,7 @@ export async function startService(
   });
   const port = await server.listen(config.GRPC_ADDRESS);
   logger.info({ address: config.GRPC_ADDRESS, port }, 'command-registry listening');
-  reportListening({ grpc: port });
+  reportListening({ grpc: port, ...(await telemetry.listening()) });
 
   installGracefulShutdown(
     logger,

@@ -140,7 +140,7 @@ export async function startService(
   });
   const port = await server.listen(config.GRPC_ADDRESS);
   logger.info({ address: config.GRPC_ADDRESS, port, gateway: publicUrl }, 'dispatcher listening');
-  reportListening({ grpc: port, gateway: gateway.port });
+  reportListening({ grpc: port, gateway: gateway.port, ...(await telemetry.listening()) });
 
   installGracefulShutdown(
     logger,

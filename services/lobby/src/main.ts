@@ -5,6 +5,8 @@ import { SERVICE_NAME } from './service-name';
 const telemetry = startTelemetry({
   serviceName: SERVICE_NAME,
   otlpEndpoint: process.env.OTEL_EXPORTER_OTLP_ENDPOINT,
+  metricsPort: process.env.METRICS_PORT,
+  metricsHost: process.env.METRICS_HOST,
 });
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports

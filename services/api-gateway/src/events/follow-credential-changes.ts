@@ -39,6 +39,11 @@ export function followCredentialChanges(options: {
     logger: options.logger,
     handle: async (event) => {
       options.cache.invalidateApplication(event.data.application_id);
+      // Rare (a reset, a revocation) and worth finding again: logged with the change's trace id.
+      options.logger.info(
+        { applicationId: event.data.application_id, event: event.name },
+        'cached credentials of the application dropped',
+      );
     },
   });
 }

@@ -1,6 +1,7 @@
 import { withEventSpan, type BatchOutcome, type EventBatchHandler, type ReceivedEvent } from '@acs/events';
 import type { OAuthClient } from '../clients/oauth-client';
 import type { PermissionsClient } from '../clients/permissions-client';
+import { countDeliveries } from '../delivery/delivery-metrics';
 import type { DispatchBus } from '../delivery/gateway/dispatch-bus';
 import type { DispatchedEventName } from '../domain/plan-event';
 import type { DeliveryStore, NewDelivery } from '../store/delivery-store';
@@ -40,6 +41,7 @@ export function deliverEvents(deps: DeliveryDeps): EventBatchHandler<DispatchedE
     for (const [i, event] of events.entries()) {
       const plan = plans[i] as PlannedDeliveries | Error;
       if (plan instanceof Error) {
+        countDeliveries({ channel: 'event', outcome: 'plan_failed' });
         outcome.retry.push({ event, error: plan });
         continue;
       }
@@ -48,6 +50,7 @@ export function deliverEvents(deps: DeliveryDeps): EventBatchHandler<DispatchedE
         `deliver ${event.name}`,
         () => {
           for (const route of plan.gateway) bus.send(route);
+          countDeliveries({ channel: 'gateway', outcome: 'sent' }, plan.gateway.length);
           if (plan.webhook) deliveries.push(plan.webhook);
         },
         { attributes: deliveryAttributes(plan) },

@@ -3,6 +3,7 @@ import { WakeSignal } from '@acs/events';
 import { signatureTimestamp, signWebhook, type WebhookPoster } from '@acs/outbound';
 import type { OAuthClient } from '../../clients/oauth-client';
 import { deliveryUrlOf } from '../../domain/plan-lobby-event';
+import { countDeliveries } from '../delivery-metrics';
 import { nextAttemptAt } from '../../domain/retry-schedule';
 import type { ClaimedDelivery, DeliveryStore } from '../../store/delivery-store';
 
@@ -149,6 +150,7 @@ export class WebhookWorker {
     const url = deliveryUrlOf(delivery, settings.webhookUrl);
     if (!url || !settings.webhookTypes.includes(delivery.eventType)) {
       await store.markSkipped(delivery, 'the application no longer receives this event');
+      countDeliveries({ channel: 'webhook', outcome: 'skipped' });
       return;
     }
     const attemptedAt = new Date();
@@ -160,6 +162,7 @@ export class WebhookWorker {
     });
     if (outcome.kind === 'answered' && outcome.status === 204) {
       await store.markDelivered(delivery, attemptedAt);
+      countDeliveries({ channel: 'webhook', outcome: 'delivered' });
       return;
     }
     const error = outcome.kind === 'answered' ? `answered ${outcome.status}, not 204` : outcome.reason;
@@ -167,9 +170,11 @@ export class WebhookWorker {
     const next = nextAttemptAt(delivery.attempts + 1, first, Date.now(), this.random, this.options.timeScale);
     if (next !== undefined) {
       await store.scheduleRetry(delivery, attemptedAt, new Date(next), error);
+      countDeliveries({ channel: 'webhook', outcome: 'retry' });
       return;
     }
     const disabled = await store.markFailed(delivery, attemptedAt, error, this.options.disableAfterFailures);
+    countDeliveries({ channel: 'webhook', outcome: 'failed' });
     logger.warn(
       { eventId: delivery.eventId, applicationId: delivery.applicationId, error },
       'webhook delivery failed',
