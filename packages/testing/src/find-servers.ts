@@ -53,9 +53,11 @@ function hasDocker(): boolean {
   return Boolean(process.env.DOCKER_HOST) || fs.existsSync('/var/run/docker.sock');
 }
 
+// A server that is not there refuses at once; the timeout only bounds one that is too busy
+// to accept quickly (a loaded CI machine), so it is generous.
 function answers(host: string, port: number): Promise<boolean> {
   return new Promise((resolve) => {
-    const socket = net.connect({ host, port, timeout: 500 });
+    const socket = net.connect({ host, port, timeout: 5000 });
     socket.once('connect', () => {
       socket.destroy();
       resolve(true);
