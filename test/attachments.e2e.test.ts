@@ -95,6 +95,7 @@ async function sendForm(
   path: string,
   payload: unknown,
   files: Array<{ name: string; bytes: Buffer | string; type?: string; field?: string }>,
+  headers: Record<string, string> = {},
 ) {
   const form = new FormData();
   if (payload !== undefined)
@@ -106,7 +107,7 @@ async function sendForm(
       file.name,
     ),
   );
-  const response = await fetch(`${stack.apiUrl}/api/v10${path}`, { method, body: form });
+  const response = await fetch(`${stack.apiUrl}/api/v10${path}`, { method, body: form, headers });
   const text = await response.text();
   return { status: response.status, body: text ? JSON.parse(text) : null };
 }
@@ -467,6 +468,136 @@ function rssOf(pid: number): number {
   const kib = /VmRSS:\s+(\d+)/.exec(status)?.[1];
   return Number(kib ?? 0) * 1024;
 }
+
+describe('files in a modal submit (a FileUpload in a Label)', () => {
+  it('the user submits two files; the app receives attachment ids resolved to attachments it can download', async () => {
+    const { interaction, outcome } = await invokeAndHold();
+    const opened = await api(stack, 'POST', `/interactions/${interaction.id}/${interaction.token}/callback`, {
+      body: {
+        type: 9,
+        data: {
+          custom_id: 'upload',
+          title: 'Upload',
+          components: [
+            {
+              type: 18,
+              label: 'Your files',
+              component: { type: 19, custom_id: 'docs', min_values: 1, max_values: 2 },
+            },
+          ],
+        },
+      },
+    });
+    expect(opened.status).toBe(204);
+    expect((await outcome).body).toMatchObject({ outcome: 'success' });
+
+    const submit = (values: unknown) => ({
+      type: 5,
+      application_id: httpApp.id,
+      guild_id: world.guild.id,
+      channel_id: world.channel.id,
+      data: {
+        id: interaction.id,
+        custom_id: 'upload',
+        components: [{ type: 18, component: { type: 19, custom_id: 'docs', values } }],
+      },
+    });
+    const asUser = { Authorization: user.token };
+    const before = storedBlobs().length;
+
+    // A file over the guild's limit: 413 / 40005, and nothing is left in the store.
+    const over = await sendForm(
+      'POST',
+      '/interactions?wait=true',
+      submit(['0']),
+      [{ name: 'big.bin', bytes: Buffer.alloc(LIMIT + 1, 1) }],
+      asUser,
+    );
+    expect(over.status).toBe(413);
+    expect(over.body).toMatchObject({ code: 40005 });
+    // A value naming a file the request does not have: 50035 at the value; its blobs are deleted.
+    const missing = await sendForm(
+      'POST',
+      '/interactions?wait=true',
+      submit(['0', '3']),
+      [
+        { name: 'a.txt', bytes: 'hello' },
+        { name: 'b.txt', bytes: 'world' },
+      ],
+      asUser,
+    );
+    expect(missing.status).toBe(400);
+    expect(missing.body.code).toBe(50035);
+    expect(missing.body.errors.data.components['0'].component.values['1']._errors[0].code).toBe(
+      'INTERACTION_MODAL_ANSWER_INVALID',
+    );
+    // No session, or files on another interaction type: refused before a byte is stored.
+    const anonymous = await sendForm('POST', '/interactions', submit(['0']), [{ name: 'a.txt', bytes: 'x' }]);
+    expect(anonymous.status).toBe(401);
+    const command = await sendForm(
+      'POST',
+      '/interactions',
+      { ...submit(['0']), type: 2 },
+      [{ name: 'a.txt', bytes: 'x' }],
+      asUser,
+    );
+    expect(command.status).toBe(400);
+    expect(command.body.errors.files._errors[0].code).toBe('ATTACHMENTS_NOT_SUPPORTED');
+    await waitFor(() => storedBlobs().length === before);
+
+    const png = Buffer.alloc(300, 9);
+    endpoint.answer = () => ({ status: 200, body: { type: 4, data: { content: 'Got them', flags: 64 } } });
+    const from = endpoint.received.length;
+    const submitted = await sendForm(
+      'POST',
+      '/interactions?wait=true',
+      submit(['1', '0']),
+      [
+        { name: 'notes.txt', bytes: 'hello' },
+        { name: 'shot.png', bytes: png, type: 'image/png' },
+      ],
+      asUser,
+    );
+    expect(submitted.status).toBe(200);
+    expect(submitted.body.outcome).toBe('success');
+    const received = await endpoint.next(from);
+    expect(received.type).toBe(5);
+    const answer = received.data.components[0].component;
+    expect(answer).toEqual({
+      type: 19,
+      id: 2,
+      custom_id: 'docs',
+      values: [expect.any(String), expect.any(String)],
+    });
+    const [shotId, notesId] = answer.values as string[];
+    const attachments = received.data.resolved.attachments;
+    expect(Object.keys(attachments).sort()).toEqual([shotId, notesId].sort());
+    expect(attachments[shotId]).toEqual({
+      id: shotId,
+      filename: 'shot.png',
+      content_type: 'image/png',
+      size: 300,
+      url: `${stack.apiUrl}/attachments/${world.channel.id}/${shotId}/shot.png`,
+      proxy_url: `${stack.apiUrl}/attachments/${world.channel.id}/${shotId}/shot.png`,
+      ephemeral: true,
+    });
+    expectSchema('MessageAttachmentResponse', attachments[shotId]);
+    expect(await download(attachments[shotId].url)).toEqual({ status: 200, type: 'image/png', bytes: png });
+    expect((await download(attachments[notesId!].url)).bytes.toString()).toBe('hello');
+    expect(storedBlobs().length).toBe(before + 2);
+
+    // The modal is submitted: another submit is 404 / 10062 and leaves no blob.
+    const again = await sendForm(
+      'POST',
+      '/interactions',
+      submit(['0']),
+      [{ name: 'again.txt', bytes: 'again' }],
+      asUser,
+    );
+    expect({ status: again.status, code: again.body.code }).toEqual({ status: 404, code: 10062 });
+    await waitFor(() => storedBlobs().length === before + 2);
+  });
+});
 
 async function waitFor(condition: () => boolean, timeoutMs = 5000): Promise<void> {
   const end = Date.now() + timeoutMs;
