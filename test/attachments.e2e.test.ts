@@ -1,8 +1,10 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { Client as PgClient } from 'pg';
 import { AttachmentBuilder, Client, Events, GatewayIntentBits } from 'discord.js';
+import { runCli } from '../infra/src/cli/acs-cli';
 import { InteractionsEndpoint } from './helpers/interactions-endpoint';
 import { expectSchema } from './helpers/openapi-validator';
 import {
@@ -596,6 +598,55 @@ describe('files in a modal submit (a FileUpload in a Label)', () => {
     );
     expect({ status: again.status, code: again.body.code }).toEqual({ status: 404, code: 10062 });
     await waitFor(() => storedBlobs().length === before + 2);
+  });
+});
+
+describe('`npx acs submit-modal --file`', () => {
+  it('sends a file for the modal’s file upload from a terminal', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'acs-cli-'));
+    try {
+      writeFileSync(join(dataDir, 'seed.json'), JSON.stringify(world));
+      writeFileSync(join(dataDir, 'stack.json'), JSON.stringify({ apiUrl: stack.apiUrl }));
+      writeFileSync(join(dataDir, 'admin-token'), `${stack.adminToken}\n`);
+      const file = join(dataDir, 'report.txt');
+      writeFileSync(file, 'quarterly report');
+      const { interaction, outcome } = await invokeAndHold();
+      const opened = await api(
+        stack,
+        'POST',
+        `/interactions/${interaction.id}/${interaction.token}/callback`,
+        {
+          body: {
+            type: 9,
+            data: {
+              custom_id: 'report',
+              title: 'Report',
+              components: [{ type: 18, label: 'Report', component: { type: 19, custom_id: 'doc' } }],
+            },
+          },
+        },
+      );
+      expect(opened.status).toBe(204);
+      await outcome;
+      endpoint.answer = () => ({ status: 200, body: { type: 4, data: { content: 'Filed', flags: 64 } } });
+      const from = endpoint.received.length;
+      const lines: string[] = [];
+      const code = await runCli(
+        ['submit-modal', interaction.id, 'report', '--file', `doc=${file}`, '--app', httpApp.id],
+        { dataDir, env: {}, out: (line) => lines.push(line) },
+      );
+      expect({ code, output: lines.join('\n') }).toEqual({
+        code: 0,
+        output: expect.stringContaining('Filed'),
+      });
+      const received = await endpoint.next(from);
+      const [id] = received.data.components[0].component.values;
+      const attachment = received.data.resolved.attachments[id];
+      expect(attachment).toMatchObject({ filename: 'report.txt', size: 16, ephemeral: true });
+      expect((await download(attachment.url)).bytes.toString()).toBe('quarterly report');
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
 
