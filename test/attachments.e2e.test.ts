@@ -571,7 +571,7 @@ describe('files in a modal submit (a FileUpload in a Label)', () => {
       custom_id: 'docs',
       values: [expect.any(String), expect.any(String)],
     });
-    const [shotId, notesId] = answer.values as string[];
+    const [shotId, notesId] = answer.values as [string, string];
     const attachments = received.data.resolved.attachments;
     expect(Object.keys(attachments).sort()).toEqual([shotId, notesId].sort());
     expect(attachments[shotId]).toEqual({
@@ -585,7 +585,7 @@ describe('files in a modal submit (a FileUpload in a Label)', () => {
     });
     expectSchema('MessageAttachmentResponse', attachments[shotId]);
     expect(await download(attachments[shotId].url)).toEqual({ status: 200, type: 'image/png', bytes: png });
-    expect((await download(attachments[notesId!].url)).bytes.toString()).toBe('hello');
+    expect((await download(attachments[notesId].url)).bytes.toString()).toBe('hello');
     expect(storedBlobs().length).toBe(before + 2);
 
     // The modal is submitted: another submit is 404 / 10062 and leaves no blob.
