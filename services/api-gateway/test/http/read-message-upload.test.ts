@@ -72,7 +72,7 @@ describe('readMessageUpload with a limit that depends on payload_json (a modal s
       else form.append(name, value);
     }
     const response = await fetch(base, { method: 'POST', body: form });
-    return { status: response.status, body: (await response.json()) as any };
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
   }
   const blobs = async () =>
     (await readdir(join(dir, 'uploads')).catch(() => [])).filter((n) => !n.endsWith('.json'));
