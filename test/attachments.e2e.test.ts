@@ -471,6 +471,38 @@ function rssOf(pid: number): number {
   return Number(kib ?? 0) * 1024;
 }
 
+describe('attachment:// URLs in components v2', () => {
+  it('must name a file of the message: 50035 at the URL otherwise, and no blob is kept', async () => {
+    const { interaction, outcome } = await invokeAndHold();
+    const callback = `/interactions/${interaction.id}/${interaction.token}/callback?with_response=true`;
+    const answer = (url: string) => ({
+      type: 4,
+      data: { flags: 1 << 15, components: [{ type: 13, file: { url } }] },
+    });
+    const before = storedBlobs().length;
+    const refused = await sendForm('POST', callback, answer('attachment://other.txt'), [
+      { name: 'report.txt', bytes: 'report' },
+    ]);
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors.data.components['0'].file.url._errors[0].code).toBe(
+      'MEDIA_URL_ATTACHMENT_NOT_FOUND',
+    );
+    await waitFor(() => storedBlobs().length === before);
+    const sent = await sendForm('POST', callback, answer('attachment://report.txt'), [
+      { name: 'report.txt', bytes: 'report' },
+    ]);
+    expect(sent.status).toBe(200);
+    expect(sent.body.resource.message.components[0]).toMatchObject({
+      type: 13,
+      file: { url: 'attachment://report.txt' },
+    });
+    expect(sent.body.resource.message.attachments).toEqual([
+      expect.objectContaining({ filename: 'report.txt' }),
+    ]);
+    expect((await outcome).body).toMatchObject({ outcome: 'success' });
+  });
+});
+
 describe('files in a modal submit (a FileUpload in a Label)', () => {
   it('the user submits two files; the app receives attachment ids resolved to attachments it can download', async () => {
     const { interaction, outcome } = await invokeAndHold();
@@ -507,16 +539,12 @@ describe('files in a modal submit (a FileUpload in a Label)', () => {
     const asUser = { Authorization: user.token };
     const before = storedBlobs().length;
 
-    // A file over the guild's limit: 413 / 40005, and nothing is left in the store.
-    const over = await sendForm(
-      'POST',
-      '/interactions?wait=true',
-      submit(['0']),
-      [{ name: 'big.bin', bytes: Buffer.alloc(LIMIT + 1, 1) }],
-      asUser,
-    );
+    // A file over the guild's limit: 413 / 40005, and nothing is left in the store. (Refusals
+    // that come before the body is read are sent with a client that takes an early answer.)
+    const invocations = new URL(`${stack.apiUrl}/api/v10/interactions?wait=true`);
+    const over = await streamUpload(invocations, LIMIT + 1, submit(['0']), asUser);
     expect(over.status).toBe(413);
-    expect(over.body).toMatchObject({ code: 40005 });
+    expect(JSON.parse(over.body)).toMatchObject({ code: 40005 });
     // A value naming a file the request does not have: 50035 at the value; its blobs are deleted.
     const missing = await sendForm(
       'POST',
@@ -534,17 +562,11 @@ describe('files in a modal submit (a FileUpload in a Label)', () => {
       'INTERACTION_MODAL_ANSWER_INVALID',
     );
     // No session, or files on another interaction type: refused before a byte is stored.
-    const anonymous = await sendForm('POST', '/interactions', submit(['0']), [{ name: 'a.txt', bytes: 'x' }]);
+    const anonymous = await streamUpload(invocations, 1, submit(['0']));
     expect(anonymous.status).toBe(401);
-    const command = await sendForm(
-      'POST',
-      '/interactions',
-      { ...submit(['0']), type: 2 },
-      [{ name: 'a.txt', bytes: 'x' }],
-      asUser,
-    );
+    const command = await streamUpload(invocations, 1, { ...submit(['0']), type: 2 }, asUser);
     expect(command.status).toBe(400);
-    expect(command.body.errors.files._errors[0].code).toBe('ATTACHMENTS_NOT_SUPPORTED');
+    expect(JSON.parse(command.body).errors.files._errors[0].code).toBe('ATTACHMENTS_NOT_SUPPORTED');
     await waitFor(() => storedBlobs().length === before);
 
     const png = Buffer.alloc(300, 9);
@@ -589,14 +611,8 @@ describe('files in a modal submit (a FileUpload in a Label)', () => {
     expect(storedBlobs().length).toBe(before + 2);
 
     // The modal is submitted: another submit is 404 / 10062 and leaves no blob.
-    const again = await sendForm(
-      'POST',
-      '/interactions',
-      submit(['0']),
-      [{ name: 'again.txt', bytes: 'again' }],
-      asUser,
-    );
-    expect({ status: again.status, code: again.body.code }).toEqual({ status: 404, code: 10062 });
+    const again = await streamUpload(invocations, 5, submit(['0']), asUser);
+    expect({ status: again.status, code: JSON.parse(again.body).code }).toEqual({ status: 404, code: 10062 });
     await waitFor(() => storedBlobs().length === before + 2);
   });
 });
@@ -667,6 +683,7 @@ function streamUpload(
   url: URL,
   size: number,
   payload: unknown,
+  headers: Record<string, string> = {},
 ): Promise<{ status: number; body: string; bytesSentBeforeAnswer: number }> {
   const boundary = `acs${Date.now()}`;
   const head = Buffer.from(
@@ -685,6 +702,7 @@ function streamUpload(
       {
         method: 'POST',
         headers: {
+          ...headers,
           'Content-Type': `multipart/form-data; boundary=${boundary}`,
           'Content-Length': head.length + size + tail.length,
         },
