@@ -1,8 +1,10 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { Client as PgClient } from 'pg';
 import { AttachmentBuilder, Client, Events, GatewayIntentBits } from 'discord.js';
+import { runCli } from '../infra/src/cli/acs-cli';
 import { InteractionsEndpoint } from './helpers/interactions-endpoint';
 import { expectSchema } from './helpers/openapi-validator';
 import {
@@ -95,6 +97,7 @@ async function sendForm(
   path: string,
   payload: unknown,
   files: Array<{ name: string; bytes: Buffer | string; type?: string; field?: string }>,
+  headers: Record<string, string> = {},
 ) {
   const form = new FormData();
   if (payload !== undefined)
@@ -106,7 +109,7 @@ async function sendForm(
       file.name,
     ),
   );
-  const response = await fetch(`${stack.apiUrl}/api/v10${path}`, { method, body: form });
+  const response = await fetch(`${stack.apiUrl}/api/v10${path}`, { method, body: form, headers });
   const text = await response.text();
   return { status: response.status, body: text ? JSON.parse(text) : null };
 }
@@ -468,6 +471,201 @@ function rssOf(pid: number): number {
   return Number(kib ?? 0) * 1024;
 }
 
+describe('attachment:// URLs in components v2', () => {
+  it('must name a file of the message: 50035 at the URL otherwise, and no blob is kept', async () => {
+    const { interaction, outcome } = await invokeAndHold();
+    const callback = `/interactions/${interaction.id}/${interaction.token}/callback?with_response=true`;
+    const answer = (url: string) => ({
+      type: 4,
+      data: { flags: 1 << 15, components: [{ type: 13, file: { url } }] },
+    });
+    const before = storedBlobs().length;
+    const refused = await sendForm('POST', callback, answer('attachment://other.txt'), [
+      { name: 'report.txt', bytes: 'report' },
+    ]);
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors.data.components['0'].file.url._errors[0].code).toBe(
+      'MEDIA_URL_ATTACHMENT_NOT_FOUND',
+    );
+    await waitFor(() => storedBlobs().length === before);
+    const sent = await sendForm('POST', callback, answer('attachment://report.txt'), [
+      { name: 'report.txt', bytes: 'report' },
+    ]);
+    expect(sent.status).toBe(200);
+    expect(sent.body.resource.message.components[0]).toMatchObject({
+      type: 13,
+      file: { url: 'attachment://report.txt' },
+    });
+    expect(sent.body.resource.message.attachments).toEqual([
+      expect.objectContaining({ filename: 'report.txt' }),
+    ]);
+    expect((await outcome).body).toMatchObject({ outcome: 'success' });
+  });
+});
+
+describe('files in a modal submit (a FileUpload in a Label)', () => {
+  it('the user submits two files; the app receives attachment ids resolved to attachments it can download', async () => {
+    const { interaction, outcome } = await invokeAndHold();
+    const opened = await api(stack, 'POST', `/interactions/${interaction.id}/${interaction.token}/callback`, {
+      body: {
+        type: 9,
+        data: {
+          custom_id: 'upload',
+          title: 'Upload',
+          components: [
+            {
+              type: 18,
+              label: 'Your files',
+              component: { type: 19, custom_id: 'docs', min_values: 1, max_values: 2 },
+            },
+          ],
+        },
+      },
+    });
+    expect(opened.status).toBe(204);
+    expect((await outcome).body).toMatchObject({ outcome: 'success' });
+
+    const submit = (values: unknown) => ({
+      type: 5,
+      application_id: httpApp.id,
+      guild_id: world.guild.id,
+      channel_id: world.channel.id,
+      data: {
+        id: interaction.id,
+        custom_id: 'upload',
+        components: [{ type: 18, component: { type: 19, custom_id: 'docs', values } }],
+      },
+    });
+    const asUser = { Authorization: user.token };
+    const before = storedBlobs().length;
+
+    // A file over the guild's limit: 413 / 40005, and nothing is left in the store. (Refusals
+    // that come before the body is read are sent with a client that takes an early answer.)
+    const invocations = new URL(`${stack.apiUrl}/api/v10/interactions?wait=true`);
+    const over = await streamUpload(invocations, LIMIT + 1, submit(['0']), asUser);
+    expect(over.status).toBe(413);
+    expect(JSON.parse(over.body)).toMatchObject({ code: 40005 });
+    // A value naming a file the request does not have: 50035 at the value; its blobs are deleted.
+    const missing = await sendForm(
+      'POST',
+      '/interactions?wait=true',
+      submit(['0', '3']),
+      [
+        { name: 'a.txt', bytes: 'hello' },
+        { name: 'b.txt', bytes: 'world' },
+      ],
+      asUser,
+    );
+    expect(missing.status).toBe(400);
+    expect(missing.body.code).toBe(50035);
+    expect(missing.body.errors.data.components['0'].component.values['1']._errors[0].code).toBe(
+      'INTERACTION_MODAL_ANSWER_INVALID',
+    );
+    // No session, or files on another interaction type: refused before a byte is stored.
+    const anonymous = await streamUpload(invocations, 1, submit(['0']));
+    expect(anonymous.status).toBe(401);
+    const command = await streamUpload(invocations, 1, { ...submit(['0']), type: 2 }, asUser);
+    expect(command.status).toBe(400);
+    expect(JSON.parse(command.body).errors.files._errors[0].code).toBe('ATTACHMENTS_NOT_SUPPORTED');
+    await waitFor(() => storedBlobs().length === before);
+
+    const png = Buffer.alloc(300, 9);
+    endpoint.answer = () => ({ status: 200, body: { type: 4, data: { content: 'Got them', flags: 64 } } });
+    const from = endpoint.received.length;
+    const submitted = await sendForm(
+      'POST',
+      '/interactions?wait=true',
+      submit(['1', '0']),
+      [
+        { name: 'notes.txt', bytes: 'hello' },
+        { name: 'shot.png', bytes: png, type: 'image/png' },
+      ],
+      asUser,
+    );
+    expect(submitted.status).toBe(200);
+    expect(submitted.body.outcome).toBe('success');
+    const received = await endpoint.next(from);
+    expect(received.type).toBe(5);
+    const answer = received.data.components[0].component;
+    expect(answer).toEqual({
+      type: 19,
+      id: 2,
+      custom_id: 'docs',
+      values: [expect.any(String), expect.any(String)],
+    });
+    const [shotId, notesId] = answer.values as [string, string];
+    const attachments = received.data.resolved.attachments;
+    expect(Object.keys(attachments).sort()).toEqual([shotId, notesId].sort());
+    expect(attachments[shotId]).toEqual({
+      id: shotId,
+      filename: 'shot.png',
+      content_type: 'image/png',
+      size: 300,
+      url: `${stack.apiUrl}/attachments/${world.channel.id}/${shotId}/shot.png`,
+      proxy_url: `${stack.apiUrl}/attachments/${world.channel.id}/${shotId}/shot.png`,
+      ephemeral: true,
+    });
+    expectSchema('MessageAttachmentResponse', attachments[shotId]);
+    expect(await download(attachments[shotId].url)).toEqual({ status: 200, type: 'image/png', bytes: png });
+    expect((await download(attachments[notesId].url)).bytes.toString()).toBe('hello');
+    expect(storedBlobs().length).toBe(before + 2);
+
+    // The modal is submitted: another submit is 404 / 10062 and leaves no blob.
+    const again = await streamUpload(invocations, 5, submit(['0']), asUser);
+    expect({ status: again.status, code: JSON.parse(again.body).code }).toEqual({ status: 404, code: 10062 });
+    await waitFor(() => storedBlobs().length === before + 2);
+  });
+});
+
+describe('`npx acs submit-modal --file`', () => {
+  it('sends a file for the modal’s file upload from a terminal', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'acs-cli-'));
+    try {
+      writeFileSync(join(dataDir, 'seed.json'), JSON.stringify(world));
+      writeFileSync(join(dataDir, 'stack.json'), JSON.stringify({ apiUrl: stack.apiUrl }));
+      writeFileSync(join(dataDir, 'admin-token'), `${stack.adminToken}\n`);
+      const file = join(dataDir, 'report.txt');
+      writeFileSync(file, 'quarterly report');
+      const { interaction, outcome } = await invokeAndHold();
+      const opened = await api(
+        stack,
+        'POST',
+        `/interactions/${interaction.id}/${interaction.token}/callback`,
+        {
+          body: {
+            type: 9,
+            data: {
+              custom_id: 'report',
+              title: 'Report',
+              components: [{ type: 18, label: 'Report', component: { type: 19, custom_id: 'doc' } }],
+            },
+          },
+        },
+      );
+      expect(opened.status).toBe(204);
+      await outcome;
+      endpoint.answer = () => ({ status: 200, body: { type: 4, data: { content: 'Filed', flags: 64 } } });
+      const from = endpoint.received.length;
+      const lines: string[] = [];
+      const code = await runCli(
+        ['submit-modal', interaction.id, 'report', '--file', `doc=${file}`, '--app', httpApp.id],
+        { dataDir, env: {}, out: (line) => lines.push(line) },
+      );
+      expect({ code, output: lines.join('\n') }).toEqual({
+        code: 0,
+        output: expect.stringContaining('Filed'),
+      });
+      const received = await endpoint.next(from);
+      const [id] = received.data.components[0].component.values;
+      const attachment = received.data.resolved.attachments[id];
+      expect(attachment).toMatchObject({ filename: 'report.txt', size: 16, ephemeral: true });
+      expect((await download(attachment.url)).bytes.toString()).toBe('quarterly report');
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
 async function waitFor(condition: () => boolean, timeoutMs = 5000): Promise<void> {
   const end = Date.now() + timeoutMs;
   while (!condition()) {
@@ -485,6 +683,7 @@ function streamUpload(
   url: URL,
   size: number,
   payload: unknown,
+  headers: Record<string, string> = {},
 ): Promise<{ status: number; body: string; bytesSentBeforeAnswer: number }> {
   const boundary = `acs${Date.now()}`;
   const head = Buffer.from(
@@ -503,6 +702,7 @@ function streamUpload(
       {
         method: 'POST',
         headers: {
+          ...headers,
           'Content-Type': `multipart/form-data; boundary=${boundary}`,
           'Content-Length': head.length + size + tail.length,
         },

@@ -474,6 +474,25 @@ function badBodies(): Array<{ what: string; body: string | Buffer; type: string 
       type: 'multipart/form-data; boundary=b',
     },
     {
+      // POST /interactions needs payload_json first (it names the modal whose limit applies).
+      what: 'multipart with a file before payload_json',
+      body:
+        '--b\r\nContent-Disposition: form-data; name="files[0]"; filename="a.txt"\r\n' +
+        'Content-Type: text/plain\r\n\r\nhello\r\n' +
+        '--b\r\nContent-Disposition: form-data; name="payload_json"\r\n\r\n' +
+        '{"type":4,"data":{"content":"x","attachments":[{"id":7}]},"attachments":[{"id":7}]}\r\n--b--\r\n',
+      type: 'multipart/form-data; boundary=b',
+    },
+    {
+      what: 'multipart modal submit with a file, naming no open modal',
+      body:
+        '--b\r\nContent-Disposition: form-data; name="payload_json"\r\n\r\n' +
+        '{"type":5,"application_id":"1","channel_id":"1","data":{"id":"1","custom_id":"x","components":[]}}\r\n' +
+        '--b\r\nContent-Disposition: form-data; name="files[0]"; filename="a.txt"\r\n' +
+        'Content-Type: text/plain\r\n\r\nhello\r\n--b--\r\n',
+      type: 'multipart/form-data; boundary=b',
+    },
+    {
       what: 'multipart with U+0000 in a part name',
       body: multipart('b', '{}').replace('payload_json', 'payload\u0000json'),
       type: 'multipart/form-data; boundary=b',

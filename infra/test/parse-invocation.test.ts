@@ -1,5 +1,5 @@
 import { parseInvocation, splitWords } from '../src/cli/parse-invocation';
-import { describeError, describeOutcome, modalAnswers, parseArgs } from '../src/cli/acs-cli';
+import { describeError, describeOutcome, modalAnswers, modalFiles, parseArgs } from '../src/cli/acs-cli';
 
 const ping = { id: '10', name: 'ping', type: 1, version: '11', options: [{ name: 'text', type: 3 }] };
 const weather = {
@@ -116,7 +116,11 @@ describe('the CLI around it', () => {
       line: '/ping text:hi',
       args: ['/ping', 'text:hi'],
       flags: { guild: '5', json: true, app: '7' },
+      files: [],
     });
+    expect(
+      parseArgs(['submit-modal', '7', 'form', '--file', 'docs=a.txt', '--file=docs=b.txt']).files,
+    ).toEqual(['docs=a.txt', 'docs=b.txt']);
     expect(parseArgs([]).command).toBe('commands');
     expect(() => parseArgs(['invoke', '--guild'])).toThrow('--guild needs a value');
   });
@@ -202,6 +206,15 @@ describe('the CLI around it', () => {
       { type: 18, component: { type: 3, custom_id: 'none', values: [] } },
     ]);
     expect(() => modalAnswers(['nothing'])).toThrow('custom_id=text');
+    expect(modalFiles([`docs=${__filename}`, `pic=${__filename}`, `docs=${__filename}`])).toEqual({
+      components: [
+        { type: 18, component: { type: 19, custom_id: 'docs', values: ['0', '2'] } },
+        { type: 18, component: { type: 19, custom_id: 'pic', values: ['1'] } },
+      ],
+      paths: [__filename, __filename, __filename],
+    });
+    expect(() => modalFiles(['docs=/no/such/file'])).toThrow('no file at');
+    expect(() => modalFiles(['docs'])).toThrow('custom_id=path');
     expect(describeOutcome({ outcome: 'failure', reason_code: 2, messages: [] })).toBe(
       '✗ the interaction failed (reason 2: the app did not answer in time)',
     );

@@ -18,9 +18,10 @@ const USAGE = `usage:
   npx acs click MESSAGE CUSTOM_ID    click a button of a message the app posted
   npx acs select MESSAGE CUSTOM_ID VALUE...  pick values in a select (--type 5-8: user, role,
                                      mentionable, channel select; default 3, a string select)
-  npx acs submit-modal INTERACTION CUSTOM_ID input=text list[]=a,b
+  npx acs submit-modal INTERACTION CUSTOM_ID input=text list[]=a,b [--file upload=PATH]...
                                      submit the modal INTERACTION opened (its custom_id), with
-                                     each input's answer: text, or [] values of a select
+                                     each input's answer: text, or [] values of a select; each
+                                     --file uploads PATH for the file upload custom_id upload
 
 options (defaults: the demo world of .data/seed.json):
   --base URL          ACS's base URL (ACS_URL; else the running npm start's; else http://127.0.0.1:8080)
@@ -32,6 +33,7 @@ options (defaults: the demo world of .data/seed.json):
   --bot-token T       the app's bot token, to list commands outside a guild (--dm)
   --json              print the raw outcome JSON
   --type N            the select's component type (select)
+  --file ID=PATH      a file for the modal's file upload ID (submit-modal; repeatable)
 `;
 
 /**
@@ -40,6 +42,7 @@ options (defaults: the demo world of .data/seed.json):
  */
 function parseArgs(argv) {
   const flags = {};
+  const files = [];
   const positional = [];
   const booleans = new Set(['json', 'dm', 'help']);
   for (let i = 0; i < argv.length; i++) {
@@ -48,13 +51,23 @@ function parseArgs(argv) {
     else if (arg.startsWith('--')) {
       const [name, inline] = arg.slice(2).split(/=(.*)/s, 2);
       if (booleans.has(name)) flags[name] = true;
-      else if (inline !== undefined) flags[name] = inline;
+      else if (name === 'file') {
+        if (inline !== undefined) files.push(inline);
+        else if (i + 1 < argv.length) files.push(argv[++i]);
+        else throw new Error('--file needs a value');
+      } else if (inline !== undefined) flags[name] = inline;
       else if (i + 1 < argv.length) flags[name] = argv[++i];
       else throw new Error(`--${name} needs a value`);
     } else positional.push(arg);
   }
   const command = positional[0] ?? 'commands';
-  return { command, line: positional.slice(1).join(' ') || undefined, args: positional.slice(1), flags };
+  return {
+    command,
+    line: positional.slice(1).join(' ') || undefined,
+    args: positional.slice(1),
+    flags,
+    files,
+  };
 }
 
 function readDataFile(dataDir, name) {
@@ -104,15 +117,27 @@ function resolveSettings(flags, env, dataDir) {
   };
 }
 
-/** One HTTP call; answers `{status, body}` and never throws on a status. */
-async function call(base, method, route, { token, body } = {}) {
+/**
+ * One HTTP call; answers `{status, body}` and never throws on a status. With `files`, the
+ * body goes as multipart/form-data: `payload_json` first, then each file as `files[n]`.
+ */
+async function call(base, method, route, { token, body, files } = {}) {
+  let sent = body === undefined ? undefined : JSON.stringify(body);
+  if (files && files.length > 0) {
+    const form = new FormData();
+    form.append('payload_json', sent ?? '{}');
+    files.forEach((file, n) =>
+      form.append(`files[${n}]`, new Blob([fs.readFileSync(file)]), path.basename(file)),
+    );
+    sent = form;
+  }
   const response = await fetch(`${base}${route}`, {
     method,
     headers: {
       ...(token ? { Authorization: token } : {}),
-      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+      ...(typeof sent === 'string' ? { 'Content-Type': 'application/json' } : {}),
     },
-    body: body === undefined ? undefined : JSON.stringify(body),
+    body: sent,
   });
   const text = await response.text();
   let parsed = null;
@@ -294,7 +319,10 @@ function describeModal(interactionId, modal) {
     if (!component || typeof component !== 'object') return;
     if (component.type === 18) {
       const input = component.component ?? {};
-      lines.push(`  ${component.label}: ${input.custom_id}${input.required === false ? ' (optional)' : ''}`);
+      const upload = input.type === 19 ? ` (files: --file ${input.custom_id}=PATH)` : '';
+      lines.push(
+        `  ${component.label}: ${input.custom_id}${input.required === false ? ' (optional)' : ''}${upload}`,
+      );
       return;
     }
     if (component.type === 4)
@@ -320,6 +348,28 @@ function modalAnswers(pairs) {
   });
 }
 
+/**
+ * `custom_id=path` files as a modal submit's FILE_UPLOAD answers (one label per custom_id,
+ * `values` the indices `n` of `files[n]`) and the paths to send, in order.
+ */
+function modalFiles(pairs) {
+  const paths = [];
+  const byCustomId = new Map();
+  for (const pair of pairs) {
+    const match = /^([^=]+)=(.+)$/s.exec(pair);
+    if (!match) throw new Error(`a file is --file custom_id=path, not "${pair}"`);
+    const [, customId, file] = match;
+    if (!fs.existsSync(file)) throw new Error(`no file at "${file}"`);
+    byCustomId.set(customId, [...(byCustomId.get(customId) ?? []), String(paths.length)]);
+    paths.push(file);
+  }
+  const components = [...byCustomId].map(([customId, values]) => ({
+    type: 18,
+    component: { type: 19, custom_id: customId, values },
+  }));
+  return { components, paths };
+}
+
 /** A snowflake-like nonce, as the chat client makes one. */
 function newNonce() {
   return String(
@@ -332,7 +382,7 @@ function newNonce() {
  * prints what the app answered; the app is --app (else the demo app), the place --guild
  * and --channel (else the demo guild's), or --dm.
  */
-async function followOn(command, args, settings, token, out) {
+async function followOn(command, args, settings, token, out, filePairs = []) {
   const applicationId = settings.appId ?? settings.seedAppId;
   if (!applicationId) throw new Error('--app is unknown: pass the app whose message or modal this is');
   const [first, customId, ...rest] = args;
@@ -343,9 +393,16 @@ async function followOn(command, args, settings, token, out) {
   const channelId = settings.channelId ?? (await botDmChannel({ ...settings, appId: applicationId }, token));
   const place = { ...(settings.guildId ? { guild_id: settings.guildId } : {}), channel_id: channelId };
   let body;
+  let files = [];
   if (command === 'submit-modal') {
-    body = { type: 5, data: { id: first, custom_id: customId, components: modalAnswers(rest) } };
+    const uploads = modalFiles(filePairs);
+    files = uploads.paths;
+    body = {
+      type: 5,
+      data: { id: first, custom_id: customId, components: [...modalAnswers(rest), ...uploads.components] },
+    };
   } else {
+    if (filePairs.length > 0) throw new Error('--file is for submit-modal');
     const componentType = command === 'click' ? 2 : Number(settings.componentType ?? 3);
     body = {
       type: 3,
@@ -360,6 +417,7 @@ async function followOn(command, args, settings, token, out) {
   const sent = await call(settings.base, 'POST', '/api/v10/interactions?wait=true', {
     token,
     body: { ...body, application_id: applicationId, ...place, nonce: newNonce() },
+    files,
   });
   if (sent.status !== 200) {
     out(describeError(sent));
@@ -377,7 +435,7 @@ async function followOn(command, args, settings, token, out) {
  */
 async function runCli(argv, io) {
   const out = io.out ?? ((s) => process.stdout.write(`${s}\n`));
-  const { command, line, args, flags } = parseArgs(argv);
+  const { command, line, args, flags, files } = parseArgs(argv);
   if (flags.help || command === 'help') {
     out(USAGE);
     return 0;
@@ -389,7 +447,7 @@ async function runCli(argv, io) {
   const settings = resolveSettings(flags, io.env ?? process.env, io.dataDir);
   const token = await sessionToken(settings);
   if (['click', 'select', 'submit-modal'].includes(command))
-    return followOn(command, args, settings, token, out);
+    return followOn(command, args, settings, token, out, files);
   const commands = await listCommands(settings, token);
   if (command === 'commands') {
     if (commands.length === 0) out('no commands of this app can be used here');
@@ -442,6 +500,7 @@ async function runCli(argv, io) {
 module.exports = {
   runCli,
   parseArgs,
+  modalFiles,
   resolveSettings,
   describeOutcome,
   describeError,

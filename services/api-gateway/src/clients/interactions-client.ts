@@ -21,6 +21,8 @@ export interface Invocation {
   locale: string;
   /** ACS extension: answer with the outcome once the interaction has one. */
   wait: boolean;
+  /** A modal submit's files (multipart `files[n]`, named by its FILE_UPLOAD answers). */
+  files?: MessageFiles;
 }
 
 /** A multipart body's files, stored by api-gateway, and where their attachments will be served. */
@@ -80,7 +82,13 @@ export interface InteractionsClient {
    * check it (callback: by `interactionId`; webhook routes: by `applicationId`), and the
    * interaction's upload limit in bytes.
    */
-  describeUpload(input: { interactionId?: string; applicationId?: string; token: string }): Promise<number>;
+  describeUpload(input: {
+    interactionId?: string;
+    applicationId?: string;
+    token: string;
+    /** The user's modal submit: the session's user (`interactionId` the modal's, `token` empty). */
+    userId?: string;
+  }): Promise<number>;
   /** Where an attachment's bytes are; 404 for one that is not (or no longer) there. */
   getAttachment(input: {
     channelId: string;
@@ -133,6 +141,7 @@ export function createInteractionsClient(client: interactions.InteractionsServic
           body_json: invocation.bodyJson,
           locale: invocation.locale,
           wait: invocation.wait,
+          ...wireFiles(invocation.files),
         },
         invocation.wait ? WAITING_INVOCATION_DEADLINE_MS : undefined,
       );
@@ -178,6 +187,7 @@ export function createInteractionsClient(client: interactions.InteractionsServic
         interaction_id: input.interactionId ?? '',
         application_id: input.applicationId ?? '',
         token: input.token,
+        user_id: input.userId ?? '',
       });
       return Number(answer.attachment_size_limit);
     },

@@ -1,5 +1,7 @@
 import type { Request, RequestHandler } from 'express';
 import type { BlobStore } from '@acs/blob-store';
+import { fieldError } from '@acs/discord-errors';
+import { isJsonObject } from '@acs/validation';
 import type { Authenticator } from '../auth/create-authenticator';
 import type { MessageFiles, WebhookMessageRef } from '../clients/interactions-client';
 import type { PeerClients } from '../clients/peer-clients';
@@ -10,7 +12,8 @@ import {
 } from '../domain/interaction-token';
 import { resolveRequestLocale } from '../domain/resolve-request-locale';
 import { booleanQuery, snowflakeParam, snowflakeQuery, webhookMessageParam } from '../http/path-params';
-import { acceptFormPayload } from '../http/read-json-body';
+import { acceptFormPayload, decodeJsonBody } from '../http/read-json-body';
+import { FormErrorCode } from '../http/read-form-payload';
 import type { Route } from '../http/route-table';
 import { deleteBlobs, readMessageUpload } from '../http/read-message-upload';
 import { toDiscordError } from '../http/render-error';
@@ -32,6 +35,9 @@ export interface InteractionRoutes {
   /** The callback and the interaction token's webhook routes. */
   responses: Route[];
 }
+
+/** The interaction type whose body may carry files (A8 MODAL_SUBMIT). */
+const MODAL_SUBMIT = 5;
 
 /** Interaction routes are exempt from the global rate limit, as on Discord. */
 const EXEMPT_FROM_GLOBAL = { global: false };
@@ -111,12 +117,15 @@ export function interactionRoutes(
   const invoke: RequestHandler = async (req, res) => {
     const principal = await auth.authenticateSession(req);
     const wait = booleanQuery(req, 'wait');
-    const outcome = await interactions.createInteraction({
-      userId: principal.userId,
-      bodyJson: req.rawBody ?? '',
-      locale: resolveRequestLocale(req.headers, principal.userLocale),
-      wait,
-    });
+    const outcome = await withFiles(req, (files) =>
+      interactions.createInteraction({
+        userId: principal.userId,
+        bodyJson: req.rawBody ?? '',
+        locale: resolveRequestLocale(req.headers, principal.userLocale),
+        wait,
+        ...(files ? { files } : {}),
+      }),
+    );
     if (wait) sendJson(res, 200, outcome);
     else sendNoContent(res);
   };
@@ -183,6 +192,41 @@ export function interactionRoutes(
   };
 
   const webhookUploadLimit = (req: Request) => interactions.describeUpload(webhookOf(req));
+
+  /**
+   * A user's modal submit with files: the session's user, and the modal `data.id` names (it
+   * must be theirs and open), checked before the first file is stored; its limit is the
+   * limit of the interaction that opened it. Any other body carries no files.
+   */
+  const modalUploadLimit = async (req: Request, payloadJson = ''): Promise<number> => {
+    const principal = await auth.authenticateSession(req);
+    const { body } = decodeJsonBody(Buffer.from(payloadJson, 'utf8'));
+    const data = isJsonObject(body) ? body.data : undefined;
+    if (
+      !isJsonObject(body) ||
+      body.type !== MODAL_SUBMIT ||
+      !isJsonObject(data) ||
+      typeof data.id !== 'string'
+    ) {
+      throw fieldError(
+        'files',
+        FormErrorCode.ATTACHMENTS_NOT_SUPPORTED,
+        'Only a modal submit (type 5) carries files',
+      );
+    }
+    return interactions.describeUpload({ interactionId: data.id, userId: principal.userId, token: '' });
+  };
+  const readInvocation = uploads
+    ? readMessageUpload(
+        {
+          blobs: uploads.blobs,
+          maxPayloadBytes: uploads.maxPayloadBytes,
+          uploadLimit: modalUploadLimit,
+          limitFromPayload: true,
+        },
+        readBody,
+      )
+    : readPayload;
   const webhook = '/webhooks/:webhook_id/:webhook_token';
   const message = `${webhook}/messages/:message_id`;
   return {
@@ -190,7 +234,7 @@ export function interactionRoutes(
       {
         method: 'post',
         path: '/interactions',
-        handlers: [...readPayload, invoke],
+        handlers: [...readInvocation, invoke],
         credential: 'session',
         rateLimit: EXEMPT_FROM_GLOBAL,
       },

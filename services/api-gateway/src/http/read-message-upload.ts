@@ -55,8 +55,14 @@ export interface MessageUploadOptions {
   /**
    * The route's upload limit (the interaction's `attachment_size_limit`), asked before a
    * single file is read: it also checks the route's token, so files are stored only for a live one.
+   * With `limitFromPayload`, it is asked with `payload_json`'s text when the first file comes.
    */
-  uploadLimit(req: Request): Promise<number>;
+  uploadLimit(req: Request, payloadJson?: string): Promise<number>;
+  /**
+   * The limit depends on the body (the user's modal submit: the modal `data.id` names):
+   * `payload_json` must come before the first file (else 50035).
+   */
+  limitFromPayload?: boolean;
 }
 
 /** Runs `handlers` as one handler, each passing to the next. */
@@ -93,6 +99,7 @@ export function readMessageUpload(
   return [
     (req, res, next) => {
       if (formKindOf(req.headers['content-type'] ?? '') !== 'multipart') return asBody(req, res, next);
+      if (options.limitFromPayload) return streamUpload(req, res, next, options, undefined);
       options.uploadLimit(req).then(
         (limit) => streamUpload(req, res, next, options, limit),
         (error: unknown) => next(error),
@@ -105,8 +112,8 @@ function streamUpload(
   req: Request,
   res: Response,
   next: NextFunction,
-  { blobs, maxPayloadBytes }: MessageUploadOptions,
-  limit: number,
+  { blobs, maxPayloadBytes, uploadLimit }: MessageUploadOptions,
+  knownLimit: number | undefined,
 ): void {
   let parser: busboy.Busboy;
   try {
@@ -124,6 +131,7 @@ function streamUpload(
   let payload: string | undefined;
   let failure: unknown;
   let finished = false;
+  let limit: Promise<number> | undefined = knownLimit === undefined ? undefined : Promise.resolve(knownLimit);
 
   // A refused body is answered at once; the blobs it stored are deleted once its writes have settled.
   const refuse = () => {
@@ -179,23 +187,39 @@ function streamUpload(
       return fail(formBodyInvalid(`has files[${index}] more than once`));
     }
     indexes.add(index);
+    if (limit === undefined) {
+      // The limit depends on the body: it is asked once, with payload_json, which comes first.
+      if (payload === undefined) {
+        stream.resume();
+        return fail(formBodyInvalid('has a file part before payload_json'));
+      }
+      limit = uploadLimit(req, payload);
+    }
     // The write reports the stream's failures; none may go unhandled before it takes the stream.
     stream.on('error', () => undefined);
     const filename = info.filename && info.filename !== '' ? info.filename : `file${index}`;
     const blobKey = `${UPLOADS_PREFIX}${randomUUID()}`;
     const contentType = contentTypeOf(info.mimeType, filename);
     open.add(stream);
+    let maxBytes = 0;
     writes.push(
-      blobs.put(blobKey, stream, { contentType, maxBytes: limit }).then(
-        ({ size }) => {
-          open.delete(stream);
-          stored.push({ index, blobKey, filename, contentType, size });
-        },
-        (error: unknown) => {
-          open.delete(stream);
-          fail(error instanceof BlobTooLargeError ? new RequestTooLargeError(limit) : error);
-        },
-      ),
+      limit
+        .then((bytes) => {
+          maxBytes = bytes;
+          if (failure !== undefined) throw failure;
+          return blobs.put(blobKey, stream, { contentType, maxBytes });
+        })
+        .then(
+          ({ size }) => {
+            open.delete(stream);
+            stored.push({ index, blobKey, filename, contentType, size });
+          },
+          (error: unknown) => {
+            open.delete(stream);
+            stream.resume();
+            fail(error instanceof BlobTooLargeError ? new RequestTooLargeError(maxBytes) : error);
+          },
+        ),
     );
   });
   parser.on('field', (name, value, info) => {

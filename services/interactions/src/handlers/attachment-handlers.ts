@@ -1,7 +1,9 @@
 import type { interactions } from '@acs/protos';
 import { readPathSnowflake, UnknownResourceError } from '@acs/discord-errors';
 import { DEFAULT_ATTACHMENT_SIZE_LIMIT } from '../domain/invocation/build-interaction';
+import { UnknownInteractionError } from '../domain/callbacks';
 import type { AttachmentStore } from '../store/attachment-rows';
+import type { FollowOnSourcesStore } from '../store/follow-on-sources-store';
 import type { InteractionRecord } from '../store/interaction-record';
 import type { ResponseStore } from '../store/response-store';
 import { findAnswerable } from './responder';
@@ -11,6 +13,8 @@ import { authenticateWebhook } from './webhook-message-handlers';
 export interface AttachmentHandlerDeps {
   responses: ResponseStore;
   attachments: AttachmentStore;
+  /** The open modals a user's modal submit (with files) names. */
+  sources: Pick<FollowOnSourcesStore, 'findComponentSource' | 'findOpenModal'>;
 }
 
 /** 404 for an attachment that is not (or no longer) there, as Discord's CDN answers. */
@@ -21,7 +25,7 @@ class UnknownAttachmentError extends UnknownResourceError {
 }
 
 /** The interaction's `attachment_size_limit`, as its object told the app. */
-function uploadLimitOf(record: InteractionRecord): number {
+function uploadLimitOf(record: Pick<InteractionRecord, 'payload'>): number {
   const limit = record.payload.attachment_size_limit;
   return typeof limit === 'number' && Number.isSafeInteger(limit) && limit > 0
     ? limit
@@ -29,9 +33,19 @@ function uploadLimitOf(record: InteractionRecord): number {
 }
 
 /** The RPCs api-gateway needs around files: before streaming them, and to serve them. */
-export function createAttachmentHandlers({ responses, attachments }: AttachmentHandlerDeps) {
+export function createAttachmentHandlers({ responses, attachments, sources }: AttachmentHandlerDeps) {
   return {
     async DescribeUpload(req: interactions.DescribeUploadRequest__Output) {
+      if (req.user_id !== '') {
+        // A user's modal submit: the modal the user may still submit, in the place it was
+        // opened (its opening interaction's limit).
+        const userId = readPathSnowflake('user_id', req.user_id);
+        const open = await sources.findOpenModal(readPathSnowflake('interaction_id', req.interaction_id));
+        if (!open || open.userId !== userId || open.submitted || open.expired) {
+          throw new UnknownInteractionError();
+        }
+        return { attachment_size_limit: uploadLimitOf(open.origin) };
+      }
       const record =
         req.interaction_id !== ''
           ? await findAnswerable(responses, {

@@ -22,6 +22,14 @@ import {
   type InvocationPlace,
   type ModalSubmitBody,
 } from '../domain/invocation';
+import {
+  cleanFilename,
+  makeAttachments,
+  SPOILER_PREFIX,
+  type MadeAttachment,
+  type MessageAttachment,
+  type UploadedFile,
+} from '../domain/messages';
 import type { NewInteraction, RecordResult } from '../store/interaction-store';
 import type { FollowOnSourcesStore } from '../store/follow-on-sources-store';
 import { deliverInteraction, type DeliveryDeps } from './deliver-interaction';
@@ -57,18 +65,49 @@ export async function invokeComponent(
   });
 }
 
-/** A user submits a modal an app opened for them (A8 type 5); answers the interaction's id. */
+/** A modal submit's files (multipart `files[n]`), already in the blob store. */
+export interface SubmittedFiles {
+  files: readonly UploadedFile[];
+  /** Where api-gateway serves attachments: their `url`. */
+  baseUrl: string;
+}
+
+/**
+ * A user submits a modal an app opened for them (A8 type 5); answers the interaction's id.
+ * Files its FILE_UPLOAD answers name become ephemeral attachments of the submit's
+ * interaction (rows written with it), which the app receives in `data.resolved.attachments`.
+ */
 export async function invokeModalSubmit(
   deps: FollowOnDeps,
   userId: string,
   body: ModalSubmitBody,
   requestLocale: string,
+  uploaded: SubmittedFiles = { files: [], baseUrl: '' },
 ): Promise<string> {
   const open = await deps.sources.findOpenModal(body.data.id);
-  const judged = judgeModalSubmit(body, userId, open);
+  const judged = judgeModalSubmit(body, userId, open, uploaded.files);
   const modal = open as NonNullable<typeof open>;
   const { parties, place } = await describe(deps, userId, body, modal.origin, judged.ids);
-  const data = buildModalData(modal, judged, lookupsOf(parties, place));
+  const made = new Map<string, MadeAttachment[]>();
+  for (const [customId, files] of judged.uploads) {
+    const added = files.map((file) => {
+      const filename = cleanFilename(file.filename);
+      return { file, filename, spoiler: filename.startsWith(SPOILER_PREFIX) };
+    });
+    made.set(
+      customId,
+      makeAttachments(added, {
+        nextId: () => deps.ids.next(),
+        channelId: body.channelId,
+        baseUrl: uploaded.baseUrl,
+        ephemeral: true,
+      }),
+    );
+  }
+  const attachments = new Map<string, MessageAttachment[]>(
+    [...made].map(([customId, list]) => [customId, list.map((item) => item.attachment)]),
+  );
+  const data = buildModalData(modal, judged, lookupsOf(parties, place), attachments);
   // A modal opened from a component carries that component's message (A1 `message`).
   const message = modal.origin.payload.message;
   const extra = message !== undefined ? { message } : {};
@@ -85,7 +124,7 @@ export async function invokeModalSubmit(
       messageId: modal.messageId,
       requestLocale,
     },
-    body.data.id,
+    { modalInteractionId: body.data.id, attachments: [...made.values()].flat() },
   );
 }
 
@@ -155,7 +194,11 @@ interface FollowOn {
  * context are the origin's (the message is where the app was invoked); a modal submit
  * also marks its modal submitted, in the same transaction.
  */
-async function record(deps: FollowOnDeps, input: FollowOn, modalInteractionId?: string): Promise<string> {
+async function record(
+  deps: FollowOnDeps,
+  input: FollowOn,
+  submit?: { modalInteractionId: string; attachments: MadeAttachment[] },
+): Promise<string> {
   const { body, origin, parties, place } = input;
   const id = deps.ids.next();
   const token = formatInteractionToken(id, randomBytes(32).toString('hex'));
@@ -200,9 +243,9 @@ async function record(deps: FollowOnDeps, input: FollowOn, modalInteractionId?: 
     botPayload: delivery === 'gateway' ? interaction : null,
   };
   const recorded: RecordResult =
-    modalInteractionId === undefined
+    submit === undefined
       ? await deps.interactions.record(row)
-      : await deps.interactions.recordModalSubmit(row, modalInteractionId);
+      : await deps.interactions.recordModalSubmit(row, submit.modalInteractionId, submit.attachments);
   if (!recorded.recorded) return recorded.interactionId;
   deliverInteraction(deps, row, parties, interaction);
   return id;

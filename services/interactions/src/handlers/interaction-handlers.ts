@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { readPathSnowflake } from '@acs/discord-errors';
+import { fieldError, readPathSnowflake } from '@acs/discord-errors';
 import type { interactions } from '@acs/protos';
 import { currentDeadline, PeerTimeoutError, type Logger } from '@acs/service-kit';
 import type { SnowflakeGenerator } from '@acs/snowflake';
@@ -35,7 +35,8 @@ import type { InteractionStore, Launch, NewInteraction } from '../store/interact
 import type { FollowOnSourcesStore } from '../store/follow-on-sources-store';
 import type { ApplicationFactsMemo } from './application-facts';
 import { deliverInteraction } from './deliver-interaction';
-import { invokeComponent, invokeModalSubmit } from './follow-on-invocation';
+import { invokeComponent, invokeModalSubmit, type SubmittedFiles } from './follow-on-invocation';
+import { uploadedFilesOf } from './uploaded-files';
 
 /** What the invocation RPC needs. */
 export interface InteractionHandlerDeps {
@@ -68,10 +69,17 @@ export function createInteractionHandlers(deps: InteractionHandlerDeps) {
     ): Promise<interactions.CreateInteractionResponse> {
       const userId = readPathSnowflake('user_id', request.user_id);
       const body = readInteractionRequest(request.body_json);
-      // A replayed nonce does not invoke again (the same user, within the token's lifetime).
+      const files = uploadedFilesOf(request.files);
+      // Only a modal submit carries files (its FILE_UPLOAD answers name them).
+      if (files.length > 0 && body.type !== InteractionType.MODAL_SUBMIT) {
+        throw fieldError('files', 'ATTACHMENTS_NOT_SUPPORTED', 'Only a modal submit (type 5) carries files');
+      }
+      // A replayed nonce does not invoke again (the same user, within the token's lifetime):
+      // its files, named by no attachment, are left to the sweep of orphan blobs.
       const replayed =
         body.nonce === null ? undefined : await deps.interactions.findByNonce(userId, body.nonce);
-      const interactionId = replayed ?? (await start(deps, userId, body, request.locale));
+      const uploaded = { files, baseUrl: request.attachment_base_url };
+      const interactionId = replayed ?? (await start(deps, userId, body, request.locale, uploaded));
       if (!request.wait) return { outcome_json: '' };
       return { outcome_json: JSON.stringify(renderOutcome(await waitForOutcome(deps, interactionId))) };
     },
@@ -84,11 +92,12 @@ function start(
   userId: string,
   body: InteractionRequest,
   locale: string,
+  uploaded: SubmittedFiles,
 ): Promise<string> {
   if (body.type === InteractionType.MESSAGE_COMPONENT)
     return invokeComponent(deps, userId, body as ComponentBody, locale);
   if (body.type === InteractionType.MODAL_SUBMIT)
-    return invokeModalSubmit(deps, userId, body as ModalSubmitBody, locale);
+    return invokeModalSubmit(deps, userId, body as ModalSubmitBody, locale, uploaded);
   return invoke(deps, userId, body as InvocationBody, locale);
 }
 

@@ -15,7 +15,7 @@ export interface StoredAttachment {
  */
 export function insertAttachmentsSql(
   params: StatementParameters,
-  messageId: string,
+  messageId: string | null,
   interactionId: string,
   channelId: string,
   made: readonly MadeAttachment[],
@@ -35,10 +35,13 @@ export function insertAttachmentsSql(
            AS a(id bigint, filename text, content_type text, size bigint, blob_key text)`;
 }
 
-/** Inserts a message's new attachments (see insertAttachmentsSql). */
+/**
+ * Inserts a message's new attachments (see insertAttachmentsSql); `messageId` null: a modal
+ * submit's files, owned by the submit's interaction.
+ */
 export async function insertAttachments(
   db: PoolClient,
-  messageId: string,
+  messageId: string | null,
   interactionId: string,
   channelId: string,
   made: readonly MadeAttachment[],

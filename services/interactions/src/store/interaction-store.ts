@@ -4,6 +4,8 @@ import { UnknownInteractionError } from '../domain/callbacks';
 import type { JsonRecord, SettledInteraction } from '../domain/invocation';
 import type { Delivery } from '../domain/invocation';
 import type { InteractionRecord } from './interaction-record';
+import type { MadeAttachment } from '../domain/messages';
+import { insertAttachments } from './attachment-rows';
 import { StatementParameters } from './statement-parameters';
 import { withTransaction } from './with-transaction';
 import { insertEventsSql, notifySql, writeEvents } from './write-events';
@@ -161,7 +163,11 @@ export class InteractionStore {
    * `modalInteractionId` opened as submitted: of two submits of one modal, one records and
    * the other finds it submitted (404 / 10062).
    */
-  async recordModalSubmit(interaction: NewInteraction, modalInteractionId: string): Promise<RecordResult> {
+  async recordModalSubmit(
+    interaction: NewInteraction,
+    modalInteractionId: string,
+    attachments: readonly MadeAttachment[] = [],
+  ): Promise<RecordResult> {
     const events = eventsOfRecording(interaction, undefined);
     return withTransaction<RecordResult>(this.pool, async (db) => {
       const claimed = await db.query(
@@ -171,8 +177,11 @@ export class InteractionStore {
         [modalInteractionId, interaction.userId],
       );
       if (!claimed.rowCount) throw new UnknownInteractionError();
-      if (await insertInteraction(db, interaction, events, this.windows, undefined))
+      if (await insertInteraction(db, interaction, events, this.windows, undefined)) {
+        // The submit's files belong to its interaction (no message).
+        await insertAttachments(db, null, interaction.id, interaction.channelId, attachments);
         return { recorded: true };
+      }
       // The nonce names an interaction recorded meanwhile: that one is the answer, and this
       // submit marks nothing.
       throw new ReplayedNonce();

@@ -419,3 +419,92 @@ describe('invalid invocations', () => {
     }
   });
 });
+
+describe('a modal submit with files', () => {
+  const MODAL = {
+    custom_id: 'upload',
+    title: 'Upload',
+    components: [{ type: 18, label: 'Files', component: { type: 19, custom_id: 'docs', max_values: 2 } }],
+  };
+  const file = (index: number, filename: string) => ({
+    index,
+    blob_key: `uploads/server-${index}-${nonces}`,
+    filename,
+    content_type: 'text/plain',
+    size: 3,
+  });
+
+  it('describes the open modal’s upload limit to its user only, and delivers the files as attachments', async () => {
+    const command = makeCommand(server.world, httpApp);
+    endpoint.answer = () => ({ status: 200, body: { type: 9, data: MODAL } });
+    const from = endpoint.received.length;
+    await invoke(body(command));
+    const openerId = endpoint.received[from]!.body.id as string;
+    const describe = (userId: string) =>
+      server.call<interactions.DescribeUploadResponse__Output>('DescribeUpload', {
+        interaction_id: openerId,
+        user_id: userId,
+        token: '',
+      });
+    expect(Number((await describe(USER.id)).attachment_size_limit)).toBe(20971520);
+    await expect(describe('1500000000000000999')).rejects.toMatchObject({ httpStatus: 404, code: 10062 });
+
+    const submit = (values: string[]) => ({
+      type: 5,
+      application_id: httpApp.id,
+      guild_id: GUILD,
+      channel_id: CHANNEL,
+      nonce: `n${++nonces}`,
+      data: {
+        id: openerId,
+        custom_id: 'upload',
+        components: [{ type: 18, component: { type: 19, custom_id: 'docs', values } }],
+      },
+    });
+    const withFiles = (invocation: object, files: object[]) =>
+      server.call('CreateInteraction', {
+        user_id: USER.id,
+        body_json: JSON.stringify(invocation),
+        locale: 'en-GB',
+        wait: true,
+        files,
+        attachment_base_url: 'http://acs.test',
+      });
+    // Files on a command, or a value naming no file: 50035, and nothing is recorded.
+    await expect(withFiles(body(command), [file(0, 'a.txt')])).rejects.toMatchObject({
+      httpStatus: 400,
+      errors: { files: { _errors: [{ code: 'ATTACHMENTS_NOT_SUPPORTED' }] } },
+    });
+    await expect(withFiles(submit(['1']), [file(0, 'a.txt')])).rejects.toMatchObject({
+      httpStatus: 400,
+      errors: { data: { components: { '0': { component: { values: { '0': expect.anything() } } } } } },
+    });
+
+    endpoint.answer = () => ({ status: 200, body: { type: 4, data: { content: 'Thanks', flags: 64 } } });
+    const submitFrom = endpoint.received.length;
+    const files = [file(0, 'a.txt'), file(1, 'b c.txt')];
+    await withFiles(submit(['1', '0']), files);
+    const received = endpoint.received[submitFrom]!.body;
+    const ids = received.data.components[0].component.values as string[];
+    expect(ids).toHaveLength(2);
+    expect(received.data.resolved.attachments[ids[0]!]).toEqual({
+      id: ids[0],
+      filename: 'b_c.txt',
+      content_type: 'text/plain',
+      size: 3,
+      url: `http://acs.test/attachments/${CHANNEL}/${ids[0]}/b_c.txt`,
+      proxy_url: `http://acs.test/attachments/${CHANNEL}/${ids[0]}/b_c.txt`,
+      ephemeral: true,
+    });
+    const { rows } = await server.pool.query<{ id: string; message_id: string | null; blob_key: string }>(
+      'SELECT id::text, message_id::text, blob_key FROM attachment WHERE interaction_id = $1 ORDER BY blob_key',
+      [received.id],
+    );
+    expect(rows).toEqual([
+      { id: ids[1], message_id: null, blob_key: files[0]!.blob_key },
+      { id: ids[0], message_id: null, blob_key: files[1]!.blob_key },
+    ]);
+    // Submitted: the modal takes no more files.
+    await expect(describe(USER.id)).rejects.toMatchObject({ httpStatus: 404, code: 10062 });
+  });
+});

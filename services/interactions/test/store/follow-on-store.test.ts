@@ -1,4 +1,6 @@
 import { UnknownInteractionError } from '../../src/domain/callbacks';
+import type { MadeAttachment } from '../../src/domain/messages';
+import { AttachmentStore } from '../../src/store/attachment-rows';
 import { FollowOnSourcesStore } from '../../src/store/follow-on-sources-store';
 import { newInteraction, openInteractionStore, outboxEvents } from './open-interaction-store';
 
@@ -74,5 +76,50 @@ describe('a modal submit', () => {
       ctx.store.recordModalSubmit(newInteraction({ type: 5, userId: '1500000000000000099' }), opener.id),
     ).rejects.toBeInstanceOf(UnknownInteractionError);
     expect((await sources.findOpenModal(opener.id))?.submitted).toBe(false);
+  });
+
+  it("writes a submit's files with its interaction (no message), and none for a refused submit", async () => {
+    const attachments = new AttachmentStore(ctx.pool);
+    const made = (id: string, blobKey: string): MadeAttachment => ({
+      attachment: {
+        id,
+        filename: 'notes.txt',
+        content_type: 'text/plain',
+        size: 5,
+        url: 'u',
+        proxy_url: 'u',
+        ephemeral: true,
+      },
+      blobKey,
+    });
+    const opener = await openedModal();
+    const submit = newInteraction({ type: 5 });
+    const first = [
+      made('1700000000000000001', 'uploads/modal-a'),
+      made('1700000000000000002', 'uploads/modal-b'),
+    ];
+    expect(await ctx.store.recordModalSubmit(submit, opener.id, first)).toEqual({ recorded: true });
+    const { rows } = await ctx.pool.query<{ id: string; message_id: string | null; interaction_id: string }>(
+      `SELECT id::text, message_id::text, interaction_id::text FROM attachment
+        WHERE interaction_id = $1 ORDER BY id`,
+      [submit.id],
+    );
+    expect(rows).toEqual([
+      { id: '1700000000000000001', message_id: null, interaction_id: submit.id },
+      { id: '1700000000000000002', message_id: null, interaction_id: submit.id },
+    ]);
+    expect(await attachments.find(submit.channelId, '1700000000000000001', 'notes.txt')).toEqual({
+      blobKey: 'uploads/modal-a',
+      contentType: 'text/plain',
+      size: 5,
+    });
+    // A second submit of the modal is refused, and none of its files is written.
+    const late = [made('1700000000000000003', 'uploads/modal-c')];
+    await expect(
+      ctx.store.recordModalSubmit(newInteraction({ type: 5 }), opener.id, late),
+    ).rejects.toBeInstanceOf(UnknownInteractionError);
+    expect(await attachments.referenced(['uploads/modal-a', 'uploads/modal-b', 'uploads/modal-c'])).toEqual(
+      new Set(['uploads/modal-a', 'uploads/modal-b']),
+    );
   });
 });

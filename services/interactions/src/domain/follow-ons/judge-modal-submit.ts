@@ -1,5 +1,6 @@
 import { FormErrors, codePointLength, isJsonObject, type ErrorPath, type JsonObject } from '@acs/validation';
 import { UnknownInteractionError } from '../callbacks/callback-errors';
+import type { MessageAttachment, UploadedFile } from '../messages/attachments';
 import { ComponentType, SELECT_TYPES } from '../messages/components/component-types';
 import { listInputs } from '../messages/components/find-component';
 import type { ModalSubmitBody } from '../invocation/read-invocation-body';
@@ -19,6 +20,8 @@ export interface ModalAnswers {
   /** Each input's answer as the app receives it (`{type, id, custom_id, value | values}`), by custom_id. */
   answers: Map<string, JsonObject>;
   ids: SelectIds;
+  /** The files each FILE_UPLOAD answer names, by custom_id, in the order named. */
+  uploads: Map<string, UploadedFile[]>;
 }
 
 /** A text input's default `max_length` (D §Text Input). */
@@ -31,12 +34,16 @@ const MAX_TEXT_INPUT_LENGTH = 4000;
  * token expired). 400 / 50035 at `data.custom_id` for another modal's custom_id, at the
  * answer's path for an answer the modal has no input for or that breaks the input's rules
  * (text length, required, select values), at `data.components` for a required input left
- * unanswered.
+ * unanswered. A FILE_UPLOAD answer's `values` are indices `n` of the request's `files[n]`
+ * (as a message's `attachments[].id`): an index no file has, a file named twice, a count
+ * outside the input's min_values-max_values, or a file of a type `file_types` does not allow
+ * is 50035 at the value; a file no answer names is 50035 at `files[n]`.
  */
 export function judgeModalSubmit(
   body: ModalSubmitBody,
   userId: string,
   open: OpenModal | undefined,
+  files: readonly UploadedFile[] = [],
 ): ModalAnswers {
   if (
     !open ||
@@ -72,12 +79,55 @@ export function judgeModalSubmit(
   }
   const ids = noIds();
   const answers = new Map<string, JsonObject>();
+  const uploads = new FileClaims(files);
   for (const [customId, input] of inputs) {
-    const answer = readAnswer(input, sent.get(customId), ids, errors);
+    const answer = readAnswer(input, sent.get(customId), ids, uploads, errors);
     if (answer) answers.set(customId, answer);
   }
+  for (const file of uploads.unclaimed()) {
+    errors.add(
+      [`files[${file.index}]`],
+      ErrorCode.MODAL_ANSWER_INVALID,
+      'No file upload of the modal names this file',
+    );
+  }
   errors.throwIfAny();
-  return { answers, ids };
+  return { answers, ids, uploads: uploads.byCustomId };
+}
+
+/** The request's files as FILE_UPLOAD answers claim them (each once). */
+class FileClaims {
+  readonly byCustomId = new Map<string, UploadedFile[]>();
+  private readonly byIndex: Map<string, UploadedFile>;
+  private readonly claimed = new Set<UploadedFile>();
+
+  constructor(private readonly files: readonly UploadedFile[]) {
+    this.byIndex = new Map(files.map((file) => [String(file.index), file]));
+  }
+
+  /** The file `value` names for `customId`, or an error's message. */
+  claim(customId: string, value: unknown): UploadedFile | string {
+    const file = typeof value === 'string' ? this.byIndex.get(value) : undefined;
+    if (!file) return 'No file of the request has this index (files[n])';
+    if (this.claimed.has(file)) return 'This file is named twice';
+    this.claimed.add(file);
+    this.byCustomId.set(customId, [...(this.byCustomId.get(customId) ?? []), file]);
+    return file;
+  }
+
+  unclaimed(): UploadedFile[] {
+    return this.files.filter((file) => !this.claimed.has(file));
+  }
+}
+
+/** Whether `file` is of a type a file upload's `file_types` allows (`image`, `video`, `audio`, or `.ext`). */
+function fileTypeAllowed(file: UploadedFile, fileTypes: unknown): boolean {
+  if (!Array.isArray(fileTypes) || fileTypes.length === 0) return true;
+  const name = file.filename.toLowerCase();
+  const media = file.contentType.toLowerCase().split('/')[0];
+  return fileTypes.some((type) =>
+    typeof type === 'string' && type.startsWith('.') ? name.endsWith(type.toLowerCase()) : type === media,
+  );
 }
 
 /**
@@ -86,7 +136,12 @@ export function judgeModalSubmit(
  * deprecated rows as `{type: 1, id, components}`, text displays as `{type: 10, id}`), and
  * `resolved` for the ids select answers name.
  */
-export function buildModalData(open: OpenModal, judged: ModalAnswers, lookups: SelectLookups): JsonObject {
+export function buildModalData(
+  open: OpenModal,
+  judged: ModalAnswers,
+  lookups: SelectLookups,
+  attachments: ReadonlyMap<string, readonly MessageAttachment[]> = new Map(),
+): JsonObject {
   const resolved: ResolvedData = {};
   const errors = new FormErrors();
   const answerOf = (input: unknown, path: ErrorPath): JsonObject => {
@@ -94,6 +149,14 @@ export function buildModalData(open: OpenModal, judged: ModalAnswers, lookups: S
     const answer = judged.answers.get(customId) as JsonObject;
     if (Array.isArray(answer.values) && SELECT_TYPES.includes(answer.type as number)) {
       resolveSelectValues(input as JsonObject, answer.values as string[], lookups, resolved, errors, path);
+    }
+    if (answer.type === ComponentType.FILE_UPLOAD) {
+      // The app receives the attachments' ids, each resolved to its attachment object.
+      const made = attachments.get(customId) ?? [];
+      const byId = ((resolved as JsonObject).attachments ?? {}) as JsonObject;
+      for (const attachment of made) byId[attachment.id] = attachment as unknown as JsonObject;
+      if (made.length > 0) (resolved as JsonObject).attachments = byId;
+      return { ...answer, values: made.map((attachment) => attachment.id) };
     }
     return answer;
   };
@@ -160,6 +223,7 @@ function readAnswer(
   input: JsonObject,
   sent: SentAnswer | undefined,
   ids: SelectIds,
+  uploads: FileClaims,
   errors: FormErrors,
 ): JsonObject | undefined {
   const type = input.type as number;
@@ -215,17 +279,33 @@ function readAnswer(
       return { ...base, value };
     }
     case ComponentType.FILE_UPLOAD: {
-      // Files come with the attachments (issue 11 part 4): a submit carries none yet.
+      // `values` name the request's files by index; the app receives attachment ids.
       const values = raw?.values ?? [];
-      if (!Array.isArray(values) || values.length > 0) {
-        errors.add(
-          [...path, 'values'],
-          ErrorCode.MODAL_ANSWER_INVALID,
-          'Uploaded files are not supported yet',
-        );
+      const at = [...path, 'values'];
+      if (!Array.isArray(values)) {
+        errors.add(at, ErrorCode.MODAL_ANSWER_INVALID, 'A file upload answer is a list of file indices');
         return undefined;
       }
-      return required && (input.min_values as number) > 0 ? missing() : { ...base, values: [] };
+      const min = required ? (typeof input.min_values === 'number' ? input.min_values : 1) : 0;
+      const max = typeof input.max_values === 'number' ? input.max_values : 1;
+      if (values.length === 0 && min > 0) return missing();
+      if (values.length < min || values.length > max) {
+        errors.add(at, ErrorCode.MODAL_ANSWER_INVALID, `Must be between ${min} and ${max} in length.`);
+        return undefined;
+      }
+      const before = errors.count;
+      values.forEach((value, index) => {
+        const file = uploads.claim(input.custom_id as string, value);
+        if (typeof file === 'string') errors.add([...at, index], ErrorCode.MODAL_ANSWER_INVALID, file);
+        else if (!fileTypeAllowed(file, input.file_types)) {
+          errors.add(
+            [...at, index],
+            ErrorCode.MODAL_ANSWER_INVALID,
+            'This file upload does not take this type of file',
+          );
+        }
+      });
+      return errors.count === before ? { ...base, values: values as string[] } : undefined;
     }
     default: {
       // Selects and checkbox groups.

@@ -1,5 +1,6 @@
 import { FormErrors, type ErrorPath, type JsonObject } from '@acs/validation';
 import type { MessageAttachment } from './attachments';
+import { checkAttachmentUrls } from './components/check-attachment-urls';
 import { readMessageComponents } from './components/read-message-components';
 import { formatTimestamp } from './format-timestamp';
 import { EDITABLE_MESSAGE_FLAGS, MessageFlag, hasFlag } from './message-flags';
@@ -43,6 +44,13 @@ export function applyMessageEdit(
     const read = readMessageComponents(edit.components, isV2, errors, [...basePath, 'components']);
     errors.throwIfAny();
     components = read as JsonObject[];
+  }
+  if (edit.components !== undefined || attachments !== message.attachments) {
+    // `attachment://<filename>` names one of the attachments the message has after the edit.
+    const errors = new FormErrors();
+    const names = new Set(attachments.map((attachment) => attachment.filename));
+    checkAttachmentUrls(components ?? [], names, errors, [...basePath, 'components']);
+    errors.throwIfAny();
   }
   return finishEdit(
     message,

@@ -31,6 +31,7 @@ import { EmptyMessageError } from './message-errors';
 import { MAX_CONTENT_LENGTH } from './message-limits';
 import { readEmbeds, type Embed } from './read-embeds';
 import { checkAllowedMentions } from './read-allowed-mentions';
+import { checkAttachmentUrls } from './components/check-attachment-urls';
 import { readMessageComponents } from './components/read-message-components';
 
 /** A message body that passed every rule: what a new message is made of. */
@@ -107,6 +108,11 @@ export function collectMessageErrors(
           errors,
           at('components'),
         );
+  if (components && attachments) {
+    // `attachment://<filename>` names one of this message's files, as sent or as kept.
+    const names = new Set(attachments.flatMap((item) => [item.filename, item.file.filename]));
+    checkAttachmentUrls(components, names, errors, at('components'));
+  }
   if (errors.count !== before) return undefined;
   return {
     content: content as string,

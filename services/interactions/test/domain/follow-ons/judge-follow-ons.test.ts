@@ -394,6 +394,107 @@ describe('judgeModalSubmit', () => {
   });
 });
 
+describe('judgeModalSubmit: file uploads', () => {
+  function uploadModal(upload: object): OpenModal {
+    const errors = new FormErrors();
+    const modal = readModal(
+      {
+        custom_id: 'files',
+        title: 'Send files',
+        components: [{ type: 18, label: 'Files', component: { type: 19, custom_id: 'docs', ...upload } }],
+      },
+      errors,
+      ['data'],
+    );
+    errors.throwIfAny();
+    return {
+      userId: USER,
+      applicationId: APP,
+      channelId: CHANNEL,
+      guildId: null,
+      modal: modal as NonNullable<typeof modal>,
+      submitted: false,
+      expired: false,
+      messageId: null,
+      origin,
+    };
+  }
+  const submitFiles = (values: unknown): ModalSubmitBody =>
+    readInteractionRequest(
+      JSON.stringify({
+        type: 5,
+        application_id: APP,
+        channel_id: CHANNEL,
+        data: {
+          id: '99',
+          custom_id: 'files',
+          components: [{ type: 18, component: { type: 19, custom_id: 'docs', values } }],
+        },
+      }),
+    ) as ModalSubmitBody;
+  const file = (index: number, filename = `f${index}.txt`, contentType = 'text/plain') => ({
+    index,
+    blobKey: `uploads/${index}`,
+    filename,
+    contentType,
+    size: 3,
+  });
+  const valuesPath = ['data', 'components', 0, 'component', 'values'];
+
+  it('names files by index, and the app receives attachment ids resolved to attachments', () => {
+    const open = uploadModal({ min_values: 1, max_values: 3 });
+    const files = [file(0), file(1)];
+    const judged = judgeModalSubmit(submitFiles(['1', '0']), USER, open, files);
+    expect(judged.uploads.get('docs')).toEqual([files[1], files[0]]);
+    const a = {
+      id: '700',
+      filename: 'f1.txt',
+      content_type: 'text/plain',
+      size: 3,
+      url: 'u1',
+      proxy_url: 'u1',
+    };
+    const b = { ...a, id: '701', filename: 'f0.txt' };
+    expect(buildModalData(open, judged, noLookups, new Map([['docs', [a, b]]]))).toEqual({
+      custom_id: 'files',
+      components: [
+        { type: 18, id: 1, component: { type: 19, id: 2, custom_id: 'docs', values: ['700', '701'] } },
+      ],
+      resolved: { attachments: { '700': a, '701': b } },
+    });
+  });
+
+  it('refuses an unknown index, a file named twice, a count out of bounds, an unnamed file, a wrong type', () => {
+    const open = uploadModal({ min_values: 1, max_values: 2 });
+    const refuse = (values: unknown, files = [file(0), file(1)], modal = open) =>
+      formErrorsOf(() => judgeModalSubmit(submitFiles(values), USER, modal, files));
+    expect(codesAt(refuse(['0', '5']), [...valuesPath, 1])).toEqual(['INTERACTION_MODAL_ANSWER_INVALID']);
+    expect(codesAt(refuse(['0', '0'], [file(0)]), [...valuesPath, 1])).toEqual([
+      'INTERACTION_MODAL_ANSWER_INVALID',
+    ]);
+    expect(codesAt(refuse(['0', '1', '2'], [file(0), file(1), file(2)]), valuesPath)).toEqual([
+      'INTERACTION_MODAL_ANSWER_INVALID',
+    ]);
+    expect(codesAt(refuse([]), ['data', 'components'])).toEqual(['INTERACTION_MODAL_ANSWER_MISSING']);
+    expect(codesAt(refuse(['0']), ['files[1]'])).toEqual(['INTERACTION_MODAL_ANSWER_INVALID']);
+    expect(codesAt(refuse('0'), valuesPath)).toEqual(['INTERACTION_MODAL_ANSWER_INVALID']);
+    expect(codesAt(refuse([0], [file(0)]), [...valuesPath, 0])).toEqual(['INTERACTION_MODAL_ANSWER_INVALID']);
+    const images = uploadModal({ file_types: ['image', '.pdf'] });
+    expect(codesAt(refuse(['0'], [file(0)], images), [...valuesPath, 0])).toEqual([
+      'INTERACTION_MODAL_ANSWER_INVALID',
+    ]);
+    expect(judgeModalSubmit(submitFiles(['0']), USER, images, [file(0, 'a.PDF')]).uploads.size).toBe(1);
+    expect(
+      judgeModalSubmit(submitFiles(['0']), USER, images, [file(0, 'a.bin', 'image/png')]).uploads.size,
+    ).toBe(1);
+  });
+
+  it('takes no files for an upload that is not required', () => {
+    const judged = judgeModalSubmit(submitFiles([]), USER, uploadModal({ required: false }), []);
+    expect(judged.answers.get('docs')).toEqual({ type: 19, id: 2, custom_id: 'docs', values: [] });
+  });
+});
+
 describe('checkFollowOnPlace', () => {
   const place = (userPermissions: string, member: object | null = {}) =>
     ({ member, userPermissions }) as unknown as Parameters<typeof checkFollowOnPlace>[1];

@@ -176,3 +176,53 @@ describe('an edit with attachments', () => {
     ).toThrow('Cannot send an empty message');
   });
 });
+
+describe('attachment:// URLs of components v2', () => {
+  const V2 = 1 << 15;
+  const body = (url: string) => ({
+    flags: V2,
+    components: [
+      { type: 13, file: { url } },
+      { type: 12, items: [{ media: { url: 'https://example.com/a.png' } }, { media: { url } }] },
+      {
+        type: 9,
+        components: [{ type: 10, content: 'x' }],
+        accessory: { type: 11, media: { url } },
+      },
+    ],
+  });
+
+  it("must name one of the message's files (as sent or as kept), else 50035 at each URL", () => {
+    expect(validateMessage(body('attachment://f0.txt'), [], [file(0)]).components).toHaveLength(3);
+    expect(
+      validateMessage({ ...body('attachment://sent_name.txt') }, [], [file(0, 'sent name.txt')]).components,
+    ).toHaveLength(3);
+    const errors = formErrorsOf(() => validateMessage(body('attachment://other.txt'), [], [file(0)]));
+    expect(errors).toEqual({
+      components: {
+        '0': oneError(['file', 'url'], 'MEDIA_URL_ATTACHMENT_NOT_FOUND'),
+        '1': oneError(['items', 1, 'media', 'url'], 'MEDIA_URL_ATTACHMENT_NOT_FOUND'),
+        '2': oneError(['accessory', 'media', 'url'], 'MEDIA_URL_ATTACHMENT_NOT_FOUND'),
+      },
+    });
+  });
+
+  it('checks an edit against the attachments the message has after it', () => {
+    const message = {
+      content: '',
+      embeds: [],
+      tts: false,
+      flags: V2,
+      components: [{ type: 10, id: 1, content: 'hi' }],
+      attachments: [existing('1', 'kept.txt')],
+      edited_timestamp: null,
+    } as unknown as Parameters<typeof applyMessageEdit>[0];
+    const edit = (url: string) => validateMessageEdit({ components: [{ type: 13, file: { url } }] });
+    expect(applyMessageEdit(message, edit('attachment://kept.txt'), new Date(0)).components).toHaveLength(1);
+    expect(
+      formErrorsOf(() =>
+        applyMessageEdit(message, edit('attachment://kept.txt'), new Date(0), { attachments: [] }),
+      ),
+    ).toEqual({ components: { '0': oneError(['file', 'url'], 'MEDIA_URL_ATTACHMENT_NOT_FOUND') } });
+  });
+});
