@@ -174,7 +174,8 @@ export function lobbyRoutes(
     const handle: RequestHandler = async (req, res) => {
       const principal = await auth.authenticate(req, false);
       checkPrincipal(principal, spec.accepts);
-      if (spec.limit) await limits.limiter.hit(res, routeId, principal.applicationId, limits.lobby[spec.limit]);
+      if (spec.limit)
+        await limits.limiter.hit(res, routeId, principal.applicationId, limits.lobby[spec.limit]);
       const request: LobbyRequest = {
         lobbyId: String(req.params.lobby_id ?? ''),
         userId: spec.path.endsWith('/@me') ? '@me' : String(req.params.user_id ?? ''),
