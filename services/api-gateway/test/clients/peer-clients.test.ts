@@ -351,6 +351,8 @@ describe('the interactions client', () => {
       body_json: '{"type":2}',
       locale: 'fr',
       wait: false,
+      files: [],
+      attachment_base_url: '',
     });
     expect(await peers.interactions.createInteraction({ ...invocation, wait: true })).toBe(
       '{"outcome":"success"}',

@@ -164,7 +164,10 @@ describe('POST /interactions', () => {
     });
     expect(answer).toMatchObject({ status: 204, text: '' });
     expect(interactions.calls).toEqual([
-      { rpc: 'CreateInteraction', request: { user_id: USER, body_json: text, locale: 'de', wait: false } },
+      {
+        rpc: 'CreateInteraction',
+        request: { user_id: USER, body_json: text, locale: 'de', wait: false, ...NO_FILES },
+      },
     ]);
     // A locale header names the requester's locale before the user's setting.
     await send(url(), json(INVOCATION, { Authorization: SESSION, 'X-Discord-Locale': 'fr' }));
