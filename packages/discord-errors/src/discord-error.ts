@@ -96,6 +96,13 @@ export class UnknownResourceError extends DiscordError {
   }
 }
 
+/** 404 / 0: no such route or resource where Discord names no code (its CDN, unknown paths). */
+export class NotFoundError extends UnknownResourceError {
+  constructor() {
+    super(0, '404: Not Found');
+  }
+}
+
 /** Builds the 50035 tree for a single field, e.g. a malformed snowflake in the path. */
 export function fieldError(field: string, code: string, message: string): InvalidFormBodyError {
   return new InvalidFormBodyError({ [field]: { _errors: [{ code, message }] } });

@@ -1,12 +1,12 @@
 import { pipeline } from 'node:stream/promises';
 import type { RequestHandler } from 'express';
 import type { BlobStore } from '@acs/blob-store';
-import { DiscordError } from '@acs/discord-errors';
+import { NotFoundError } from '@acs/discord-errors';
 import type { PeerClients } from '../clients/peer-clients';
 import type { Route } from '../http/route-table';
 
 /** What a client sees for an attachment that is not there, as Discord's CDN says it. */
-const notFound = () => new DiscordError(404, 0, '404: Not Found');
+const notFound = () => new NotFoundError();
 
 /** Most characters of a filename in the path: an attachment's is at most 1024. */
 const MAX_FILENAME_LENGTH = 1024;

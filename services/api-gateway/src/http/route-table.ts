@@ -1,6 +1,6 @@
 import type { Express, NextFunction, Request, RequestHandler, Response } from 'express';
 import { match } from 'path-to-regexp';
-import { DiscordError } from '@acs/discord-errors';
+import { DiscordError, NotFoundError } from '@acs/discord-errors';
 import type { RateLimiter, RouteCredential, RouteLimitOptions } from './rate-limiter';
 import { sendJson } from './send-json';
 
@@ -34,11 +34,7 @@ export function mountRoutes(app: Express, base: string, routes: Route[], limiter
   app.use(base, (req: Request, _res: Response, next: NextFunction) => {
     const path = base + req.path.replace(/\/$/, '');
     const known = matchers.some((m) => m.test(path) !== false);
-    next(
-      known
-        ? new DiscordError(405, 0, '405: Method Not Allowed')
-        : new DiscordError(404, 0, '404: Not Found'),
-    );
+    next(known ? new DiscordError(405, 0, '405: Method Not Allowed') : new NotFoundError());
   });
 }
 

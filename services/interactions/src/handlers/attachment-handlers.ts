@@ -1,5 +1,5 @@
 import type { interactions } from '@acs/protos';
-import { readPathSnowflake, UnknownResourceError } from '@acs/discord-errors';
+import { NotFoundError, readPathSnowflake } from '@acs/discord-errors';
 import { DEFAULT_ATTACHMENT_SIZE_LIMIT } from '../domain/invocation/build-interaction';
 import { UnknownInteractionError } from '../domain/callbacks';
 import type { AttachmentStore } from '../store/attachment-rows';
@@ -18,11 +18,7 @@ export interface AttachmentHandlerDeps {
 }
 
 /** 404 for an attachment that is not (or no longer) there, as Discord's CDN answers. */
-class UnknownAttachmentError extends UnknownResourceError {
-  constructor() {
-    super(0, '404: Not Found');
-  }
-}
+class UnknownAttachmentError extends NotFoundError {}
 
 /** The interaction's `attachment_size_limit`, as its object told the app. */
 function uploadLimitOf(record: Pick<InteractionRecord, 'payload'>): number {

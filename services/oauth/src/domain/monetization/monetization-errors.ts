@@ -1,4 +1,4 @@
-import { DiscordError, UnknownResourceError } from '@acs/discord-errors';
+import { DiscordError, NotFoundError, UnknownResourceError } from '@acs/discord-errors';
 
 /** 404 / 10027 Unknown SKU: no such SKU, or another application's. */
 export class UnknownSkuError extends UnknownResourceError {
@@ -15,11 +15,7 @@ export class UnknownEntitlementError extends UnknownResourceError {
 }
 
 /** 404 / 0 for an unknown subscription (Discord has no code of its own for it). */
-export class UnknownSubscriptionError extends DiscordError {
-  constructor() {
-    super(404, 0, '404: Not Found');
-  }
-}
+export class UnknownSubscriptionError extends NotFoundError {}
 
 /** 400 / 50057 Invalid SKU: a SKU that cannot be granted this way (another application's, a group). */
 export class InvalidSkuError extends DiscordError {
