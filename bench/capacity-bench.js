@@ -21,7 +21,7 @@
  * Environment: DATABASE_URL (admin URL of PostgreSQL, default local), NATS_URL, REDIS_URL,
  * BENCH_SECONDS, BENCH_READ_RATE, BENCH_WRITE_RATE.
  */
-const { randomBytes } = require('node:crypto');
+const { randomBytes, createPublicKey, verify } = require('node:crypto');
 const http = require('node:http');
 const os = require('node:os');
 const path = require('node:path');
@@ -82,13 +82,26 @@ async function paced(rate, seconds, send) {
   return { ok: latencies.length, failures, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
 }
 
-/** The app's Interactions Endpoint: answers every interaction inline (PING with PONG). */
-function startReceiver() {
+/**
+ * The app's Interactions Endpoint: verifies each signature with the app's key (ACS checks
+ * that an endpoint does), answers every interaction inline (PING with PONG).
+ */
+function startReceiver(verifyKeyHex) {
+  const key = createPublicKey({
+    key: Buffer.concat([Buffer.from('302a300506032b6570032100', 'hex'), Buffer.from(verifyKeyHex, 'hex')]),
+    format: 'der',
+    type: 'spki',
+  });
   const server = http.createServer((req, res) => {
     const chunks = [];
     req.on('data', (c) => chunks.push(c));
     req.on('end', () => {
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      const raw = Buffer.concat(chunks);
+      const signed = Buffer.concat([Buffer.from(String(req.headers['x-signature-timestamp'])), raw]);
+      const signature = Buffer.from(String(req.headers['x-signature-ed25519'] ?? ''), 'hex');
+      if (signature.length !== 64 || !verify(null, signed, key, signature))
+        return void res.writeHead(401).end();
+      const body = JSON.parse(raw.toString('utf8'));
       res
         .writeHead(200, { 'Content-Type': 'application/json' })
         .end(JSON.stringify(body.type === 1 ? { type: 1 } : { type: 4, data: { content: 'ok' } }));
@@ -144,7 +157,7 @@ async function main() {
       scope: 'bot applications.commands',
       guild_id: world.guild.id,
     });
-    receiver = await startReceiver();
+    receiver = await startReceiver(httpApp.verify_key);
     await adminExpect(admin, 200, 'PATCH', `/admin/applications/${httpApp.id}`, {
       interactions_endpoint_url: `http://127.0.0.1:${receiver.address().port}/interactions`,
     });
