@@ -118,6 +118,8 @@ async function main() {
   const adminToken = randomBytes(24).toString('base64url');
   const pg = new Client({ connectionString: ADMIN_URL });
   await pg.connect();
+  const inDatabase = new Client({ connectionString: database.url });
+  await inDatabase.connect();
   const nats = await connect({ servers: NATS_URL });
   let stack;
   let receiver;
@@ -216,7 +218,13 @@ async function main() {
       );
       const r = rows[0];
       const [hi, lo] = String(r.lsn).split('/');
+      // Rows written by schema: each service keeps its tables in a schema of its own.
+      const { rows: schemas } = await inDatabase.query(
+        `SELECT schemaname, sum(n_tup_ins + n_tup_upd + n_tup_del)::bigint AS written
+           FROM pg_stat_user_tables GROUP BY schemaname`,
+      );
       return {
+        ...Object.fromEntries(schemas.map((x) => [`rows written in ${x.schemaname}`, Number(x.written)])),
         commits: Number(r.xact_commit),
         rowsWritten: Number(r.tup_inserted) + Number(r.tup_updated) + Number(r.tup_deleted),
         walBytes: Number((BigInt(`0x${hi}`) << 32n) | BigInt(`0x${lo}`)),
@@ -240,7 +248,7 @@ async function main() {
       await sleep(1500);
       const countersAfter = await counters();
       const delta = Object.fromEntries(
-        Object.keys(countersBefore).map((k) => [k, countersAfter[k] - countersBefore[k]]),
+        Object.keys(countersAfter).map((k) => [k, countersAfter[k] - (countersBefore[k] ?? 0)]),
       );
       return { name, rate, ...result, cpu, delta };
     };
@@ -371,6 +379,15 @@ async function main() {
     row('WAL bytes / request (server)', (w) => w.perRequest.walBytes);
     row('events stored / request', (w) => w.perRequest.events);
     row('NATS msgs (our subjects) / req', (w) => w.perRequest.natsMessages);
+    const schemaKeys = [
+      ...new Set(
+        report.workloads.flatMap((w) =>
+          Object.keys(w.perRequest).filter((k) => k.startsWith('rows written in')),
+        ),
+      ),
+    ].sort();
+    for (const k of schemaKeys)
+      row(`  ${k.replace('rows written in ', 'rows in ')}`, (w) => w.perRequest[k] ?? 0);
 
     const dir = path.join(__dirname, 'results');
     fs.mkdirSync(dir, { recursive: true });
@@ -379,6 +396,7 @@ async function main() {
     receiver?.close();
     await stack?.stop();
     await pg.end();
+    await inDatabase.end();
     await (await nats.jetstreamManager()).streams.delete(events.stream).catch(() => undefined);
     await nats.close();
     await database.drop();
