@@ -36,6 +36,10 @@ const REPLICA_PATH = /^\/replica\/(\d+)(?=[/?]|$)/;
  */
 async function startEntryPoint({ host, ports, httpTargets, gatewayTargets, say = () => undefined }) {
   const proxy = createProxyServer({ xfwd: true, ws: true });
+  // Kept-alive connections to the api-gateways: without an agent, http-proxy-3 opens one
+  // connection per request and asks for `Connection: close`, which it then passes on to
+  // the client too (every request a new TCP connection on both hops).
+  const agent = new http.Agent({ keepAlive: true });
   const pickers = { http: roundRobin(), gateway: roundRobin() };
 
   proxy.on('proxyRes', (proxyRes, req) => {
@@ -66,7 +70,7 @@ async function startEntryPoint({ host, ports, httpTargets, gatewayTargets, say =
       return res.end(JSON.stringify({ code: 0, message: '503: no api-gateway replica is running' }));
     }
     /** @type {any} */ (req).acsReplica = target.index + 1;
-    proxy.web(req, res, { target: `http://127.0.0.1:${target.port}` });
+    proxy.web(req, res, { target: `http://127.0.0.1:${target.port}`, agent });
   });
 
   const gatewayServer = http.createServer((req, res) => {
@@ -114,6 +118,7 @@ async function startEntryPoint({ host, ports, httpTargets, gatewayTargets, say =
         await new Promise((resolve) => server.close(resolve));
       }
       proxy.close();
+      agent.destroy();
     },
   };
 }

@@ -19,7 +19,15 @@ async function listen(server: http.Server): Promise<number> {
 async function httpReplica(name: string): Promise<Replica> {
   const server = http.createServer((req, res) => {
     res.writeHead(200, { 'Content-Type': 'application/json' });
-    res.end(JSON.stringify({ name, url: req.url, forwardedFor: req.headers['x-forwarded-for'] ?? null }));
+    res.end(
+      JSON.stringify({
+        name,
+        url: req.url,
+        forwardedFor: req.headers['x-forwarded-for'] ?? null,
+        connection: req.headers.connection ?? null,
+        remotePort: req.socket.remotePort,
+      }),
+    );
   });
   const port = await listen(server);
   return { port, close: () => new Promise((resolve) => server.close(() => resolve())) };
@@ -104,6 +112,42 @@ it('sends HTTP requests to the api-gateways in turn, naming the one that answere
   ]);
   // The path and query pass unchanged; the client is named for the replica.
   expect(answers[3]!.body).toMatchObject({ url: '/api/v10/gateway?n=3', forwardedFor: '127.0.0.1' });
+});
+
+it('keeps connections alive on both hops, to the client and to the api-gateways', async () => {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const ask = (): Promise<{
+    connection: string | undefined;
+    localPort: number;
+    body: Record<string, unknown>;
+  }> =>
+    new Promise((resolve, reject) => {
+      http
+        .get({ host: '127.0.0.1', port: entry.ports.http, path: '/k', agent }, (res) => {
+          // The socket goes back to the agent once the response has ended: read it now.
+          const localPort = res.socket.localPort ?? 0;
+          let text = '';
+          res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+          res.on('end', () =>
+            resolve({
+              connection: res.headers.connection,
+              localPort,
+              body: JSON.parse(text) as Record<string, unknown>,
+            }),
+          );
+        })
+        .on('error', reject);
+    });
+  const answers = [];
+  for (let i = 0; i < 4; i += 1) answers.push(await ask());
+  agent.destroy();
+  // The client's one connection serves all four.
+  expect(answers.map((a) => a.connection)).toEqual(['keep-alive', 'keep-alive', 'keep-alive', 'keep-alive']);
+  expect(new Set(answers.map((a) => a.localPort)).size).toBe(1);
+  // Each api-gateway is asked over a kept-alive connection: the same one both times.
+  expect(answers.map((a) => a.body['connection'])).not.toContain('close');
+  expect(answers[2]!.body['remotePort']).toBe(answers[0]!.body['remotePort']);
+  expect(answers[3]!.body['remotePort']).toBe(answers[1]!.body['remotePort']);
 });
 
 it('skips a replica that does not run, and answers 502 (a Discord-shaped body) when the one chosen is unreachable', async () => {

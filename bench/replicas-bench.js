@@ -1,0 +1,287 @@
+#!/usr/bin/env node
+'use strict';
+/**
+ * Throughput of GET /applications/{id}/commands with 2 api-gateway replicas against 1
+ * (issue 15). Starts two stacks, each on a fresh database seeded alike (the demo world and
+ * one app holding 50 global commands of ~1 KB), with the rate limits counted in Redis in
+ * both (REDIS_URL, a key prefix of each stack's own) at limits too high to refuse any, so
+ * that the replica count is the only difference:
+ *   - "1 replica": `startStack({ replicas: 1 })`, autocannon straight at api-gateway;
+ *   - "2 replicas, entry point": `startStack({ replicas: 2 })` (what `npm start -- --replicas 2`
+ *     runs), autocannon at the entry point, which proxies round-robin to the two api-gateways;
+ *   - "2 replicas, direct": the same stack, autocannon's connections split over the two
+ *     api-gateways' own ports (what a kernel-level balancer, e.g. a Kubernetes Service, does:
+ *     no proxy process in the path).
+ * autocannon runs as a process of its own (its CPU is measured apart from the entry point,
+ * which lives in this process), concurrency 50, BENCH_SECONDS (default 10) after a 3 s
+ * warm-up; the three configurations alternate, three rounds; medians of the three.
+ * For each run the CPU time of every process (load generator, entry point, api-gateways, the
+ * other services, the stack's PostgreSQL backends, Redis) is read from /proc, to show where
+ * the machine's cores went: on one machine, replicas share its cores with everything else.
+ * Environment: DATABASE_URL (admin URL of PostgreSQL, default local), NATS_URL, REDIS_URL
+ * (default redis://127.0.0.1:6379), BENCH_SECONDS.
+ */
+const { randomBytes } = require('node:crypto');
+const { spawn } = require('node:child_process');
+const path = require('node:path');
+const fs = require('node:fs');
+const os = require('node:os');
+const { Client } = require('pg');
+const { startStack } = require('../infra/src/stack');
+const { createAdminClient } = require('../infra/src/admin-client');
+const { createDemoWorld } = require('../infra/src/demo-world');
+const { realisticCommands } = require('./realistic-commands');
+const { createBenchDatabase } = require('./bench-database');
+const { cpuMsOf, pidsNamed, snapshot, cpuBetween } = require('./process-cpu');
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = 50;
+const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+/** Counted on every request, never reached. */
+const LIMITS = {
+  RATE_LIMIT_GLOBAL_PER_SECOND: '1000000000',
+  RATE_LIMIT_ROUTE_LIMIT: '1000000000',
+  INVALID_REQUEST_LIMIT: '1000000000',
+};
+const AUTOCANNON = require.resolve('autocannon/autocannon.js');
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** A stack of `replicas` on a database of its own, seeded with the demo world and the bench app. */
+async function startSeededStack(replicas) {
+  const suffix = randomBytes(4).toString('hex');
+  const database = await createBenchDatabase(`replicas${replicas}`);
+  const adminToken = `bench-${randomBytes(12).toString('hex')}-admin-token`;
+  const events = { stream: `ACS_EVENTS_R${suffix}`, subjectPrefix: `acsr${suffix}` };
+  let stack;
+  try {
+    stack = await startStack({
+      databaseUrl: database.url,
+      natsUrl: NATS_URL,
+      adminToken,
+      ports: 'free',
+      logMode: 'quiet',
+      replicas,
+      events,
+      env: {
+        ...process.env,
+        LOG_LEVEL: 'warn',
+        REDIS_URL,
+        REDIS_KEY_PREFIX: `bench:${suffix}:`,
+        ...LIMITS,
+      },
+    });
+  } catch (error) {
+    await database.drop();
+    throw error;
+  }
+  const stop = async () => {
+    await stack.stop();
+    await database.drop();
+    const { connect } = require('nats');
+    const nats = await connect({ servers: NATS_URL });
+    await (await nats.jetstreamManager()).streams.delete(events.stream).catch(() => undefined);
+    await nats.close();
+  };
+  try {
+    return {
+      stack,
+      stop,
+      ...(await seed(stack, adminToken)),
+      databaseName: new URL(database.url).pathname.slice(1),
+    };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/** The demo world and an app holding 50 global commands of ~1 KB; checks every api-gateway answers. */
+async function seed(stack, adminToken) {
+  const admin = createAdminClient(stack.apiUrl, adminToken);
+  const world = await createDemoWorld(admin);
+  const app = await admin('POST', '/admin/applications', { name: 'Bench App', owner_id: world.user.id });
+  const authorization = `Bot ${app.body.bot_token}`;
+  const commandsPath = `/api/v10/applications/${app.body.id}/commands`;
+  const put = await fetch(`${stack.apiUrl}${commandsPath}`, {
+    method: 'PUT',
+    headers: { Authorization: authorization, 'Content-Type': 'application/json' },
+    body: JSON.stringify(realisticCommands(50)),
+  });
+  if (put.status !== 200) throw new Error(`seeding commands failed: ${put.status} ${await put.text()}`);
+  // Every api-gateway answers (through the entry point, each in turn).
+  for (const url of stack.replicaApiUrls) {
+    const answer = await fetch(`${url}${commandsPath}`, { headers: { Authorization: authorization } });
+    if (answer.status !== 200) throw new Error(`${url} answered ${answer.status}`);
+  }
+  return { authorization, commandsPath };
+}
+
+/** Pids of the PostgreSQL backends connected to `databaseName`. */
+async function backendsOf(pg, databaseName) {
+  const { rows } = await pg.query('SELECT pid FROM pg_stat_activity WHERE datname = $1', [databaseName]);
+  return rows.map((r) => Number(r.pid));
+}
+
+/**
+ * One autocannon process at `urls` (connections spread over them) for `seconds`; resolves
+ * with its JSON result and the CPU each group of `groups` used while it ran (read from
+ * /proc at its start and at its last poll, every 200 ms, before it exits).
+ */
+function runAutocannon(urls, authorization, seconds, groups) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      [
+        AUTOCANNON,
+        '-c',
+        String(CONNECTIONS),
+        '-d',
+        String(seconds),
+        '-j',
+        '-H',
+        `Authorization=${authorization}`,
+        ...urls,
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    const withLoad = { ...groups, 'load generator': [child.pid] };
+    const before = snapshot(withLoad);
+    let last = before;
+    const poll = setInterval(() => {
+      if (cpuMsOf(child.pid) !== undefined) last = snapshot(withLoad);
+    }, 200);
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (c) => (out += c));
+    child.stderr.on('data', (c) => (err += c));
+    child.once('error', reject);
+    child.once('close', (code) => {
+      clearInterval(poll);
+      if (code !== 0) return reject(new Error(`autocannon exited ${code}: ${err.slice(-500)}`));
+      try {
+        resolve({ result: JSON.parse(out.trim().split('\n').pop()), cpu: cpuBetween(before, last) });
+      } catch (error) {
+        reject(new Error(`autocannon printed no JSON: ${out.slice(-300)} ${err.slice(-300)}`));
+      }
+    });
+  });
+}
+
+async function main() {
+  console.log(`${os.cpus().length} CPUs (${os.cpus()[0]?.model}); ${SECONDS} s per run after a 3 s warm-up`);
+  const pg = new Client({
+    connectionString: process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres',
+  });
+  await pg.connect();
+  const stacks = [];
+  try {
+    const one = await startSeededStack(1);
+    stacks.push(one);
+    const two = await startSeededStack(2);
+    stacks.push(two);
+    const pids = (s, test) => s.stack.processes.filter((p) => test(p.name)).map((p) => p.pid ?? 0);
+    const isGateway = (name) => name.startsWith('api-gateway');
+    const redisPids = pidsNamed('redis-server');
+    /** The CPU groups of a run against `s` (the other stack `idle` runs meanwhile, unloaded). */
+    const groupsOf = (s, idle) => ({
+      'this process (entry point)': [process.pid],
+      'api-gateway(s)': pids(s, isGateway),
+      'other ACS services': pids(s, (n) => !isGateway(n)),
+      'PostgreSQL backends': [], // filled per run (backendsOf)
+      'Redis (whole server)': redisPids,
+      'the idle stack': pids(idle, () => true),
+    });
+    const configurations = [
+      {
+        name: '1 replica',
+        urls: () => [`${one.stack.apiUrl}${one.commandsPath}`],
+        s: one,
+        idle: two,
+      },
+      {
+        name: '2 replicas, entry point',
+        urls: () => [`${two.stack.apiUrl}${two.commandsPath}`],
+        s: two,
+        idle: one,
+      },
+      {
+        name: '2 replicas, direct',
+        urls: () => two.stack.replicaApiUrls.map((u) => `${u}${two.commandsPath}`),
+        s: two,
+        idle: one,
+      },
+    ];
+    const runs = Object.fromEntries(configurations.map((c) => [c.name, []]));
+    for (let round = 0; round < 3; round++) {
+      for (const c of configurations) {
+        await runAutocannon(c.urls(), c.s.authorization, 3, {}); // warm-up
+        const groups = groupsOf(c.s, c.idle);
+        groups['PostgreSQL backends'] = await backendsOf(pg, c.s.databaseName);
+        const { result, cpu } = await runAutocannon(c.urls(), c.s.authorization, SECONDS, groups);
+        const cores = Object.fromEntries(
+          Object.entries(cpu.used).map(([name, ms]) => [name, +(ms / cpu.wallMs).toFixed(2)]),
+        );
+        runs[c.name].push({
+          rps: Math.round(result.requests.average),
+          p50: result.latency.p50,
+          p99: result.latency.p99,
+          non2xx: result.non2xx,
+          errors: result.errors,
+          cores,
+        });
+        await sleep(1000);
+      }
+    }
+
+    const median = (list) => [...list].sort((a, b) => a.rps - b.rps)[Math.floor(list.length / 2)];
+    const medians = Object.fromEntries(Object.entries(runs).map(([name, list]) => [name, median(list)]));
+    const base = medians['1 replica'].rps;
+    console.log(`\nGET /applications/{id}/commands (50 of ~1 KB), ${CONNECTIONS} connections, Redis limiter`);
+    console.log('  configuration               req/s (each run)       median  p50 ms p99 ms  ratio  non-2xx');
+    for (const [name, list] of Object.entries(runs)) {
+      const m = medians[name];
+      console.log(
+        `  ${name.padEnd(26)} ${list.map((r) => String(r.rps).padStart(6)).join(' ')}   ${String(m.rps).padStart(6)} ` +
+          `${String(m.p50).padStart(6)} ${String(m.p99).padStart(6)}  ${(m.rps / base).toFixed(2).padStart(5)}x ` +
+          `${String(list.reduce((sum, r) => sum + r.non2xx + r.errors, 0)).padStart(7)}`,
+      );
+    }
+    console.log('\n  cores used during the median run, by process group');
+    for (const [name, m] of Object.entries(medians)) {
+      const total = Object.values(m.cores).reduce((a, b) => a + b, 0);
+      console.log(
+        `  ${name.padEnd(26)} ${Object.entries(m.cores)
+          .map(([group, c]) => `${group} ${c}`)
+          .join(', ')}; total ${total.toFixed(2)}`,
+      );
+    }
+    const report = {
+      date: new Date().toISOString(),
+      cpus: os.cpus().length,
+      seconds: SECONDS,
+      connections: CONNECTIONS,
+      runs,
+      ratio_entry_point: +(medians['2 replicas, entry point'].rps / base).toFixed(2),
+      ratio_direct: +(medians['2 replicas, direct'].rps / base).toFixed(2),
+    };
+    console.log(
+      `\n  2 replicas / 1 replica (medians): ${report.ratio_entry_point}x through the entry point, ` +
+        `${report.ratio_direct}x direct`,
+    );
+    const outDir = path.join(__dirname, 'results');
+    fs.mkdirSync(outDir, { recursive: true });
+    fs.writeFileSync(
+      path.join(outDir, `replicas-${Date.now()}.json`),
+      `${JSON.stringify(report, null, 2)}\n`,
+    );
+  } finally {
+    await pg.end();
+    for (const s of stacks.reverse()) await s.stop();
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
