@@ -386,7 +386,7 @@ describe('startEventConsumer', () => {
       expect(consumer.isConnected()).toBe(true);
     } finally {
       await consumer.stop();
-      await proxy.cut();
+      await proxy.close();
     }
   }, 70_000);
 
