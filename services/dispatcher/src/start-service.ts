@@ -15,12 +15,14 @@ import { DB_SCHEMA, loadConfig, SERVICE_NAME } from './config';
 import { createServer } from './create-server';
 import { DispatchBus } from './delivery/gateway/dispatch-bus';
 import { startGatewayServer } from './delivery/gateway/gateway-server';
+import { PresenceAnnouncer } from './delivery/gateway/presence-announcer';
 import { SessionRegistry } from './delivery/gateway/session-registry';
 import { WebhookWorker } from './delivery/webhooks/webhook-worker';
 import { DISPATCHED_EVENTS } from './domain/plan-event';
 import { deliverEvents } from './events/deliver-events';
 import { DeliveryStore } from './store/delivery-store';
 import { IdentifyStore } from './store/identify-store';
+import { PresenceStore } from './store/presence-store';
 
 /**
  * Wires config, database, NATS, the event consumer, the webhook worker, the pruning of
@@ -56,11 +58,19 @@ export async function startService(
   });
   const nats = await connectNats({ servers: config.NATS_URL, name: SERVICE_NAME }, { logger });
   const bus = new DispatchBus(nats, config.EVENTS_SUBJECT_PREFIX);
+  const presences = new PresenceAnnouncer({
+    store: new PresenceStore(pool),
+    oauth,
+    permissions,
+    bus,
+    logger,
+  });
   const registry = new SessionRegistry(bus, {
     resumeWindowMs: config.RESUME_WINDOW_MS,
     replayBufferSize: config.REPLAY_BUFFER_SIZE,
     canViewChannel: (userId, guildId, channelId) => permissions.canViewChannel(userId, guildId, channelId),
     logger,
+    onSessionEnd: (session) => presences.end(session.id),
   });
   const poster = new WebhookPoster({
     policy: parseAddressPolicy(config.WEBHOOK_ALLOWED_ADDRESSES),
@@ -89,6 +99,7 @@ export async function startService(
     heartbeatIntervalMs: config.HEARTBEAT_INTERVAL_MS,
     identifyTimeoutMs: config.IDENTIFY_TIMEOUT_MS,
     publicUrl: config.GATEWAY_PUBLIC_URL ?? '',
+    presences,
   };
   const gateway = await startGatewayServer(gatewayContext, {
     host: config.GATEWAY_HOST,

@@ -19,8 +19,10 @@ import type { IdentifyLimits } from '../../../src/domain/identify-limits';
 import { compileTrustProxy, type TrustProxy } from '../../../src/delivery/gateway/compile-trust-proxy';
 import { DispatchBus } from '../../../src/delivery/gateway/dispatch-bus';
 import { startGatewayServer, type GatewayServer } from '../../../src/delivery/gateway/gateway-server';
+import { PresenceAnnouncer } from '../../../src/delivery/gateway/presence-announcer';
 import { SessionRegistry } from '../../../src/delivery/gateway/session-registry';
 import { IdentifyStore } from '../../../src/store/identify-store';
+import { PresenceStore } from '../../../src/store/presence-store';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Discord's limits, with a concurrency window long enough that a busy machine stays inside it. */
@@ -62,6 +64,7 @@ const oauth = {
     flags: 0,
     botUser: { id: applicationId, username: 'bot', discriminator: '0000', bot: true },
   }),
+  profilePrivacy: async () => 'everyone',
   botGuilds: async (applicationId: string) => [`${applicationId}1`],
 } as unknown as OAuthClient;
 const permissions: PermissionsClient = {
@@ -71,6 +74,10 @@ const permissions: PermissionsClient = {
     { id: `${userId}2`, name: 'Two', owner: false, permissions: '1024' },
   ],
   canViewChannel: async () => false,
+  memberGuildCounts: async () => [],
+  guildBots: async () => new Map(),
+  updateVoiceState: async () => false,
+  channelInfo: async () => [],
 };
 
 beforeAll(async () => {
@@ -132,6 +139,13 @@ async function startReplica(
       heartbeatIntervalMs: 60_000,
       identifyTimeoutMs: options.identifyTimeoutMs ?? 60_000,
       publicUrl: 'ws://127.0.0.1:0',
+      presences: new PresenceAnnouncer({
+        store: new PresenceStore(pool),
+        oauth,
+        permissions,
+        bus,
+        logger: createLogger('dispatcher-test', 'silent'),
+      }),
     },
     {
       host: '127.0.0.1',

@@ -1,0 +1,23 @@
+-- The presence each gateway session set (op 3, or Identify's `presence`), shared by every
+-- replica: a user's sessions may sit on other replicas than the bots that receive their
+-- PRESENCE_UPDATE, and op 8 / GUILD_CREATE read presences wherever they are answered.
+-- A user's presence is the one their most recently updated session set; when the last
+-- session's row goes, the user is offline.
+CREATE TABLE "dispatcher"."presence_session" (
+    "session_id" TEXT NOT NULL,
+    "user_id" BIGINT NOT NULL,
+    -- 'user' (a chat client) or 'bot' (a bot session: the user id is the application id).
+    "setter" TEXT NOT NULL,
+    "status" TEXT NOT NULL,
+    "activities" JSONB NOT NULL,
+    "since" BIGINT,
+    "afk" BOOLEAN NOT NULL DEFAULT false,
+    -- The user's profile privacy when the presence was set (who sees a custom status).
+    "profile_privacy" TEXT NOT NULL DEFAULT 'everyone',
+    "updated_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+
+    CONSTRAINT "presence_session_pkey" PRIMARY KEY ("session_id")
+);
+
+-- CreateIndex
+CREATE INDEX "presence_session_user_id_updated_at_idx" ON "dispatcher"."presence_session"("user_id", "updated_at");
