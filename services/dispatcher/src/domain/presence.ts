@@ -153,7 +153,9 @@ export function hidesCustomStatus(privacy: ProfilePrivacy, guildMemberCount: num
 }
 
 /**
- * PRESENCE_UPDATE's `d` for one guild (§Presence Update): `user` partial (its id), the
+ * PRESENCE_UPDATE's `d` for one guild (§Presence Update): `user` (its id at least; the
+ * announcer sends the public user, which the docs allow and which lets a client that has
+ * not cached the member, e.g. discord.js without GUILD_MEMBERS, use the update), the
  * status (invisible shows as offline, §Status Types), the activities the guild may see
  * (none when offline), and `client_status` by platform (none when offline: §Client Status
  * Object). A bot's session counts as `web` (its documented platform); a chat client's as
@@ -163,6 +165,7 @@ export function presenceUpdatePayload(
   stored: StoredPresence,
   guildId: string,
   guildMemberCount: number,
+  user: Record<string, unknown> = { id: stored.userId },
 ): Record<string, unknown> {
   const shown = stored.presence.status === 'invisible' ? 'offline' : stored.presence.status;
   const hideCustom = hidesCustomStatus(stored.profilePrivacy, guildMemberCount);
@@ -171,7 +174,7 @@ export function presenceUpdatePayload(
       ? []
       : stored.presence.activities.filter((a) => !(hideCustom && a.type === CUSTOM_STATUS_TYPE));
   return {
-    user: { id: stored.userId },
+    user: { ...user, id: stored.userId },
     guild_id: guildId,
     status: shown,
     activities,

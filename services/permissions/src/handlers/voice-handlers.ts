@@ -88,13 +88,14 @@ export function createVoiceHandlers({ contexts, channels, voice }: VoiceHandlerD
     ): Promise<permissions.SetVoiceChannelStatusResponse> {
       const channelId = readPathSnowflake('channel_id', request.channel_id);
       const userId = readPathSnowflake('user_id', request.user_id);
+      // The body first: a malformed one is refused whatever the channel (nothing is looked up).
+      const status = validateVoiceStatusBody(parseJsonObject(request.body_json));
       const channel = await channels.getChannel(channelId);
       if (!channel) throw new UnknownChannelError();
       const context = await contexts.loadPermissionContext(channel.guildId, userId, channelId);
       // Not the caller's guild, or a channel it cannot see: Discord's answer is Missing Access.
       if (!checkPermissions(context, PERMISSION_FLAGS.VIEW_CHANNEL).allowed) throw new MissingAccessError();
       if (!isVoiceChannelType(channel.type)) throw new InvalidChannelTypeError();
-      const status = validateVoiceStatusBody(parseJsonObject(request.body_json));
       const connected = (await voice.findVoiceState(channel.guildId, userId))?.channelId === channelId;
       const decision = checkPermissions(context, voiceStatusPermissions(connected));
       if (!decision.allowed) throw new MissingPermissionsError(namePermissions(decision.missing));

@@ -1,18 +1,18 @@
--- The presence each gateway session set (op 3, or Identify's `presence`), shared by every
--- replica: a user's sessions may sit on other replicas than the bots that receive their
+-- The presence each gateway session set (op 3, or the presence of Identify), shared by every
+-- replica: the sessions of a user may sit on other replicas than the bots that receive their
 -- PRESENCE_UPDATE, and op 8 / GUILD_CREATE read presences wherever they are answered.
--- A user's presence is the one their most recently updated session set; when the last
--- session's row goes, the user is offline.
+-- The presence of a user is the one their most recently updated session set. When the row
+-- of the last session goes, the user is offline.
 CREATE TABLE "dispatcher"."presence_session" (
     "session_id" TEXT NOT NULL,
     "user_id" BIGINT NOT NULL,
-    -- 'user' (a chat client) or 'bot' (a bot session: the user id is the application id).
+    -- user (a chat client) or bot (a bot session: the user id is the application id).
     "setter" TEXT NOT NULL,
     "status" TEXT NOT NULL,
     "activities" JSONB NOT NULL,
     "since" BIGINT,
     "afk" BOOLEAN NOT NULL DEFAULT false,
-    -- The user's profile privacy when the presence was set (who sees a custom status).
+    -- The profile privacy of the user when the presence was set (who sees a custom status).
     "profile_privacy" TEXT NOT NULL DEFAULT 'everyone',
     "updated_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
 

@@ -68,14 +68,17 @@ export class PresenceAnnouncer {
 
   /** PRESENCE_UPDATE of the user to the bots of each of their guilds. */
   private async announce(stored: StoredPresence): Promise<void> {
-    const { permissions, bus } = this.deps;
+    const { permissions, oauth, bus } = this.deps;
     const guilds = await permissions.memberGuildCounts(stored.userId);
     if (guilds.length === 0) return;
-    const bots = await permissions.guildBots(guilds.map((g) => g.guildId));
+    const [bots, user] = await Promise.all([
+      permissions.guildBots(guilds.map((g) => g.guildId)),
+      oauth.user(stored.userId),
+    ]);
     for (const { guildId, memberCount } of guilds) {
       const applications = bots.get(guildId) ?? [];
       if (applications.length === 0) continue;
-      const d = presenceUpdatePayload(stored, guildId, memberCount);
+      const d = presenceUpdatePayload(stored, guildId, memberCount, user);
       for (const applicationId of applications) {
         bus.publish(applicationId, {
           kind: 'dispatch',
