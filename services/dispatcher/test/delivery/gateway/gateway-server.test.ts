@@ -66,6 +66,7 @@ const oauth = {
   }),
   profilePrivacy: async () => 'everyone',
   botGuilds: async (applicationId: string) => [`${applicationId}1`],
+  user: async (userId: string) => ({ id: userId, username: 'someone', discriminator: '0' }),
 } as unknown as OAuthClient;
 const permissions: PermissionsClient = {
   guild: async (guildId: string) => ({ guild: { id: guildId, name: 'Guild', roles: [] }, channels: [] }),
@@ -123,11 +124,19 @@ async function startReplica(
   } = {},
 ): Promise<{ url: string; identifies: IdentifyStore }> {
   const identifies = new IdentifyStore(pool, options.limits ?? LIMITS);
+  const presences = new PresenceAnnouncer({
+    store: new PresenceStore(pool),
+    oauth,
+    permissions,
+    bus,
+    logger: createLogger('dispatcher-test', 'silent'),
+  });
   const registry = new SessionRegistry(bus, {
     resumeWindowMs: 60_000,
     replayBufferSize: 100,
     canViewChannel: permissions.canViewChannel,
     logger: createLogger('dispatcher-test', 'silent'),
+    onSessionEnd: (session) => presences.end(session.id),
   });
   const server = await startGatewayServer(
     {
@@ -139,13 +148,7 @@ async function startReplica(
       heartbeatIntervalMs: 60_000,
       identifyTimeoutMs: options.identifyTimeoutMs ?? 60_000,
       publicUrl: 'ws://127.0.0.1:0',
-      presences: new PresenceAnnouncer({
-        store: new PresenceStore(pool),
-        oauth,
-        permissions,
-        bus,
-        logger: createLogger('dispatcher-test', 'silent'),
-      }),
+      presences,
     },
     {
       host: '127.0.0.1',
@@ -302,6 +305,71 @@ describe('Identify limits', () => {
     expect(code).toBe(4008);
     const text = inflateSync(Buffer.concat(chunks), { finishFlush: zlibConstants.Z_SYNC_FLUSH }).toString();
     expect(text).toContain('{"op":9,"d":false,"s":null,"t":null}');
+  });
+});
+
+describe('presence across replicas', () => {
+  afterEach(() => {
+    permissions.memberGuildCounts = async () => [];
+    permissions.guildBots = async () => new Map();
+  });
+
+  it("announces a user's presence to a bot on another replica, keeps it in the database, and goes offline after the last session", async () => {
+    const bot = newBot();
+    const user = newUser();
+    const guildId = `${user.userId}1`;
+    permissions.memberGuildCounts = async (id) => (id === user.userId ? [{ guildId, memberCount: 3 }] : []);
+    permissions.guildBots = async (ids) =>
+      new Map(ids.map((id) => [id, id === guildId ? [bot.applicationId] : []]));
+    const limits = { ...LIMITS, concurrencyWindowMs: 1 };
+    const a = await startReplica({ limits });
+    const b = await startReplica({ limits });
+    const watcher = await open(a.url);
+    await watcher.identify(bot.token, { intents: 1 << 8 });
+    const deaf = await open(a.url);
+    // Without GUILD_PRESENCES a session is sent none.
+    await deaf.identify(bot.token, { intents: 1 });
+    const presenceOf = (status: string, from: number) =>
+      watcher.next(
+        (p) => p.t === 'PRESENCE_UPDATE' && (p.d as { status: string }).status === status,
+        10_000,
+        from,
+      );
+
+    const first = await open(b.url);
+    await first.identify(user.token, { intents: undefined, capabilities: 16381 });
+    expect((await presenceOf('online', 0)).d).toEqual({
+      user: { id: user.userId, username: 'someone', discriminator: '0' },
+      guild_id: guildId,
+      status: 'online',
+      activities: [],
+      client_status: { desktop: 'online' },
+    });
+    const second = await open(a.url);
+    await second.identify(user.token, { intents: undefined, capabilities: 16381 });
+    let mark = watcher.received.length;
+    first.send({
+      op: 3,
+      d: { since: null, status: 'idle', afk: true, activities: [{ name: 'Go', type: 0 }] },
+    });
+    expect((await presenceOf('idle', mark)).d).toMatchObject({
+      activities: [expect.objectContaining({ name: 'Go', type: 0, created_at: expect.any(Number) })],
+    });
+    const store = new PresenceStore(pool);
+    expect(await store.presencesOf(guildId, [user.userId, '1'])).toEqual([
+      expect.objectContaining({ user: { id: user.userId }, guild_id: guildId, status: 'idle' }),
+    ]);
+
+    // One session ends: the other one's presence (its last set, `online` at its Identify) stands.
+    mark = watcher.received.length;
+    first.close(1000);
+    await presenceOf('online', mark);
+    expect((await store.latestOf([user.userId])).get(user.userId)?.presence.status).toBe('online');
+    mark = watcher.received.length;
+    second.close(1000);
+    expect((await presenceOf('offline', mark)).d).toMatchObject({ activities: [], client_status: {} });
+    expect(await store.presencesOf(guildId, [user.userId])).toEqual([]);
+    expect(deaf.received.some((p) => p.t === 'PRESENCE_UPDATE')).toBe(false);
   });
 });
 
