@@ -96,7 +96,8 @@ function readPrimaryGuild(model: JsonObject, errors: FormErrors, path: ErrorPath
       readSnowflake(at('identity_guild_id'), errors, [...path, 'identity_guild_id']) ?? null;
   }
   if (at('identity_enabled') !== null) {
-    guild.identity_enabled = readBoolean(at('identity_enabled'), errors, [...path, 'identity_enabled']) ?? null;
+    guild.identity_enabled =
+      readBoolean(at('identity_enabled'), errors, [...path, 'identity_enabled']) ?? null;
   }
   if (at('tag') !== null) {
     const tag = readString(at('tag'), errors, [...path, 'tag']);
