@@ -22,7 +22,7 @@ import { DISPATCHED_EVENTS } from './domain/plan-event';
 import { deliverEvents } from './events/deliver-events';
 import { DeliveryStore } from './store/delivery-store';
 import { IdentifyStore } from './store/identify-store';
-import { PresenceStore } from './store/presence-store';
+import { PRESENCE_STALE_AFTER_MS, PresenceStore } from './store/presence-store';
 
 /**
  * Wires config, database, NATS, the event consumer, the webhook worker, the pruning of
@@ -58,13 +58,13 @@ export async function startService(
   });
   const nats = await connectNats({ servers: config.NATS_URL, name: SERVICE_NAME }, { logger });
   const bus = new DispatchBus(nats, config.EVENTS_SUBJECT_PREFIX);
-  const presences = new PresenceAnnouncer({
-    store: new PresenceStore(pool),
-    oauth,
-    permissions,
-    bus,
-    logger,
-  });
+  const presenceStore = new PresenceStore(pool);
+  const presences = new PresenceAnnouncer({ store: presenceStore, oauth, permissions, bus, logger });
+  // This replica's sessions' presences stay counted while it lives (see PresenceStore).
+  const renewPresences = setInterval(() => {
+    presenceStore.renew().catch((error: unknown) => logger.warn({ err: error }, 'presences not renewed'));
+  }, PRESENCE_STALE_AFTER_MS / 3);
+  renewPresences.unref();
   const registry = new SessionRegistry(bus, {
     resumeWindowMs: config.RESUME_WINDOW_MS,
     replayBufferSize: config.REPLAY_BUFFER_SIZE,
@@ -132,9 +132,12 @@ export async function startService(
   });
   await consumer.ready;
   const pruning = schedulePruning({
-    prune: async (signal) => (await store.prune(events.maxAgeMs, { signal })) + (await identifies.prune()),
+    prune: async (signal) =>
+      (await store.prune(events.maxAgeMs, { signal })) +
+      (await identifies.prune()) +
+      (await presenceStore.prune()),
     logger,
-    what: 'handled events, finished webhook deliveries and identifies past their windows',
+    what: 'handled events, finished webhook deliveries, identifies past their windows and stale presences',
   });
 
   const server = createServer({
@@ -157,7 +160,7 @@ export async function startService(
     logger,
     [
       { name: 'grpc', run: () => server.drain() },
-      { name: 'gateway', run: () => (registry.closeAll(), gateway.close()) },
+      { name: 'gateway', run: () => (clearInterval(renewPresences), registry.closeAll(), gateway.close()) },
       { name: 'event consumer', run: () => consumer.stop() },
       { name: 'webhook worker', run: () => worker.stop() },
       { name: 'webhook sockets', run: () => poster.close() },

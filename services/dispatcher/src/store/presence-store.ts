@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Pool } from 'pg';
 import {
   presenceUpdatePayload,
@@ -18,11 +19,12 @@ interface PresenceRow {
   profile_privacy: string;
 }
 
-/** Each user's presence: their most recently updated session's row. */
+/** Each user's presence: their most recently updated live session's row ($2: the staleness bound, ms). */
 const LATEST_SQL = `
   SELECT DISTINCT ON (user_id) user_id::text, setter, status, activities, since::text, afk, profile_privacy
     FROM dispatcher.presence_session
    WHERE user_id = ANY($1::bigint[])
+     AND seen_at > clock_timestamp() - make_interval(secs => $2::float8 / 1000)
    ORDER BY user_id, updated_at DESC, session_id`;
 
 function toStored(row: PresenceRow): StoredPresence {
@@ -39,24 +41,55 @@ function toStored(row: PresenceRow): StoredPresence {
   };
 }
 
+/** How long a replica's rows count without being renewed (it renews them every third of this). */
+export const PRESENCE_STALE_AFTER_MS = 90_000;
+
 /**
  * The presences gateway sessions set, in the dispatcher's schema, so that every replica
  * reads the same: a session's row lives while the session does; a user's presence is their
- * latest session's; none left means offline.
+ * latest session's; none left means offline. Each replica renews its rows (`renew`); the
+ * rows of a replica that died without ending its sessions stop counting after
+ * PRESENCE_STALE_AFTER_MS and are pruned.
  */
 export class PresenceStore {
-  constructor(private readonly pool: Pool) {}
+  constructor(
+    private readonly pool: Pool,
+    /** This replica's id (its rows). */
+    readonly replicaId: string = randomUUID(),
+    private readonly staleAfterMs: number = PRESENCE_STALE_AFTER_MS,
+  ) {}
+
+  /** Marks this replica's rows as alive; the number renewed. */
+  async renew(): Promise<number> {
+    const { rowCount } = await this.pool.query(
+      `UPDATE dispatcher.presence_session SET seen_at = clock_timestamp() WHERE replica_id = $1`,
+      [this.replicaId],
+    );
+    return rowCount ?? 0;
+  }
+
+  /** Deletes the rows no replica renewed in time; the number deleted. */
+  async prune(): Promise<number> {
+    const { rowCount } = await this.pool.query(
+      `DELETE FROM dispatcher.presence_session
+        WHERE seen_at < clock_timestamp() - make_interval(secs => $1::float8 / 1000)`,
+      [this.staleAfterMs],
+    );
+    return rowCount ?? 0;
+  }
 
   /** Records the presence a session set, and answers the user's presence (this one: it is the latest). */
   async put(sessionId: string, stored: StoredPresence): Promise<StoredPresence> {
     const { presence } = stored;
     await this.pool.query(
       `INSERT INTO dispatcher.presence_session
-              (session_id, user_id, setter, status, activities, since, afk, profile_privacy, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, clock_timestamp())
+              (session_id, user_id, setter, status, activities, since, afk, profile_privacy, replica_id,
+               updated_at, seen_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, clock_timestamp(), clock_timestamp())
        ON CONFLICT (session_id) DO UPDATE
           SET status = excluded.status, activities = excluded.activities, since = excluded.since,
-              afk = excluded.afk, profile_privacy = excluded.profile_privacy, updated_at = excluded.updated_at`,
+              afk = excluded.afk, profile_privacy = excluded.profile_privacy,
+              replica_id = excluded.replica_id, updated_at = excluded.updated_at, seen_at = excluded.seen_at`,
       [
         sessionId,
         stored.userId,
@@ -66,6 +99,7 @@ export class PresenceStore {
         presence.since,
         presence.afk,
         stored.profilePrivacy,
+        this.replicaId,
       ],
     );
     return stored;
@@ -89,7 +123,7 @@ export class PresenceStore {
   /** The current presence of each user that has one (a live session), by user id. */
   async latestOf(userIds: readonly string[]): Promise<Map<string, StoredPresence>> {
     if (userIds.length === 0) return new Map();
-    const { rows } = await this.pool.query<PresenceRow>(LATEST_SQL, [userIds]);
+    const { rows } = await this.pool.query<PresenceRow>(LATEST_SQL, [userIds, this.staleAfterMs]);
     return new Map(rows.map((row) => [row.user_id, toStored(row)]));
   }
 

@@ -15,9 +15,19 @@ CREATE TABLE "dispatcher"."presence_session" (
     -- The profile privacy of the user when the presence was set (who sees a custom status).
     "profile_privacy" TEXT NOT NULL DEFAULT 'everyone',
     "updated_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    -- The replica holding the session, which renews seen_at while it lives: the rows of a
+    -- replica that died stop counting once seen_at is older than the staleness bound.
+    "replica_id" TEXT NOT NULL,
+    "seen_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
 
     CONSTRAINT "presence_session_pkey" PRIMARY KEY ("session_id")
 );
 
 -- CreateIndex
 CREATE INDEX "presence_session_user_id_updated_at_idx" ON "dispatcher"."presence_session"("user_id", "updated_at");
+
+-- CreateIndex
+CREATE INDEX "presence_session_replica_id_idx" ON "dispatcher"."presence_session"("replica_id");
+
+-- CreateIndex
+CREATE INDEX "presence_session_seen_at_idx" ON "dispatcher"."presence_session"("seen_at");

@@ -345,9 +345,12 @@ describe('presence across replicas', () => {
       activities: [],
       client_status: { desktop: 'online' },
     });
+    let mark = watcher.received.length;
     const second = await open(a.url);
     await second.identify(user.token, { intents: undefined, capabilities: 16381 });
-    let mark = watcher.received.length;
+    // Its connection's `online` recorded (and announced) before the first session's op 3.
+    await presenceOf('online', mark);
+    mark = watcher.received.length;
     first.send({
       op: 3,
       d: { since: null, status: 'idle', afk: true, activities: [{ name: 'Go', type: 0 }] },
@@ -370,6 +373,38 @@ describe('presence across replicas', () => {
     expect((await presenceOf('offline', mark)).d).toMatchObject({ activities: [], client_status: {} });
     expect(await store.presencesOf(guildId, [user.userId])).toEqual([]);
     expect(deaf.received.some((p) => p.t === 'PRESENCE_UPDATE')).toBe(false);
+  });
+});
+
+describe('PresenceStore', () => {
+  it("stops counting a dead replica's rows once they are stale, and prunes them; a live replica renews its own", async () => {
+    const user = newUser();
+    const dead = new PresenceStore(pool, 'dead-replica', 200);
+    const live = new PresenceStore(pool, 'live-replica', 200);
+    const presence = { since: null, status: 'online' as const, afk: false, activities: [] };
+    await dead.put('dead-session', {
+      userId: user.userId,
+      presence,
+      setter: 'user',
+      profilePrivacy: 'everyone',
+    });
+    await live.put('live-session', {
+      userId: user.userId,
+      presence: { ...presence, status: 'dnd' },
+      setter: 'user',
+      profilePrivacy: 'everyone',
+    });
+    expect((await live.latestOf([user.userId])).get(user.userId)?.presence.status).toBe('dnd');
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    expect(await live.renew()).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    // The dead replica's row (older) is past the bound; the live one's was renewed.
+    expect(await live.presencesOf('1', [user.userId])).toEqual([
+      expect.objectContaining({ user: { id: user.userId }, status: 'dnd' }),
+    ]);
+    expect(await live.prune()).toBeGreaterThanOrEqual(1);
+    expect(await live.remove('dead-session')).toBeNull();
+    expect(await live.remove('live-session')).toEqual({ userId: user.userId, latest: undefined });
   });
 });
 
