@@ -206,6 +206,7 @@ const PUBLIC_ROUTES: Array<[Method, string]> = [
   ['get', '/users/@me/guilds'],
   ['get', '/users/@me/connections'],
   ['post', '/users/@me/channels'],
+  ['put', '/channels/:channel_id/voice-status'],
   ['post', '/interactions'],
   ['post', '/interactions/:interaction_id/:interaction_token/callback'],
   ['post', '/webhooks/:webhook_id/:webhook_token'],
@@ -251,6 +252,7 @@ const ADMIN_ROUTES: Array<[Method, string]> = [
   ['post', '/applications/:application_id/bot/reset-token'],
   ['post', '/applications/:application_id/reset-secret'],
   ['post', '/users'],
+  ['patch', '/users/:user_id'],
   ['post', '/users/:user_id/sessions'],
   ['post', '/users/:user_id/connections'],
   ['delete', '/users/:user_id/authorizations/:application_id'],
@@ -766,6 +768,9 @@ describe('ids above 2^63 - 1, U+0000 and megabyte numbers in every field', () =>
   /** The sweep app's lobby (its owner a member who may link it) and a message in it. */
   let lobbyId: string;
   let lobbyMessageId: string;
+  /** A voice channel whose status the sweep app's bot may set, and one of a guild it is not in. */
+  let voiceChannelId: string;
+  let foreignVoiceChannelId: string;
   /** The sweep's own interactions app, its command, session and interactions. */
   let ix: InteractionFixture;
   /** The sweep app's SKUs (a consumable, a subscription), an entitlement and a subscription of its owner. */
@@ -979,6 +984,25 @@ describe('ids above 2^63 - 1, U+0000 and megabyte numbers in every field', () =>
         return { auth: bot, query: { before: '9000000000000000000', after: '1', limit: '10' } };
       case 'post /users/@me/channels':
         return { auth: bot, body: { recipient_id: w.user.id } };
+      case 'put /channels/:channel_id/voice-status':
+        return {
+          auth: bot,
+          body: { status: 'Sweeping' },
+          foreign: [
+            {
+              what: 'a voice channel of a guild the bot is not in',
+              param: 'channel_id',
+              value: foreignVoiceChannelId,
+              expect: { status: 403, code: 50001 },
+            },
+            {
+              what: 'a text channel',
+              param: 'channel_id',
+              value: w.channel.id,
+              expect: { status: 400, code: 50024 },
+            },
+          ],
+        };
       case 'post /interactions':
         return {
           auth: () => ix.user.token,
@@ -1132,6 +1156,21 @@ describe('ids above 2^63 - 1, U+0000 and megabyte numbers in every field', () =>
         return {
           auth: admin,
           body: { username: 'sweeper', global_name: 'Sweeper', locale: 'fr', email: 's@x.example' },
+        };
+      case 'patch /users/:user_id':
+        return {
+          auth: admin,
+          body: {
+            global_name: 'Sweeper',
+            locale: 'fr',
+            profile_privacy: 'friends_and_small_servers',
+            primary_guild: {
+              identity_guild_id: w.guild.id,
+              identity_enabled: true,
+              tag: 'SWP',
+              badge: 'abc',
+            },
+          },
         };
       case 'post /users/:user_id/connections':
         return { auth: admin, body: { type: 'github', id: 'octocat', name: 'Octocat' } };
@@ -1309,6 +1348,8 @@ describe('ids above 2^63 - 1, U+0000 and megabyte numbers in every field', () =>
         return w.user.id;
       case 'role_id':
         return w.role.id;
+      case 'channel_id':
+        return voiceChannelId;
       case 'command_id':
         return routePath.includes('/guilds/') ? guildCommandId : globalCommandId;
       // A pending interaction for the callback; an answered one's webhook and follow-up.
@@ -1835,6 +1876,22 @@ describe('ids above 2^63 - 1, U+0000 and megabyte numbers in every field', () =>
     });
     expect(posted.status).toBe(201);
     lobbyMessageId = posted.body.id;
+    // VIEW_CHANNEL, MANAGE_CHANNELS and SET_VOICE_CHANNEL_STATUS for the bot there.
+    voiceChannelId = await adminPost(`/admin/guilds/${w.guild.id}/channels`, {
+      name: 'sweep-voice',
+      type: 2,
+      permission_overwrites: [
+        { id: w.application.id, type: 1, allow: String((1n << 10n) | (1n << 4n) | (1n << 48n)), deny: '0' },
+      ],
+    });
+    const elsewhere = await stack.admin('POST', '/admin/guilds', {
+      name: 'Not the bot',
+      owner_id: w.user.id,
+    });
+    foreignVoiceChannelId = await adminPost(`/admin/guilds/${elsewhere.body.id}/channels`, {
+      name: 'elsewhere',
+      type: 2,
+    });
     globalCommandId = await create(`/applications/${w.application.id}/commands`);
     guildCommandId = await create(`/applications/${w.application.id}/guilds/${w.guild.id}/commands`);
 

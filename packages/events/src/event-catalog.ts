@@ -31,7 +31,12 @@ import {
   lobbyMessageUpdated,
   lobbyUpdated,
 } from './catalog/lobby-events';
-import { applicationCommandPermissionsUpdated } from './catalog/permissions-events';
+import {
+  applicationCommandPermissionsUpdated,
+  voiceChannelStartTimeUpdated,
+  voiceChannelStatusUpdated,
+  voiceStateUpdated,
+} from './catalog/permissions-events';
 
 /**
  * Every event of ACS: its name (`<service>.<type>`, the subject after the deployment's
@@ -52,6 +57,9 @@ export const EVENT_CATALOG = {
   'command-registry.command.deleted': commandDeleted,
   'command-registry.command.renamed': commandRenamed,
   'permissions.application_command_permissions.updated': applicationCommandPermissionsUpdated,
+  'permissions.voice_state.updated': voiceStateUpdated,
+  'permissions.voice_channel.status_updated': voiceChannelStatusUpdated,
+  'permissions.voice_channel.start_time_updated': voiceChannelStartTimeUpdated,
   'interactions.interaction.created': interactionCreated,
   'interactions.interaction.succeeded': interactionSucceeded,
   'interactions.interaction.failed': interactionFailed,

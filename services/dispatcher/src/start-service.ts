@@ -15,12 +15,14 @@ import { DB_SCHEMA, loadConfig, SERVICE_NAME } from './config';
 import { createServer } from './create-server';
 import { DispatchBus } from './delivery/gateway/dispatch-bus';
 import { startGatewayServer } from './delivery/gateway/gateway-server';
+import { PresenceAnnouncer } from './delivery/gateway/presence-announcer';
 import { SessionRegistry } from './delivery/gateway/session-registry';
 import { WebhookWorker } from './delivery/webhooks/webhook-worker';
 import { DISPATCHED_EVENTS } from './domain/plan-event';
 import { deliverEvents } from './events/deliver-events';
 import { DeliveryStore } from './store/delivery-store';
 import { IdentifyStore } from './store/identify-store';
+import { PRESENCE_STALE_AFTER_MS, PresenceStore } from './store/presence-store';
 
 /**
  * Wires config, database, NATS, the event consumer, the webhook worker, the pruning of
@@ -56,11 +58,19 @@ export async function startService(
   });
   const nats = await connectNats({ servers: config.NATS_URL, name: SERVICE_NAME }, { logger });
   const bus = new DispatchBus(nats, config.EVENTS_SUBJECT_PREFIX);
+  const presenceStore = new PresenceStore(pool);
+  const presences = new PresenceAnnouncer({ store: presenceStore, oauth, permissions, bus, logger });
+  // This replica's sessions' presences stay counted while it lives (see PresenceStore).
+  const renewPresences = setInterval(() => {
+    presenceStore.renew().catch((error: unknown) => logger.warn({ err: error }, 'presences not renewed'));
+  }, PRESENCE_STALE_AFTER_MS / 3);
+  renewPresences.unref();
   const registry = new SessionRegistry(bus, {
     resumeWindowMs: config.RESUME_WINDOW_MS,
     replayBufferSize: config.REPLAY_BUFFER_SIZE,
     canViewChannel: (userId, guildId, channelId) => permissions.canViewChannel(userId, guildId, channelId),
     logger,
+    onSessionEnd: (session) => presences.end(session.id),
   });
   const poster = new WebhookPoster({
     policy: parseAddressPolicy(config.WEBHOOK_ALLOWED_ADDRESSES),
@@ -89,6 +99,7 @@ export async function startService(
     heartbeatIntervalMs: config.HEARTBEAT_INTERVAL_MS,
     identifyTimeoutMs: config.IDENTIFY_TIMEOUT_MS,
     publicUrl: config.GATEWAY_PUBLIC_URL ?? '',
+    presences,
   };
   const gateway = await startGatewayServer(gatewayContext, {
     host: config.GATEWAY_HOST,
@@ -121,9 +132,12 @@ export async function startService(
   });
   await consumer.ready;
   const pruning = schedulePruning({
-    prune: async (signal) => (await store.prune(events.maxAgeMs, { signal })) + (await identifies.prune()),
+    prune: async (signal) =>
+      (await store.prune(events.maxAgeMs, { signal })) +
+      (await identifies.prune()) +
+      (await presenceStore.prune()),
     logger,
-    what: 'handled events, finished webhook deliveries and identifies past their windows',
+    what: 'handled events, finished webhook deliveries, identifies past their windows and stale presences',
   });
 
   const server = createServer({
@@ -146,7 +160,7 @@ export async function startService(
     logger,
     [
       { name: 'grpc', run: () => server.drain() },
-      { name: 'gateway', run: () => (registry.closeAll(), gateway.close()) },
+      { name: 'gateway', run: () => (clearInterval(renewPresences), registry.closeAll(), gateway.close()) },
       { name: 'event consumer', run: () => consumer.stop() },
       { name: 'webhook worker', run: () => worker.stop() },
       { name: 'webhook sockets', run: () => poster.close() },

@@ -9,6 +9,7 @@ import { createGuildHandlers, type GuildHandlerDeps } from './handlers/guild-han
 import { createInvocationHandlers, type InvocationHandlerDeps } from './handlers/invocation-handlers';
 import { createMemberHandlers, type MemberHandlerDeps } from './handlers/member-handlers';
 import { createPermissionHandlers, type PermissionHandlerDeps } from './handlers/permission-handlers';
+import { createVoiceHandlers, type VoiceHandlerDeps } from './handlers/voice-handlers';
 
 /** What the permissions gRPC server is built from. */
 export interface ServerDeps
@@ -18,7 +19,8 @@ export interface ServerDeps
     PermissionHandlerDeps,
     CommandPermissionHandlerDeps,
     DmChannelHandlerDeps,
-    InvocationHandlerDeps {
+    InvocationHandlerDeps,
+    VoiceHandlerDeps {
   logger: Logger;
   /** Whether the service can take calls (its database is reachable); health reports it. */
   isReady: () => Promise<boolean>;
@@ -39,6 +41,7 @@ export function createServer(deps: ServerDeps): GrpcServer {
           ...createCommandPermissionHandlers(deps),
           ...createDmChannelHandlers(deps),
           ...createInvocationHandlers(deps),
+          ...createVoiceHandlers(deps),
         },
       },
     ],

@@ -21,6 +21,7 @@ import { GuildPlaceStore } from './store/guild-place-store';
 import { GuildStore } from './store/guild-store';
 import { MemberStore } from './store/member-store';
 import { ListMemberGuildsStore } from './store/list-member-guilds-store';
+import { VoiceStore } from './store/voice-store';
 import { PermissionContextStore } from './store/permission-context-store';
 
 /** Wires config, logger, database, outbox relay, command events consumer and gRPC server; stops them in order on SIGTERM. */
@@ -64,6 +65,7 @@ export async function startService(
     commandPermissions,
     dmChannels: new DmChannelStore(prisma, snowflakes),
     places: new GuildPlaceStore(prisma),
+    voice: new VoiceStore(prisma),
     isReady: async () => {
       await pool.query('SELECT 1');
       return true;

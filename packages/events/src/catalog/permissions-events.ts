@@ -18,3 +18,39 @@ export const applicationCommandPermissionsUpdated = z.object({
     }),
   ),
 });
+
+/**
+ * A guild member joined, moved within or left a guild's voice channels (op 4 Voice State
+ * Update): the voice state object as VOICE_STATE_UPDATE carries it (D:resources/voice.mdx;
+ * `channel_id` null when they left).
+ */
+export const voiceStateUpdated = z.object({
+  guild_id: snowflake,
+  channel_id: snowflake.nullable(),
+  user_id: snowflake,
+  session_id: z.string(),
+  deaf: z.boolean(),
+  mute: z.boolean(),
+  self_deaf: z.boolean(),
+  self_mute: z.boolean(),
+  self_video: z.boolean(),
+  suppress: z.boolean(),
+  request_to_speak_timestamp: z.string().nullable(),
+});
+
+/** A voice channel's status was set or cleared: VOICE_CHANNEL_STATUS_UPDATE's `d` (D:events/gateway-events.mdx). */
+export const voiceChannelStatusUpdated = z.object({
+  id: snowflake,
+  guild_id: snowflake,
+  status: z.string().nullable(),
+});
+
+/**
+ * A voice channel's session started (its first member connected) or ended (its last left):
+ * VOICE_CHANNEL_START_TIME_UPDATE's `d`, `voice_start_time` in Unix seconds or null.
+ */
+export const voiceChannelStartTimeUpdated = z.object({
+  id: snowflake,
+  guild_id: snowflake,
+  voice_start_time: z.number().int().nullable(),
+});

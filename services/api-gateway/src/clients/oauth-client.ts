@@ -64,6 +64,8 @@ export interface OAuthClient {
   createUser(bodyJson: string): Promise<string>;
   /** The user, as JSON text; 404 (10013 Unknown User) when there is none. */
   getUser(userId: string): Promise<string>;
+  /** `PATCH /admin/users/{id}`: the updated user, as JSON text; 404 (10013) when there is none. */
+  updateUser(userId: string, bodyJson: string): Promise<string>;
   /** `GET /users/@me` as the principal may see it (its scopes decide the fields), as JSON text. */
   getCurrentUser(principal: Principal): Promise<string>;
   /** A chat-client session token for the user. */
@@ -197,6 +199,10 @@ export function createOAuthClient(client: oauth.OAuthServiceClient): OAuthClient
 
     async getUser(userId) {
       return (await callPeer(client, client.GetUser, { user_id: userId })).user_json;
+    },
+
+    async updateUser(userId, bodyJson) {
+      return (await callPeer(client, client.UpdateUser, { user_id: userId, body_json: bodyJson })).user_json;
     },
 
     async getCurrentUser(principal) {

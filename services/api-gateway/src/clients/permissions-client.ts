@@ -55,6 +55,8 @@ export interface PermissionsClient {
    * the channel as JSON text without `recipients`, and everyone in it, the caller included.
    */
   openDmChannel(userId: string, bodyJson: string): Promise<{ channelJson: string; recipientIds: string[] }>;
+  /** `PUT /channels/{id}/voice-status` for the bot user `userId` (permissions decides and announces it). */
+  setVoiceChannelStatus(channelId: string, userId: string, bodyJson: string): Promise<void>;
 }
 
 /** The PermissionsClient over permissions' gRPC client. */
@@ -105,6 +107,14 @@ export function createPermissionsClient(client: permissions.PermissionsServiceCl
 
     async createGuild(bodyJson) {
       return (await callPeer(client, client.CreateGuild, { body_json: bodyJson })).guild_json;
+    },
+
+    async setVoiceChannelStatus(channelId, userId, bodyJson) {
+      await callPeer(client, client.SetVoiceChannelStatus, {
+        channel_id: channelId,
+        user_id: userId,
+        body_json: bodyJson,
+      });
     },
 
     async updateGuild(guildId, bodyJson) {

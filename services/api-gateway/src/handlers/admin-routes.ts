@@ -109,6 +109,13 @@ export function adminRoutes(
       }),
     },
     {
+      method: 'patch',
+      path: '/users/:user_id',
+      handlers: w(async (req, res) => {
+        sendJson(res, 200, await oauth.updateUser(snowflakeParam(req, 'user_id'), body(req)));
+      }),
+    },
+    {
       method: 'post',
       path: '/users/:user_id/sessions',
       handlers: w(async (req, res) => {

@@ -2,6 +2,7 @@ import * as grpc from '@grpc/grpc-js';
 import { LRUCache } from 'lru-cache';
 import type { oauth } from '@acs/protos';
 import { callUnary, fromGrpcError, isServiceError } from '@acs/service-kit';
+import type { ProfilePrivacy } from '../domain/presence';
 import { publicUser } from '../domain/public-user';
 
 /** An application's webhook settings and signing key, as oauth keeps them. */
@@ -34,6 +35,8 @@ export interface OAuthClient {
   user(userId: string): Promise<Record<string, unknown>>;
   /** A user as they see themselves (`GET /users/@me`: email, locale...), for their own READY; not cached. */
   currentUser(userId: string): Promise<Record<string, unknown>>;
+  /** Who may see the user's custom status (`profile_privacy`); not cached: it gates what bots see. */
+  profilePrivacy(userId: string): Promise<ProfilePrivacy>;
   /** The guilds the application's bot is in. */
   botGuilds(applicationId: string): Promise<string[]>;
   /** Tells oauth the application's event webhooks were disabled for failing (its status 3). */
@@ -125,6 +128,13 @@ export function createOAuthClient(client: oauth.OAuthServiceClient): OAuthClient
         const answer = await call(client.GetUser, { user_id: userId });
         return publicUser(JSON.parse(answer.user_json) as Record<string, unknown>);
       }),
+
+    async profilePrivacy(userId) {
+      const answer = await call(client.GetUser, { user_id: userId });
+      const privacy = answer.profile_privacy;
+      // An oauth replica older than profile privacy answers '': everyone, its default.
+      return privacy === 'friends' || privacy === 'friends_and_small_servers' ? privacy : 'everyone';
+    },
 
     async currentUser(userId) {
       // GetUser renders the user whole, as GET /users/@me shows a user to themselves.

@@ -26,6 +26,27 @@ export interface PermissionsClient {
    * each message of a channel asks it for every connected user.
    */
   canViewChannel(userId: string, guildId: string, channelId: string): Promise<boolean>;
+  /** Every guild the user (or bot user) is a member of, with its member count. */
+  memberGuildCounts(userId: string): Promise<{ guildId: string; memberCount: number }[]>;
+  /** For each guild, the applications whose bots are its members (ListGuildBots, pages of 200). */
+  guildBots(guildIds: readonly string[]): Promise<Map<string, string[]>>;
+  /**
+   * Op 4 of a member's session: records the join, move or leave (permissions checks the
+   * channel and CONNECT, and announces it). Rejects with permissions' DiscordError otherwise.
+   */
+  updateVoiceState(state: {
+    guildId: string;
+    userId: string;
+    channelId: string | null;
+    sessionId: string;
+    selfMute: boolean;
+    selfDeaf: boolean;
+  }): Promise<boolean>;
+  /** Op 43: the status and session start of the guild's voice channels, for a member of it. */
+  channelInfo(
+    guildId: string,
+    userId: string,
+  ): Promise<{ id: string; status: string | null; voice_start_time: number | null }[]>;
 }
 
 /** VIEW_CHANNEL (D:topics/permissions.mdx). */
@@ -75,6 +96,53 @@ export function createPermissionsClient(client: permissions.PermissionsServiceCl
         if (page.length < GUILDS_PAGE || !last) return guilds;
         after = String(last.id);
       }
+    },
+
+    async memberGuildCounts(userId) {
+      const guilds: { guildId: string; memberCount: number }[] = [];
+      for (let after = ''; ;) {
+        const answer = await call(client.ListMemberGuilds, {
+          user_id: userId,
+          after,
+          limit: GUILDS_PAGE,
+          with_counts: true,
+        });
+        const page = JSON.parse(answer.guilds_json) as { id: string; approximate_member_count?: number }[];
+        for (const g of page) guilds.push({ guildId: g.id, memberCount: g.approximate_member_count ?? 0 });
+        const last = page.at(-1);
+        if (page.length < GUILDS_PAGE || !last) return guilds;
+        after = last.id;
+      }
+    },
+
+    async guildBots(guildIds) {
+      const bots = new Map<string, string[]>();
+      for (let i = 0; i < guildIds.length; i += GUILDS_PAGE) {
+        const answer = await call(client.ListGuildBots, { guild_ids: guildIds.slice(i, i + GUILDS_PAGE) });
+        for (const g of answer.guilds) bots.set(g.guild_id, g.application_ids);
+      }
+      return bots;
+    },
+
+    async updateVoiceState(state) {
+      const answer = await call(client.UpdateVoiceState, {
+        guild_id: state.guildId,
+        user_id: state.userId,
+        channel_id: state.channelId ?? '',
+        session_id: state.sessionId,
+        self_mute: state.selfMute,
+        self_deaf: state.selfDeaf,
+      });
+      return answer.changed;
+    },
+
+    async channelInfo(guildId, userId) {
+      const answer = await call(client.GetChannelInfo, { guild_id: guildId, user_id: userId });
+      return JSON.parse(answer.channels_json) as {
+        id: string;
+        status: string | null;
+        voice_start_time: number | null;
+      }[];
     },
 
     canViewChannel(userId, guildId, channelId) {

@@ -9,7 +9,30 @@ export type InboundDecision =
   | { kind: 'heartbeat'; seq: number | null }
   | { kind: 'identify'; identify: IdentifyRequest }
   | { kind: 'resume'; resume: ResumeRequest }
+  | { kind: 'presence'; d: unknown }
+  | { kind: 'voice-state'; voice: VoiceStateCommand }
+  | { kind: 'channel-info'; request: ChannelInfoCommand }
   | { kind: 'ignore' };
+
+/** Op 4 Voice State Update (D:events/gateway-events.mdx §Update Voice State). */
+export interface VoiceStateCommand {
+  guildId: string;
+  /** null: leave the guild's voice channel. */
+  channelId: string | null;
+  selfMute: boolean;
+  selfDeaf: boolean;
+}
+
+/** Op 43 Request Channel Info (D:events/gateway-events.mdx §Request Channel Info). */
+export interface ChannelInfoCommand {
+  guildId: string;
+  fields: ChannelInfoField[];
+}
+
+/** The fields Channel Info can carry: "currently `status` and `voice_start_time`". */
+export const CHANNEL_INFO_FIELDS = ['status', 'voice_start_time'] as const;
+/** One of CHANNEL_INFO_FIELDS. */
+export type ChannelInfoField = (typeof CHANNEL_INFO_FIELDS)[number];
 
 /** The fields of Identify (op 2) this server reads. */
 export interface IdentifyRequest {
@@ -23,6 +46,8 @@ export interface IdentifyRequest {
    */
   intents: number | null;
   shard: [number, number] | null;
+  /** Identify's `presence` (the initial presence), unread; undefined when absent. */
+  presence: unknown;
 }
 
 /** The fields of Resume (op 6). */
@@ -35,12 +60,18 @@ export interface ResumeRequest {
 
 /** Ops a ready session may send that this server accepts and does nothing with. */
 const ACCEPTED_AND_IGNORED: ReadonlySet<number> = new Set([
-  Op.PRESENCE_UPDATE,
-  Op.VOICE_STATE_UPDATE,
   Op.REQUEST_GUILD_MEMBERS,
   Op.REQUEST_SOUNDBOARD_SOUNDS,
-  Op.REQUEST_CHANNEL_INFO,
 ]);
+
+/** The largest snowflake: PostgreSQL's signed 64-bit range, which ids stay within. */
+const MAX_SNOWFLAKE = (1n << 63n) - 1n;
+
+/** A snowflake as a command carries it (a decimal string; discord.js sends strings), or undefined. */
+function readSnowflake(value: unknown): string | undefined {
+  if (typeof value !== 'string' || !/^\d{1,19}$/.test(value)) return undefined;
+  return BigInt(value) <= MAX_SNOWFLAKE ? value : undefined;
+}
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -87,6 +118,15 @@ export function decideInbound(phase: ConnectionPhase, text: string): InboundDeci
         return { kind: 'close', close: Close.DECODE_ERROR };
       }
       return { kind: 'resume', resume: { ...readToken(d.token), sessionId: d.session_id, seq: d.seq } };
+    case Op.PRESENCE_UPDATE:
+      if (phase !== 'ready') return { kind: 'close', close: Close.NOT_AUTHENTICATED };
+      return { kind: 'presence', d };
+    case Op.VOICE_STATE_UPDATE:
+      if (phase !== 'ready') return { kind: 'close', close: Close.NOT_AUTHENTICATED };
+      return readVoiceState(d);
+    case Op.REQUEST_CHANNEL_INFO:
+      if (phase !== 'ready') return { kind: 'close', close: Close.NOT_AUTHENTICATED };
+      return readChannelInfo(d);
     default:
       if (!ACCEPTED_AND_IGNORED.has(message.op)) return { kind: 'close', close: Close.UNKNOWN_OPCODE };
       return phase === 'ready' ? { kind: 'ignore' } : { kind: 'close', close: Close.NOT_AUTHENTICATED };
@@ -113,5 +153,34 @@ function readIdentify(d: unknown): InboundDecision {
     }
     shard = [id as number, count as number];
   }
-  return { kind: 'identify', identify: { ...token, intents, shard } };
+  return { kind: 'identify', identify: { ...token, intents, shard, presence: d.presence ?? undefined } };
+}
+
+/**
+ * Op 4's `d`: `guild_id`, `channel_id` (null to leave), `self_mute`, `self_deaf`. A wrong
+ * type is a malformed payload (4002), as for every command.
+ */
+function readVoiceState(d: unknown): InboundDecision {
+  const decodeError: InboundDecision = { kind: 'close', close: Close.DECODE_ERROR };
+  if (!isObject(d)) return decodeError;
+  const guildId = readSnowflake(d.guild_id);
+  const channelId = d.channel_id === null || d.channel_id === undefined ? null : readSnowflake(d.channel_id);
+  if (guildId === undefined || channelId === undefined) return decodeError;
+  if (typeof d.self_mute !== 'boolean' || typeof d.self_deaf !== 'boolean') return decodeError;
+  return { kind: 'voice-state', voice: { guildId, channelId, selfMute: d.self_mute, selfDeaf: d.self_deaf } };
+}
+
+/** Op 43's `d`: `guild_id` and `fields`, a list of field names (4002 when either is malformed). */
+function readChannelInfo(d: unknown): InboundDecision {
+  const decodeError: InboundDecision = { kind: 'close', close: Close.DECODE_ERROR };
+  if (!isObject(d)) return decodeError;
+  const guildId = readSnowflake(d.guild_id);
+  if (guildId === undefined || !Array.isArray(d.fields)) return decodeError;
+  const fields = new Set<ChannelInfoField>();
+  for (const field of d.fields as unknown[]) {
+    if (typeof field !== 'string') return decodeError;
+    // A field this server does not know yet is skipped: the list is documented to grow.
+    if ((CHANNEL_INFO_FIELDS as readonly string[]).includes(field)) fields.add(field as ChannelInfoField);
+  }
+  return { kind: 'channel-info', request: { guildId, fields: [...fields] } };
 }

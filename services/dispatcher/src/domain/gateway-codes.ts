@@ -55,6 +55,12 @@ export const MAX_PAYLOAD_BYTES = 4096;
 
 /** Gateway intents the dispatcher filters by (D:events/gateway.mdx §List of Intents). */
 export const Intent = {
+  /** GUILD_CREATE …, VOICE_CHANNEL_STATUS_UPDATE, VOICE_CHANNEL_START_TIME_UPDATE. */
+  GUILDS: 1 << 0,
+  /** VOICE_STATE_UPDATE. */
+  GUILD_VOICE_STATES: 1 << 7,
+  /** PRESENCE_UPDATE (privileged). */
+  GUILD_PRESENCES: 1 << 8,
   /** MESSAGE_CREATE, MESSAGE_UPDATE, MESSAGE_DELETE in guilds. */
   GUILD_MESSAGES: 1 << 9,
   /** MESSAGE_CREATE, MESSAGE_UPDATE, MESSAGE_DELETE in DMs. */

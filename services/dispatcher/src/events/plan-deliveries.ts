@@ -6,6 +6,7 @@ import { guildCreatePayload } from '../domain/guild-create';
 import { planEvent, type ApplicationEvent, type DispatchedEvent } from '../domain/plan-event';
 import { isInteractionEvent, planInteractionEvent } from '../domain/plan-interaction-event';
 import { isLobbyEvent, planLobbyEvent, type LobbyEvent } from '../domain/plan-lobby-event';
+import { guildOfVoiceEvent, isVoiceEvent, planVoiceEvent } from '../domain/plan-voice-event';
 import { eventWebhookBody } from '../domain/webhook-body';
 import type { NewDelivery } from '../store/delivery-store';
 
@@ -29,6 +30,11 @@ export async function planDeliveries(
 ): Promise<PlannedDeliveries> {
   if (isInteractionEvent(event)) return { webhook: null, gateway: planInteractionEvent(event) };
   if (isLobbyEvent(event)) return planLobbyDeliveries(event, oauth);
+  if (isVoiceEvent(event)) {
+    const guildId = guildOfVoiceEvent(event);
+    const bots = (await permissions.guildBots([guildId])).get(guildId) ?? [];
+    return { webhook: null, gateway: planVoiceEvent(event, bots) };
+  }
   return planApplicationEvent(event, oauth, permissions);
 }
 

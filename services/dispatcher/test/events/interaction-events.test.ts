@@ -23,12 +23,14 @@ import { DB_SCHEMA } from '../../src/config';
 import { compileTrustProxy } from '../../src/delivery/gateway/compile-trust-proxy';
 import { DispatchBus } from '../../src/delivery/gateway/dispatch-bus';
 import { startGatewayServer, type GatewayServer } from '../../src/delivery/gateway/gateway-server';
+import { PresenceAnnouncer } from '../../src/delivery/gateway/presence-announcer';
 import { SessionRegistry } from '../../src/delivery/gateway/session-registry';
 import { DISPATCHED_EVENTS } from '../../src/domain/plan-event';
 import { shardOf } from '../../src/domain/shard-of';
 import { deliverEvents } from '../../src/events/deliver-events';
 import { DeliveryStore } from '../../src/store/delivery-store';
 import { IdentifyStore } from '../../src/store/identify-store';
+import { PresenceStore } from '../../src/store/presence-store';
 
 /**
  * The interactions service's events, published on a stream of this file's own, consumed
@@ -61,6 +63,7 @@ const oauth = {
     flags: 0,
     botUser: { id: applicationId, username: 'bot', discriminator: '0000', bot: true },
   }),
+  profilePrivacy: async () => 'everyone',
   botGuilds: async () => [],
 } as unknown as OAuthClient;
 const permissions: PermissionsClient = {
@@ -70,6 +73,10 @@ const permissions: PermissionsClient = {
     await new Promise((resolve) => setTimeout(resolve, VIEW_DECISION_MS));
     return viewers.get(channelId)?.has(userId) ?? false;
   },
+  memberGuildCounts: async () => [],
+  guildBots: async () => new Map(),
+  updateVoiceState: async () => false,
+  channelInfo: async () => [],
 };
 const logger = createLogger('dispatcher-test', 'silent');
 
@@ -118,6 +125,13 @@ async function startReplica(): Promise<void> {
       heartbeatIntervalMs: 60_000,
       identifyTimeoutMs: 60_000,
       publicUrl: 'ws://127.0.0.1:0',
+      presences: new PresenceAnnouncer({
+        store: new PresenceStore(pool),
+        oauth,
+        permissions,
+        bus,
+        logger: createLogger('dispatcher-test', 'silent'),
+      }),
     },
     { host: '127.0.0.1', port: 0, maxConnectionsPerAddress: 0, trustProxy: compileTrustProxy('false') },
   );

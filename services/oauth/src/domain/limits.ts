@@ -11,6 +11,8 @@ export const MIN_USERNAME_LENGTH = 2;
 export const MAX_USERNAME_LENGTH = 32;
 export const MIN_GLOBAL_NAME_LENGTH = 1;
 export const MAX_GLOBAL_NAME_LENGTH = 32;
+/** A server tag (a user's `primary_guild.tag`) is at most 4 characters (OAS `UserPrimaryGuildResponse`). */
+export const MAX_SERVER_TAG_LENGTH = 4;
 export const MAX_EMAIL_LENGTH = 320;
 export const DEFAULT_LOCALE = 'en-US';
 /** Premium types: 0 none, 1 Nitro Classic, 2 Nitro, 3 Nitro Basic (OAS `PremiumTypes`). */

@@ -1,3 +1,4 @@
+import type { PrimaryGuild, ProfilePrivacy } from './validate-user-update';
 import type { EventWebhookType } from './event-webhook-types';
 import type { IntegrationType } from './limits';
 import type { ApplicationProfile } from './validate-application-body';
@@ -11,6 +12,10 @@ export interface UserRecord {
   email: string | null;
   premiumType: number;
   bot: boolean;
+  /** Who may see the user's custom status in guilds (the dispatcher's presence rule). */
+  profilePrivacy: ProfilePrivacy;
+  /** The server tag the user displays, as user objects show it; null: none. */
+  primaryGuild: PrimaryGuild | null;
 }
 
 /** An application with what its wire object shows: bot user, owner and install counts. */

@@ -20,7 +20,7 @@ export function renderPublicUser(user: UserRecord): Record<string, unknown> {
     global_name: user.globalName,
     avatar_decoration_data: null,
     collectibles: null,
-    primary_guild: null,
+    primary_guild: user.primaryGuild,
   };
 }
 

@@ -6,6 +6,7 @@ import type { EntitlementRecord } from '../domain/monetization/monetization-reco
 import { UnknownApplicationError, UnknownUserError } from '../domain/oauth-errors';
 import type { InstallParams, IntegrationTypesConfig } from '../domain/read-install-params';
 import type { ApplicationRecord, UserRecord } from '../domain/records';
+import { readProfilePrivacy, type PrimaryGuild } from '../domain/validate-user-update';
 
 // DescribeInvocation runs once or twice for every interaction, so its reads are one
 // statement on `pg` (a named prepared statement) rather than Prisma's two queries, whose
@@ -30,11 +31,13 @@ const DESCRIBE_INVOCATION_SQL = `
          a.integration_install_params, a.tags,
          (SELECT json_build_object(
                    'id', b.id::text, 'username', b.username, 'global_name', b.global_name,
-                   'locale', b.locale, 'email', b.email, 'premium_type', b.premium_type,
+                   'locale', b.locale, 'email', b.email, 'premium_type', b.premium_type, 'primary_guild', b.primary_guild,
+                   'profile_privacy', b.profile_privacy,
                    'bot', b.bot) FROM "oauth"."user" b WHERE b.id = a.id) AS bot,
          (SELECT json_build_object(
                    'id', o.id::text, 'username', o.username, 'global_name', o.global_name,
-                   'locale', o.locale, 'email', o.email, 'premium_type', o.premium_type,
+                   'locale', o.locale, 'email', o.email, 'premium_type', o.premium_type, 'primary_guild', o.primary_guild,
+                   'profile_privacy', o.profile_privacy,
                    'bot', o.bot) FROM "oauth"."user" o WHERE o.id = a.owner_id) AS owner,
          (SELECT count(*)::int FROM "oauth"."guild_installation" g WHERE g.application_id = a.id)
            AS guild_install_count,
@@ -46,7 +49,8 @@ const DESCRIBE_INVOCATION_SQL = `
                   WHERE i.application_id = a.id AND i.user_id = $3::bigint) AS user_installed,
          (SELECT coalesce(json_agg(json_build_object(
                    'id', u.id::text, 'username', u.username, 'global_name', u.global_name,
-                   'locale', u.locale, 'email', u.email, 'premium_type', u.premium_type,
+                   'locale', u.locale, 'email', u.email, 'premium_type', u.premium_type, 'primary_guild', u.primary_guild,
+                   'profile_privacy', u.profile_privacy,
                    'bot', u.bot)), '[]'::json) FROM "oauth"."user" u
            WHERE u.id = ANY($4::bigint[])) AS users,
          (SELECT coalesce(json_agg(json_build_object(
@@ -68,6 +72,8 @@ interface UserJson {
   locale: string;
   email: string | null;
   premium_type: number;
+  primary_guild: PrimaryGuild | null;
+  profile_privacy: string;
   bot: boolean;
 }
 
@@ -212,5 +218,7 @@ function toUserRecord(user: UserJson): UserRecord {
     email: user.email,
     premiumType: user.premium_type,
     bot: user.bot,
+    profilePrivacy: readProfilePrivacy(user.profile_privacy),
+    primaryGuild: user.primary_guild,
   };
 }

@@ -1,4 +1,5 @@
 import type { UserRecord } from '../domain/records';
+import { readProfilePrivacy, type PrimaryGuild } from '../domain/validate-user-update';
 import type { User } from '../generated/prisma/client';
 
 /** A user row as the domain sees it. */
@@ -11,5 +12,7 @@ export function toUserRecord(row: User): UserRecord {
     email: row.email,
     premiumType: row.premiumType,
     bot: row.bot,
+    profilePrivacy: readProfilePrivacy(row.profilePrivacy),
+    primaryGuild: row.primaryGuild as PrimaryGuild | null,
   };
 }

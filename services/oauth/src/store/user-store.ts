@@ -1,7 +1,8 @@
 import { UnknownUserError } from '../domain/oauth-errors';
 import type { UserRecord } from '../domain/records';
 import type { NewUser } from '../domain/validate-user-body';
-import type { PrismaClient } from '../generated/prisma/client';
+import { Prisma, type PrismaClient } from '../generated/prisma/client';
+import type { UserUpdate } from '../domain/validate-user-update';
 import { toUserRecord } from './to-user-record';
 
 /** Users: people created through the admin API (bot users are made with their application). */
@@ -21,6 +22,23 @@ export class UserStore {
       },
     });
     return toUserRecord(row);
+  }
+
+  /** Applies an admin update (absent fields kept); 404 / 10013 when the user is unknown. */
+  async update(id: bigint, update: UserUpdate): Promise<UserRecord> {
+    const { count } = await this.prisma.user.updateMany({
+      where: { id },
+      data: {
+        ...(update.globalName !== undefined ? { globalName: update.globalName } : {}),
+        ...(update.locale !== undefined ? { locale: update.locale } : {}),
+        ...(update.profilePrivacy !== undefined ? { profilePrivacy: update.profilePrivacy } : {}),
+        ...(update.primaryGuild !== undefined
+          ? { primaryGuild: update.primaryGuild === null ? Prisma.DbNull : { ...update.primaryGuild } }
+          : {}),
+      },
+    });
+    if (count === 0) throw new UnknownUserError();
+    return this.get(id);
   }
 
   /** The user, or undefined. */

@@ -59,3 +59,6 @@ export const DEFAULT_EVERYONE_PERMISSIONS =
 
 /** Others a group DM may hold besides its creator: 9, a group DM having at most 10 members. */
 export const MAX_GROUP_DM_RECIPIENTS = 9;
+
+/** Longest voice channel status (D:resources/channel.mdx §Set Voice Channel Status). */
+export const MAX_VOICE_STATUS_LENGTH = 500;

@@ -54,3 +54,13 @@ export class OwnerNotRemovableError extends DiscordError {
     super(403, 50013, 'Missing Permissions: the guild owner cannot be removed from the guild');
   }
 }
+
+/**
+ * 400 / 50024 Cannot execute action on this channel type: a voice status or voice state
+ * for a channel that is not a voice or stage channel (D:topics/opcodes-and-status-codes.mdx).
+ */
+export class InvalidChannelTypeError extends DiscordError {
+  constructor() {
+    super(400, 50024, 'Cannot execute action on this channel type');
+  }
+}

@@ -40,9 +40,16 @@ export class BotMemberStore {
     return this.prisma.$transaction(async (tx) => {
       if (!(await lockGuild(tx, input.guildId))) throw new UnknownGuildError();
       const { count } = await tx.member.createMany({
-        data: [{ guildId, userId: botId }],
+        data: [{ guildId, userId: botId, isBot: true }],
         skipDuplicates: true,
       });
+      // A bot installed before members knew their kind is marked now.
+      if (count === 0) {
+        await tx.member.updateMany({
+          where: { guildId, userId: botId, isBot: false },
+          data: { isBot: true },
+        });
+      }
       const role = await this.putManagedRole(tx, guildId, botId, input);
       const row = await tx.member.findUniqueOrThrow({
         where: { guildId_userId: { guildId, userId: botId } },

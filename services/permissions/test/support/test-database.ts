@@ -1,3 +1,4 @@
+import { VoiceStore } from '../../src/store/voice-store';
 import { Pool } from 'pg';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { serviceDatabaseUrl } from '@acs/service-kit';
@@ -29,6 +30,7 @@ export interface StoreFixture {
   commandPermissions: CommandPermissionsStore;
   dmChannels: DmChannelStore;
   places: GuildPlaceStore;
+  voice: VoiceStore;
   close(): Promise<void>;
 }
 
@@ -53,6 +55,7 @@ export async function createStoreFixture(): Promise<StoreFixture> {
     commandPermissions: new CommandPermissionsStore(prisma),
     dmChannels: new DmChannelStore(prisma, snowflakes),
     places: new GuildPlaceStore(prisma),
+    voice: new VoiceStore(prisma),
     async close() {
       await prisma.$disconnect();
       await pool.end();

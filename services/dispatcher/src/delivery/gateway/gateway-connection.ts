@@ -3,11 +3,14 @@ import type { WebSocket } from 'ws';
 import type { Logger } from '@acs/service-kit';
 import type { OAuthClient } from '../../clients/oauth-client';
 import type { PermissionsClient } from '../../clients/permissions-client';
+import { channelInfoPayload } from '../../domain/channel-info';
 import {
   decideInbound,
+  type ChannelInfoCommand,
   type ConnectionPhase,
   type IdentifyRequest,
   type ResumeRequest,
+  type VoiceStateCommand,
 } from '../../domain/decide-inbound';
 import {
   Close,
@@ -23,8 +26,10 @@ import { guildCreatePayload } from '../../domain/guild-create';
 import { identifyRefusal, rateLimitKey, type IdentifyDecision } from '../../domain/identify-limits';
 import { SendWindow } from '../../domain/send-window';
 import { shardOf } from '../../domain/shard-of';
+import { OFFLINE_PRESENCE, readPresence, type Presence } from '../../domain/presence';
 import { userReadyPayload } from '../../domain/user-ready';
 import type { IdentifyStore } from '../../store/identify-store';
+import type { PresenceAnnouncer } from './presence-announcer';
 import type { Session, SessionRegistry, SessionSink } from './session-registry';
 
 /** What every connection shares. */
@@ -40,6 +45,8 @@ export interface ConnectionContext {
   identifyTimeoutMs: number;
   /** READY's resume_gateway_url. */
   publicUrl: string;
+  /** Sets sessions' presences and announces them to the guilds' bots. */
+  presences: PresenceAnnouncer;
 }
 
 /**
@@ -146,16 +153,74 @@ export class GatewayConnection implements SessionSink {
         this.phase = 'ready';
         this.clearIdentifyDeadline();
         return void this.resume(decision.resume).catch((error: unknown) => this.fail(error));
+      case 'presence':
+        return this.setPresence(decision.d);
+      case 'voice-state':
+        return this.updateVoiceState(decision.voice);
+      case 'channel-info':
+        return this.answerChannelInfo(decision.request);
       case 'ignore':
         return;
     }
+  }
+
+  /**
+   * Op 3 (D:events/gateway-events.mdx §Update Presence): a malformed presence closes with
+   * 4002 as any malformed payload; a valid one is stored and announced. Before READY (the
+   * Identify still being answered) there is no session to set it for: ignored.
+   */
+  private setPresence(d: unknown): void {
+    const session = this.session;
+    if (!session) return;
+    const presence = readPresence(d, session.principal.kind, Date.now());
+    if (!presence) return this.end(Close.DECODE_ERROR);
+    this.announcePresence(session, presence);
+  }
+
+  /**
+   * Op 4 (D:events/gateway-events.mdx §Update Voice State): permissions records the join,
+   * move or leave and announces VOICE_STATE_UPDATE; a channel that is unknown, not a voice
+   * channel or without CONNECT for the member changes nothing and answers nothing, as
+   * Discord ignores such a request. ACS runs no voice servers: no VOICE_SERVER_UPDATE.
+   */
+  private updateVoiceState(voice: VoiceStateCommand): void {
+    const session = this.session;
+    if (!session) return;
+    const { principal } = session;
+    this.context.permissions
+      .updateVoiceState({
+        ...voice,
+        userId: principal.kind === 'bot' ? principal.applicationId : principal.userId,
+        sessionId: session.id,
+      })
+      .catch((error: unknown) => this.context.logger.debug({ err: error }, 'voice state update refused'));
+  }
+
+  /**
+   * Op 43 (D:events/gateway-events.mdx §Request Channel Info): CHANNEL_INFO to this session
+   * with the guild's voice channels and the fields asked; a guild the caller is not in
+   * answers nothing.
+   */
+  private answerChannelInfo(request: ChannelInfoCommand): void {
+    const session = this.session;
+    if (!session) return;
+    const { principal } = session;
+    const userId = principal.kind === 'bot' ? principal.applicationId : principal.userId;
+    this.context.permissions
+      .channelInfo(request.guildId, userId)
+      .then((channels) => {
+        if (this.context.registry.isLive(session)) {
+          this.context.registry.dispatch(session, 'CHANNEL_INFO', channelInfoPayload(request, channels));
+        }
+      })
+      .catch((error: unknown) => this.context.logger.debug({ err: error }, 'channel info refused'));
   }
 
   private async identify(request: IdentifyRequest): Promise<void> {
     const principal = await this.resolvePrincipal(request.token, request.botPrefixed);
     if (!principal) return this.end(Close.AUTHENTICATION_FAILED);
     if (this.closed) return;
-    if (principal.kind === 'user') return this.identifyUser(principal.userId);
+    if (principal.kind === 'user') return this.identifyUser(principal.userId, request.presence);
     if (request.intents === null) return this.end(Close.INVALID_INTENTS);
     const { applicationId } = principal;
     const { oauth, permissions, registry } = this.context;
@@ -188,6 +253,10 @@ export class GatewayConnection implements SessionSink {
       auth: {},
       _trace: ['acs-dispatcher'],
     });
+    // The presence Identify asked for, when it holds a valid one (D:events/gateway-events.mdx §Identify).
+    const presence =
+      request.presence === undefined ? null : readPresence(request.presence, 'bot', Date.now());
+    if (presence) this.announcePresence(session, presence);
     const joinedAt = new Date().toISOString();
     for (const snapshot of guilds) {
       if (!snapshot) continue;
@@ -206,7 +275,7 @@ export class GatewayConnection implements SessionSink {
    * (its `capabilities` are accepted and ignored); the Identify limits count per user;
    * READY carries the user as they see themselves and their guilds.
    */
-  private async identifyUser(userId: string): Promise<void> {
+  private async identifyUser(userId: string, requested: unknown): Promise<void> {
     const { oauth, permissions, registry } = this.context;
     if (!(await this.claimIdentify({ kind: 'user', userId }, null))) return;
     const [user, guilds] = await Promise.all([oauth.currentUser(userId), permissions.memberGuilds(userId)]);
@@ -218,6 +287,19 @@ export class GatewayConnection implements SessionSink {
       'READY',
       userReadyPayload({ user, guilds, sessionId: session.id, resumeGatewayUrl: this.context.publicUrl }),
     );
+    // A chat client that connects is online (or what its Identify's presence says).
+    const presence = (requested === undefined ? null : readPresence(requested, 'user', Date.now())) ?? {
+      ...OFFLINE_PRESENCE,
+      status: 'online',
+    };
+    this.announcePresence(session, presence);
+  }
+
+  /** Sets a session's presence in the background; a failure is logged, the session goes on. */
+  private announcePresence(session: Session, presence: Presence): void {
+    this.context.presences
+      .set(session.id, session.principal, presence)
+      .catch((error: unknown) => this.context.logger.warn({ err: error }, 'presence not announced'));
   }
 
   private async resume(request: ResumeRequest): Promise<void> {

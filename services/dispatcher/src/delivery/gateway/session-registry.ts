@@ -46,6 +46,8 @@ export interface SessionRegistryOptions {
   /** Whether the user may view the guild channel (VIEW_CHANNEL); a rejection counts as no. */
   canViewChannel: (userId: string, guildId: string, channelId: string) => Promise<boolean>;
   logger: Pick<Logger, 'warn'>;
+  /** Called once when a session ends for good (its presence goes). */
+  onSessionEnd?: (session: Session) => void;
 }
 
 /**
@@ -128,7 +130,7 @@ export class SessionRegistry {
   destroy(session: Session): void {
     if (session.expiry) clearTimeout(session.expiry);
     session.unsubscribe();
-    this.sessions.delete(session.id);
+    if (this.sessions.delete(session.id)) this.options.onSessionEnd?.(session);
   }
 
   /** Ends every session (shutdown). */
@@ -137,6 +139,11 @@ export class SessionRegistry {
       session.sink?.end({ code: 4000, reason: 'Server restarting.' });
       this.destroy(session);
     }
+  }
+
+  /** Whether the session still lives on this replica. */
+  isLive(session: Session): boolean {
+    return this.sessions.get(session.id) === session;
   }
 
   /** Number of live sessions (for logs and tests). */

@@ -19,8 +19,10 @@ import type { IdentifyLimits } from '../../../src/domain/identify-limits';
 import { compileTrustProxy, type TrustProxy } from '../../../src/delivery/gateway/compile-trust-proxy';
 import { DispatchBus } from '../../../src/delivery/gateway/dispatch-bus';
 import { startGatewayServer, type GatewayServer } from '../../../src/delivery/gateway/gateway-server';
+import { PresenceAnnouncer } from '../../../src/delivery/gateway/presence-announcer';
 import { SessionRegistry } from '../../../src/delivery/gateway/session-registry';
 import { IdentifyStore } from '../../../src/store/identify-store';
+import { PresenceStore } from '../../../src/store/presence-store';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Discord's limits, with a concurrency window long enough that a busy machine stays inside it. */
@@ -62,7 +64,9 @@ const oauth = {
     flags: 0,
     botUser: { id: applicationId, username: 'bot', discriminator: '0000', bot: true },
   }),
+  profilePrivacy: async () => 'everyone',
   botGuilds: async (applicationId: string) => [`${applicationId}1`],
+  user: async (userId: string) => ({ id: userId, username: 'someone', discriminator: '0' }),
 } as unknown as OAuthClient;
 const permissions: PermissionsClient = {
   guild: async (guildId: string) => ({ guild: { id: guildId, name: 'Guild', roles: [] }, channels: [] }),
@@ -71,6 +75,10 @@ const permissions: PermissionsClient = {
     { id: `${userId}2`, name: 'Two', owner: false, permissions: '1024' },
   ],
   canViewChannel: async () => false,
+  memberGuildCounts: async () => [],
+  guildBots: async () => new Map(),
+  updateVoiceState: async () => false,
+  channelInfo: async () => [],
 };
 
 beforeAll(async () => {
@@ -116,11 +124,19 @@ async function startReplica(
   } = {},
 ): Promise<{ url: string; identifies: IdentifyStore }> {
   const identifies = new IdentifyStore(pool, options.limits ?? LIMITS);
+  const presences = new PresenceAnnouncer({
+    store: new PresenceStore(pool),
+    oauth,
+    permissions,
+    bus,
+    logger: createLogger('dispatcher-test', 'silent'),
+  });
   const registry = new SessionRegistry(bus, {
     resumeWindowMs: 60_000,
     replayBufferSize: 100,
     canViewChannel: permissions.canViewChannel,
     logger: createLogger('dispatcher-test', 'silent'),
+    onSessionEnd: (session) => presences.end(session.id),
   });
   const server = await startGatewayServer(
     {
@@ -132,6 +148,7 @@ async function startReplica(
       heartbeatIntervalMs: 60_000,
       identifyTimeoutMs: options.identifyTimeoutMs ?? 60_000,
       publicUrl: 'ws://127.0.0.1:0',
+      presences,
     },
     {
       host: '127.0.0.1',
@@ -288,6 +305,106 @@ describe('Identify limits', () => {
     expect(code).toBe(4008);
     const text = inflateSync(Buffer.concat(chunks), { finishFlush: zlibConstants.Z_SYNC_FLUSH }).toString();
     expect(text).toContain('{"op":9,"d":false,"s":null,"t":null}');
+  });
+});
+
+describe('presence across replicas', () => {
+  afterEach(() => {
+    permissions.memberGuildCounts = async () => [];
+    permissions.guildBots = async () => new Map();
+  });
+
+  it("announces a user's presence to a bot on another replica, keeps it in the database, and goes offline after the last session", async () => {
+    const bot = newBot();
+    const user = newUser();
+    const guildId = `${user.userId}1`;
+    permissions.memberGuildCounts = async (id) => (id === user.userId ? [{ guildId, memberCount: 3 }] : []);
+    permissions.guildBots = async (ids) =>
+      new Map(ids.map((id) => [id, id === guildId ? [bot.applicationId] : []]));
+    const limits = { ...LIMITS, concurrencyWindowMs: 1 };
+    const a = await startReplica({ limits });
+    const b = await startReplica({ limits });
+    const watcher = await open(a.url);
+    await watcher.identify(bot.token, { intents: 1 << 8 });
+    const deaf = await open(a.url);
+    // Without GUILD_PRESENCES a session is sent none.
+    await deaf.identify(bot.token, { intents: 1 });
+    const presenceOf = (status: string, from: number) =>
+      watcher.next(
+        (p) => p.t === 'PRESENCE_UPDATE' && (p.d as { status: string }).status === status,
+        10_000,
+        from,
+      );
+
+    const first = await open(b.url);
+    await first.identify(user.token, { intents: undefined, capabilities: 16381 });
+    expect((await presenceOf('online', 0)).d).toEqual({
+      user: { id: user.userId, username: 'someone', discriminator: '0' },
+      guild_id: guildId,
+      status: 'online',
+      activities: [],
+      client_status: { desktop: 'online' },
+    });
+    let mark = watcher.received.length;
+    const second = await open(a.url);
+    await second.identify(user.token, { intents: undefined, capabilities: 16381 });
+    // Its connection's `online` recorded (and announced) before the first session's op 3.
+    await presenceOf('online', mark);
+    mark = watcher.received.length;
+    first.send({
+      op: 3,
+      d: { since: null, status: 'idle', afk: true, activities: [{ name: 'Go', type: 0 }] },
+    });
+    expect((await presenceOf('idle', mark)).d).toMatchObject({
+      activities: [expect.objectContaining({ name: 'Go', type: 0, created_at: expect.any(Number) })],
+    });
+    const store = new PresenceStore(pool);
+    expect(await store.presencesOf(guildId, [user.userId, '1'])).toEqual([
+      expect.objectContaining({ user: { id: user.userId }, guild_id: guildId, status: 'idle' }),
+    ]);
+
+    // One session ends: the other one's presence (its last set, `online` at its Identify) stands.
+    mark = watcher.received.length;
+    first.close(1000);
+    await presenceOf('online', mark);
+    expect((await store.latestOf([user.userId])).get(user.userId)?.presence.status).toBe('online');
+    mark = watcher.received.length;
+    second.close(1000);
+    expect((await presenceOf('offline', mark)).d).toMatchObject({ activities: [], client_status: {} });
+    expect(await store.presencesOf(guildId, [user.userId])).toEqual([]);
+    expect(deaf.received.some((p) => p.t === 'PRESENCE_UPDATE')).toBe(false);
+  });
+});
+
+describe('PresenceStore', () => {
+  it("stops counting a dead replica's rows once they are stale, and prunes them; a live replica renews its own", async () => {
+    const user = newUser();
+    const dead = new PresenceStore(pool, 'dead-replica', 200);
+    const live = new PresenceStore(pool, 'live-replica', 200);
+    const presence = { since: null, status: 'online' as const, afk: false, activities: [] };
+    await dead.put('dead-session', {
+      userId: user.userId,
+      presence,
+      setter: 'user',
+      profilePrivacy: 'everyone',
+    });
+    await live.put('live-session', {
+      userId: user.userId,
+      presence: { ...presence, status: 'dnd' },
+      setter: 'user',
+      profilePrivacy: 'everyone',
+    });
+    expect((await live.latestOf([user.userId])).get(user.userId)?.presence.status).toBe('dnd');
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    expect(await live.renew()).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    // The dead replica's row (older) is past the bound; the live one's was renewed.
+    expect(await live.presencesOf('1', [user.userId])).toEqual([
+      expect.objectContaining({ user: { id: user.userId }, status: 'dnd' }),
+    ]);
+    expect(await live.prune()).toBeGreaterThanOrEqual(1);
+    expect(await live.remove('dead-session')).toBeNull();
+    expect(await live.remove('live-session')).toEqual({ userId: user.userId, latest: undefined });
   });
 });
 

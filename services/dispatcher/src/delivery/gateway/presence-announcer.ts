@@ -1,0 +1,94 @@
+import type { Logger } from '@acs/service-kit';
+import type { OAuthClient } from '../../clients/oauth-client';
+import type { PermissionsClient } from '../../clients/permissions-client';
+import { Intent } from '../../domain/gateway-codes';
+import type { GatewayPrincipal } from '../../domain/gateway-principal';
+import {
+  OFFLINE_PRESENCE,
+  presenceUpdatePayload,
+  type Presence,
+  type StoredPresence,
+} from '../../domain/presence';
+import type { PresenceStore } from '../../store/presence-store';
+import type { DispatchBus } from './dispatch-bus';
+
+/** What announcing presences takes. */
+export interface PresenceAnnouncerDeps {
+  store: PresenceStore;
+  oauth: OAuthClient;
+  permissions: PermissionsClient;
+  bus: DispatchBus;
+  logger: Pick<Logger, 'warn'>;
+}
+
+/**
+ * Sets presences and tells the guilds' bots (D:events/gateway-events.mdx §Presence Update):
+ * a session's presence is stored (shared by the replicas), and PRESENCE_UPDATE goes, for
+ * each guild the user is a member of, to the sessions of every bot in that guild that
+ * identified with GUILD_PRESENCES, on the guild's shard. When a user's last session ends,
+ * they go offline the same way.
+ */
+export class PresenceAnnouncer {
+  constructor(private readonly deps: PresenceAnnouncerDeps) {}
+
+  /** A session set its presence (op 3, or Identify's `presence`, or a chat client's connection). */
+  async set(sessionId: string, principal: GatewayPrincipal, presence: Presence): Promise<void> {
+    const isBot = principal.kind === 'bot';
+    const userId = isBot ? principal.applicationId : principal.userId;
+    // Bots have no privacy setting: their custom status is everyone's to see.
+    const profilePrivacy = isBot ? 'everyone' : await this.deps.oauth.profilePrivacy(userId);
+    const stored = await this.deps.store.put(sessionId, {
+      userId,
+      presence,
+      setter: isBot ? 'bot' : 'user',
+      profilePrivacy,
+    });
+    await this.announce(stored);
+  }
+
+  /** A session ended: its presence goes; the user's is their other sessions', or offline. */
+  end(sessionId: string): void {
+    void this.deps.store
+      .remove(sessionId)
+      .then((left) => {
+        if (!left) return;
+        return this.announce(
+          left.latest ?? {
+            userId: left.userId,
+            presence: OFFLINE_PRESENCE,
+            setter: 'user',
+            profilePrivacy: 'everyone',
+          },
+        );
+      })
+      .catch((error: unknown) =>
+        this.deps.logger.warn({ err: error, sessionId }, 'presence of an ended session not cleared'),
+      );
+  }
+
+  /** PRESENCE_UPDATE of the user to the bots of each of their guilds. */
+  private async announce(stored: StoredPresence): Promise<void> {
+    const { permissions, oauth, bus } = this.deps;
+    const guilds = await permissions.memberGuildCounts(stored.userId);
+    if (guilds.length === 0) return;
+    const [bots, user] = await Promise.all([
+      permissions.guildBots(guilds.map((g) => g.guildId)),
+      oauth.user(stored.userId),
+    ]);
+    for (const { guildId, memberCount } of guilds) {
+      const applications = bots.get(guildId) ?? [];
+      if (applications.length === 0) continue;
+      const d = presenceUpdatePayload(stored, guildId, memberCount, user);
+      for (const applicationId of applications) {
+        bus.publish(applicationId, {
+          kind: 'dispatch',
+          t: 'PRESENCE_UPDATE',
+          d,
+          guildId,
+          intent: Intent.GUILD_PRESENCES,
+        });
+      }
+    }
+    await bus.flush();
+  }
+}

@@ -1,0 +1,117 @@
+import type { permissions } from '@acs/protos';
+import {
+  fieldError,
+  MissingAccessError,
+  MissingPermissionsError,
+  parseJsonObject,
+  readPathSnowflake,
+} from '@acs/discord-errors';
+import { checkPermissions } from '../domain/check-permissions';
+import { namePermissions, PERMISSION_FLAGS } from '../domain/permission-flags';
+import {
+  InvalidChannelTypeError,
+  UnknownChannelError,
+  UnknownGuildError,
+} from '../domain/permissions-errors';
+import {
+  isVoiceChannelType,
+  validateVoiceStatusBody,
+  VOICE_CONNECT_PERMISSIONS,
+  voiceStatusPermissions,
+} from '../domain/voice/voice-rules';
+import type { ChannelStore } from '../store/channel-store';
+import type { PermissionContextStore } from '../store/permission-context-store';
+import type { VoiceStore } from '../store/voice-store';
+
+/** What the voice RPCs work with. */
+export interface VoiceHandlerDeps {
+  contexts: PermissionContextStore;
+  channels: ChannelStore;
+  voice: VoiceStore;
+}
+
+/** Most guilds one ListGuildBots call may name (a user's guilds, in pages of 200). */
+const MAX_GUILDS_PER_CALL = 200;
+
+/**
+ * The voice RPCs (D:resources/voice.mdx, D:resources/channel.mdx §Set Voice Channel Status,
+ * D:events/gateway-events.mdx §Request Channel Info) and ListGuildBots, which the
+ * dispatcher's guild-wide dispatches (presences, voice) are routed by.
+ */
+export function createVoiceHandlers({ contexts, channels, voice }: VoiceHandlerDeps) {
+  return {
+    async ListGuildBots(
+      request: permissions.ListGuildBotsRequest__Output,
+    ): Promise<permissions.ListGuildBotsResponse> {
+      const guildIds = [...new Set(request.guild_ids.map((id) => readPathSnowflake('guild_id', id)))];
+      if (guildIds.length > MAX_GUILDS_PER_CALL) {
+        throw fieldError(
+          'guild_ids',
+          'BASE_TYPE_MAX_LENGTH',
+          `Must be ${MAX_GUILDS_PER_CALL} or fewer in length.`,
+        );
+      }
+      return { guilds: await voice.listGuildBots(guildIds) };
+    },
+
+    async UpdateVoiceState(
+      request: permissions.UpdateVoiceStateRequest__Output,
+    ): Promise<permissions.UpdateVoiceStateResponse> {
+      const guildId = readPathSnowflake('guild_id', request.guild_id);
+      const userId = readPathSnowflake('user_id', request.user_id);
+      const channelId =
+        request.channel_id === '' ? null : readPathSnowflake('channel_id', request.channel_id);
+      if (channelId !== null) {
+        const channel = await channels.getChannel(channelId);
+        if (!channel || channel.guildId !== guildId) throw new UnknownChannelError();
+        if (!isVoiceChannelType(channel.type)) throw new InvalidChannelTypeError();
+        const decision = checkPermissions(
+          await contexts.loadPermissionContext(guildId, userId, channelId),
+          VOICE_CONNECT_PERMISSIONS,
+        );
+        if (!decision.isMember) throw new UnknownGuildError();
+        if (!decision.allowed) throw new MissingPermissionsError(namePermissions(decision.missing));
+      }
+      const changed = await voice.updateVoiceState({
+        guildId,
+        userId,
+        channelId,
+        sessionId: request.session_id,
+        selfMute: request.self_mute,
+        selfDeaf: request.self_deaf,
+      });
+      return { changed };
+    },
+
+    async SetVoiceChannelStatus(
+      request: permissions.SetVoiceChannelStatusRequest__Output,
+    ): Promise<permissions.SetVoiceChannelStatusResponse> {
+      const channelId = readPathSnowflake('channel_id', request.channel_id);
+      const userId = readPathSnowflake('user_id', request.user_id);
+      // The body first: a malformed one is refused whatever the channel (nothing is looked up).
+      const status = validateVoiceStatusBody(parseJsonObject(request.body_json));
+      const channel = await channels.getChannel(channelId);
+      if (!channel) throw new UnknownChannelError();
+      const context = await contexts.loadPermissionContext(channel.guildId, userId, channelId);
+      // Not the caller's guild, or a channel it cannot see: Discord's answer is Missing Access.
+      if (!checkPermissions(context, PERMISSION_FLAGS.VIEW_CHANNEL).allowed) throw new MissingAccessError();
+      if (!isVoiceChannelType(channel.type)) throw new InvalidChannelTypeError();
+      const connected = (await voice.findVoiceState(channel.guildId, userId))?.channelId === channelId;
+      const decision = checkPermissions(context, voiceStatusPermissions(connected));
+      if (!decision.allowed) throw new MissingPermissionsError(namePermissions(decision.missing));
+      await voice.setVoiceStatus(channel.guildId, channelId, status);
+      return {};
+    },
+
+    async GetChannelInfo(
+      request: permissions.GetChannelInfoRequest__Output,
+    ): Promise<permissions.GetChannelInfoResponse> {
+      const guildId = readPathSnowflake('guild_id', request.guild_id);
+      const userId = readPathSnowflake('user_id', request.user_id);
+      if (!checkPermissions(await contexts.loadPermissionContext(guildId, userId), 0n).isMember) {
+        throw new UnknownGuildError();
+      }
+      return { channels_json: JSON.stringify(await voice.listVoiceChannelInfo(guildId)) };
+    },
+  };
+}
