@@ -24,6 +24,7 @@ import { attachmentRoutes } from './handlers/attachment-routes';
 import { commandIndexRoutes } from './handlers/command-index-routes';
 import { commandPermissionRoutes } from './handlers/command-permission-routes';
 import { commandRoutes } from './handlers/command-routes';
+import { guildCreationRoutes } from './handlers/guild-creation-routes';
 import { dmChannelRoutes } from './handlers/dm-channel-routes';
 import { gatewayRoutes } from './handlers/gateway-routes';
 import { interactionRoutes } from './handlers/interaction-routes';
@@ -136,6 +137,7 @@ function createApp(deps: ServerDeps): Express {
       ...oauth2Routes(deps.clients, deps.auth, readBody, deps.maxBodyBytes),
       ...userRoutes(deps.clients, deps.auth),
       ...dmChannelRoutes(deps.clients, deps.auth, readBody),
+      ...guildCreationRoutes(deps.auth),
       ...monetizationRoutes(deps.clients, deps.auth, readBody),
       ...lobbyRoutes(deps.clients.lobby, deps.auth, readBody, {
         limiter: new ApplicationRateLimiter(counters),

@@ -25,19 +25,27 @@ export function booleanQuery(req: Request, name: string): boolean {
   throw fieldError(name, 'BASE_TYPE_BOOLEAN', 'Must be either true or false.');
 }
 
-/** A `limit` query parameter: an integer 1-`max`, `max` when absent; 50035 at `limit` otherwise. */
-export function limitQuery(req: Request, max: number): number {
-  const value = req.query.limit;
-  if (value === undefined) return max;
+/**
+ * An optional integer query parameter within `min`-`max` (undefined when absent); 50035 at
+ * its name otherwise: NUMBER_TYPE_COERCE for what is not an integer, NUMBER_TYPE_MIN/MAX.
+ */
+export function integerQuery(req: Request, name: string, min: number, max: number): number | undefined {
+  const value = req.query[name];
+  if (value === undefined) return undefined;
   const text = String(value);
   if (!/^-?\d{1,10}$/.test(text))
-    throw fieldError('limit', 'NUMBER_TYPE_COERCE', `Value "${text.slice(0, 100)}" is not int.`);
-  const limit = Number(text);
-  if (limit < 1)
-    throw fieldError('limit', 'NUMBER_TYPE_MIN', 'int value should be greater than or equal to 1.');
-  if (limit > max)
-    throw fieldError('limit', 'NUMBER_TYPE_MAX', `int value should be less than or equal to ${max}.`);
-  return limit;
+    throw fieldError(name, 'NUMBER_TYPE_COERCE', `Value "${text.slice(0, 100)}" is not int.`);
+  const number = Number(text);
+  if (number < min)
+    throw fieldError(name, 'NUMBER_TYPE_MIN', `int value should be greater than or equal to ${min}.`);
+  if (number > max)
+    throw fieldError(name, 'NUMBER_TYPE_MAX', `int value should be less than or equal to ${max}.`);
+  return number;
+}
+
+/** A `limit` query parameter: an integer 1-`max`, `max` when absent; 50035 at `limit` otherwise. */
+export function limitQuery(req: Request, max: number): number {
+  return integerQuery(req, 'limit', 1, max) ?? max;
 }
 
 /** The message id of an interaction webhook route: `@original` (the initial response) or a snowflake. */
