@@ -55,8 +55,10 @@ export const MAX_PAYLOAD_BYTES = 4096;
 
 /** Gateway intents the dispatcher filters by (D:events/gateway.mdx §List of Intents). */
 export const Intent = {
+  /** GUILD_CREATE …, CHANNEL_PINS_UPDATE in guilds. */
+  GUILDS: 1 << 0,
   /** MESSAGE_CREATE, MESSAGE_UPDATE, MESSAGE_DELETE in guilds. */
   GUILD_MESSAGES: 1 << 9,
-  /** MESSAGE_CREATE, MESSAGE_UPDATE, MESSAGE_DELETE in DMs. */
+  /** MESSAGE_CREATE, MESSAGE_UPDATE, MESSAGE_DELETE, CHANNEL_PINS_UPDATE in DMs. */
   DIRECT_MESSAGES: 1 << 12,
 } as const;
