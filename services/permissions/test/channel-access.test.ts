@@ -32,8 +32,11 @@ it('answers the channel permissions of members, nothing for strangers, the DM se
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     (await callUnary(client, (client as any)[method], body)) as T;
   const guild = JSON.parse(
-    (await call<{ guild_json: string }>('CreateGuild', { body_json: JSON.stringify({ name: 'Pins', owner_id: OWNER }) }))
-      .guild_json,
+    (
+      await call<{ guild_json: string }>('CreateGuild', {
+        body_json: JSON.stringify({ name: 'Pins', owner_id: OWNER }),
+      })
+    ).guild_json,
   );
   const role = async (permissions: bigint) =>
     JSON.parse(
@@ -54,7 +57,11 @@ it('answers the channel permissions of members, nothing for strangers, the DM se
       })
     ).channel_json,
   );
-  await call('PutMember', { guild_id: guild.id, user_id: PINNER, body_json: JSON.stringify({ roles: [pinners.id] }) });
+  await call('PutMember', {
+    guild_id: guild.id,
+    user_id: PINNER,
+    body_json: JSON.stringify({ roles: [pinners.id] }),
+  });
   await call('PutMember', {
     guild_id: guild.id,
     user_id: MODERATOR,
@@ -91,5 +98,8 @@ it('answers the channel permissions of members, nothing for strangers, the DM se
 
   expect(await errorOf(describe('123', OWNER))).toMatchObject({ httpStatus: 404, code: 10003 });
   expect(await errorOf(describe('x', OWNER))).toMatchObject({ httpStatus: 400, code: 50035 });
-  expect(await errorOf(describe(text.id, '18446744073709551616'))).toMatchObject({ httpStatus: 400, code: 50035 });
+  expect(await errorOf(describe(text.id, '18446744073709551616'))).toMatchObject({
+    httpStatus: 400,
+    code: 50035,
+  });
 });

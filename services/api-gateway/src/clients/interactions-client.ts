@@ -104,7 +104,12 @@ export interface InteractionsClient {
     pinned: boolean;
   }): Promise<void>;
   /** A page of the channel's pins: `{items, has_more}` as JSON text. */
-  listPinnedMessages(input: { channelId: string; userId: string; before: string; limit: number }): Promise<string>;
+  listPinnedMessages(input: {
+    channelId: string;
+    userId: string;
+    before: string;
+    limit: number;
+  }): Promise<string>;
 }
 
 /** Files as the RPCs take them (nothing for a body without files). */

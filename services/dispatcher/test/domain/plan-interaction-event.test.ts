@@ -203,8 +203,16 @@ describe('CHANNEL_PINS_UPDATE', () => {
     const d = { guild_id: GUILD, channel_id: CHANNEL, last_pin_timestamp: pins.last_pin_timestamp };
     expect(routes).toEqual([
       { to: 'channel-viewers', message: { t: 'CHANNEL_PINS_UPDATE', d, guildId: GUILD, channelId: CHANNEL } },
-      { to: 'bot', applicationId: APP, message: { kind: 'dispatch', t: 'CHANNEL_PINS_UPDATE', d, guildId: GUILD, intent: 1 } },
-      { to: 'bot', applicationId: OTHER, message: { kind: 'dispatch', t: 'CHANNEL_PINS_UPDATE', d, guildId: GUILD, intent: 1 } },
+      {
+        to: 'bot',
+        applicationId: APP,
+        message: { kind: 'dispatch', t: 'CHANNEL_PINS_UPDATE', d, guildId: GUILD, intent: 1 },
+      },
+      {
+        to: 'bot',
+        applicationId: OTHER,
+        message: { kind: 'dispatch', t: 'CHANNEL_PINS_UPDATE', d, guildId: GUILD, intent: 1 },
+      },
     ]);
   });
 

@@ -67,7 +67,9 @@ export class PinStore {
         [change.channelId],
       );
       const lastPin = last.rows[0]?.last_pin ?? null;
-      const applicationIds = [...new Set([row.application_id, change.actorApplicationId ?? row.application_id])];
+      const applicationIds = [
+        ...new Set([row.application_id, change.actorApplicationId ?? row.application_id]),
+      ];
       await writeEvents(db, [
         createEvent('interactions.channel.pins_updated', {
           application_ids: applicationIds,

@@ -30,24 +30,31 @@ const WITHOUT = (P.VIEW_CHANNEL | P.SEND_MESSAGES | P.USE_APPLICATION_COMMANDS).
 const WITH = (BigInt(WITHOUT) | P.USE_EXTERNAL_APPS).toString();
 
 /** The flags of the response (callback `body`) and of a follow-up, for an interaction of `fixture`. */
-async function flagsOf(fixture: InteractionFixture, body: object): Promise<{ response: number; followup: number }> {
+async function flagsOf(
+  fixture: InteractionFixture,
+  body: object,
+): Promise<{ response: number; followup: number }> {
   const interaction = await recordInteraction(ctx, fixture);
-  const answer = await server.call<interactions.CreateCallbackRequest, interactions.CreateCallbackResponse__Output>(
-    'CreateCallback',
-    {
-      interaction_id: interaction.id,
-      token: interaction.token,
-      body_json: JSON.stringify(body),
-      with_response: true,
-    },
-  );
+  const answer = await server.call<
+    interactions.CreateCallbackRequest,
+    interactions.CreateCallbackResponse__Output
+  >('CreateCallback', {
+    interaction_id: interaction.id,
+    token: interaction.token,
+    body_json: JSON.stringify(body),
+    with_response: true,
+  });
   const response = JSON.parse(answer.response_json) as {
     interaction: { response_message_ephemeral: boolean };
   };
-  const followup = await server.call<interactions.CreateFollowupRequest, interactions.MessageResponse__Output>(
-    'CreateFollowup',
-    { application_id: APP, token: interaction.token, body_json: JSON.stringify({ content: 'more' }) },
-  );
+  const followup = await server.call<
+    interactions.CreateFollowupRequest,
+    interactions.MessageResponse__Output
+  >('CreateFollowup', {
+    application_id: APP,
+    token: interaction.token,
+    body_json: JSON.stringify({ content: 'more' }),
+  });
   return {
     response: response.interaction.response_message_ephemeral ? 64 : 0,
     followup: (JSON.parse(followup.message_json) as { flags: number }).flags & 64,
@@ -77,6 +84,9 @@ describe('USE_EXTERNAL_APPS', () => {
       response: 0,
       followup: 0,
     });
-    expect(await flagsOf({ userInstallOnly: true, guildId: null }, reply)).toEqual({ response: 0, followup: 0 });
+    expect(await flagsOf({ userInstallOnly: true, guildId: null }, reply)).toEqual({
+      response: 0,
+      followup: 0,
+    });
   });
 });

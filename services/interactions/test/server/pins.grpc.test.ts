@@ -36,30 +36,36 @@ const inGuild = (permissions: bigint) => ({ guildId: GUILD, isMember: true, perm
 /** A message the app posted in CHANNEL (its interaction's response); ephemeral with flags 64. */
 async function postMessage(flags = 0): Promise<string> {
   const interaction = await recordInteraction(ctx);
-  const answer = await server.call<interactions.CreateCallbackRequest, interactions.CreateCallbackResponse__Output>(
-    'CreateCallback',
-    {
-      interaction_id: interaction.id,
-      token: interaction.token,
-      body_json: JSON.stringify({ type: 4, data: { content: 'pin me', flags } }),
-      with_response: true,
-    },
-  );
+  const answer = await server.call<
+    interactions.CreateCallbackRequest,
+    interactions.CreateCallbackResponse__Output
+  >('CreateCallback', {
+    interaction_id: interaction.id,
+    token: interaction.token,
+    body_json: JSON.stringify({ type: 4, data: { content: 'pin me', flags } }),
+    with_response: true,
+  });
   return (JSON.parse(answer.response_json) as { resource: { message: { id: string } } }).resource.message.id;
 }
 
 const setPinned = (messageId: string, pinned: boolean, channelId = CHANNEL, applicationId = APP) =>
   server.call<interactions.SetMessagePinnedRequest, interactions.SetMessagePinnedResponse__Output>(
     'SetMessagePinned',
-    { channel_id: channelId, message_id: messageId, user_id: applicationId, application_id: applicationId, pinned },
+    {
+      channel_id: channelId,
+      message_id: messageId,
+      user_id: applicationId,
+      application_id: applicationId,
+      pinned,
+    },
   );
 const listPins = async (before = '', limit = 50) =>
   JSON.parse(
     (
-      await server.call<interactions.ListPinnedMessagesRequest, interactions.ListPinnedMessagesResponse__Output>(
-        'ListPinnedMessages',
-        { channel_id: CHANNEL, user_id: APP, before, limit },
-      )
+      await server.call<
+        interactions.ListPinnedMessagesRequest,
+        interactions.ListPinnedMessagesResponse__Output
+      >('ListPinnedMessages', { channel_id: CHANNEL, user_id: APP, before, limit })
     ).pins_json,
   ) as { items: { pinned_at: string; message: { id: string; pinned: boolean } }[]; has_more: boolean };
 const pinEvents = async () =>
@@ -157,16 +163,17 @@ describe('pins', () => {
 
   it('tells a DM pin to the recipients', async () => {
     const interaction = await recordInteraction(ctx, { guildId: null, recipientIds: [USER.id, APP] });
-    const answer = await server.call<interactions.CreateCallbackRequest, interactions.CreateCallbackResponse__Output>(
-      'CreateCallback',
-      {
-        interaction_id: interaction.id,
-        token: interaction.token,
-        body_json: JSON.stringify({ type: 4, data: { content: 'dm' } }),
-        with_response: true,
-      },
-    );
-    const id = (JSON.parse(answer.response_json) as { resource: { message: { id: string } } }).resource.message.id;
+    const answer = await server.call<
+      interactions.CreateCallbackRequest,
+      interactions.CreateCallbackResponse__Output
+    >('CreateCallback', {
+      interaction_id: interaction.id,
+      token: interaction.token,
+      body_json: JSON.stringify({ type: 4, data: { content: 'dm' } }),
+      with_response: true,
+    });
+    const id = (JSON.parse(answer.response_json) as { resource: { message: { id: string } } }).resource
+      .message.id;
     server.channelAccess.current = {
       guildId: null,
       isMember: true,

@@ -27,7 +27,9 @@ export function createDmChannelHandlers({ dmChannels }: DmChannelHandlerDeps) {
           : await dmChannels.createGroupDm(
               userId,
               input.recipientIds,
-              request.application_id === '' ? null : readPathSnowflake('application_id', request.application_id),
+              request.application_id === ''
+                ? null
+                : readPathSnowflake('application_id', request.application_id),
             );
       return { channel_json: JSON.stringify(renderDmChannel(channel)), recipient_ids: channel.recipientIds };
     },

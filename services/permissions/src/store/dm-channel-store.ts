@@ -41,13 +41,25 @@ export class DmChannelStore {
         await tx.dmRecipient.createMany({
           data: [low, high].map((user) => ({ channelId: id, userId: user })),
         });
-        return { id: id.toString(), type: DmChannelType.DM, ownerId: null, applicationId: null, recipientIds };
+        return {
+          id: id.toString(),
+          type: DmChannelType.DM,
+          ownerId: null,
+          applicationId: null,
+          recipientIds,
+        };
       }
       const existing = await tx.dmChannel.findFirstOrThrow({
         where: { userLow: low, userHigh: high },
         select: { id: true },
       });
-      return { id: existing.id.toString(), type: DmChannelType.DM, ownerId: null, applicationId: null, recipientIds };
+      return {
+        id: existing.id.toString(),
+        type: DmChannelType.DM,
+        ownerId: null,
+        applicationId: null,
+        recipientIds,
+      };
     });
   }
 

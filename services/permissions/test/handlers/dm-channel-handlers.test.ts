@@ -91,7 +91,7 @@ describe('OpenDmChannel', () => {
     expect((await open(ALICE, { recipient_id: BOT, recipients: [BOB, CAROL] })).channel.type).toBe(3);
   });
 
-  it("marks a group DM a bot opens with its application (application_id, managed), also when read back", async () => {
+  it('marks a group DM a bot opens with its application (application_id, managed), also when read back', async () => {
     const group = await open(BOT, { recipients: [ALICE, BOB] }, BOT);
     expect(group.channel).toEqual({
       id: expect.any(String),

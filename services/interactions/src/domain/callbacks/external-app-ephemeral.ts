@@ -39,8 +39,12 @@ export function withForcedEphemeral(facts: EphemeralFacts, message: MessageInput
 export function withForcedEphemeralCallback(facts: EphemeralFacts, callback: ValidCallback): ValidCallback {
   if (!mustBeEphemeral(facts)) return callback;
   if (callback.type === CallbackType.CHANNEL_MESSAGE_WITH_SOURCE) {
-    return { ...callback, message: { ...callback.message, flags: callback.message.flags | MessageFlag.EPHEMERAL } };
+    return {
+      ...callback,
+      message: { ...callback.message, flags: callback.message.flags | MessageFlag.EPHEMERAL },
+    };
   }
-  if (callback.type === CallbackType.DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE) return { ...callback, ephemeral: true };
+  if (callback.type === CallbackType.DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE)
+    return { ...callback, ephemeral: true };
   return callback;
 }

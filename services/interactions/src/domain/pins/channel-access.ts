@@ -16,7 +16,8 @@ export interface ChannelAccess {
 /** Who cannot see the channel learns nothing of its messages: 403 / 50001. */
 function assertMayView(access: ChannelAccess): void {
   const { VIEW_CHANNEL } = Permission;
-  if (!access.isMember || (access.permissions & VIEW_CHANNEL) !== VIEW_CHANNEL) throw new MissingAccessError();
+  if (!access.isMember || (access.permissions & VIEW_CHANNEL) !== VIEW_CHANNEL)
+    throw new MissingAccessError();
 }
 
 /**
@@ -27,7 +28,8 @@ function assertMayView(access: ChannelAccess): void {
 export function assertMayPin(access: ChannelAccess): void {
   assertMayView(access);
   const { PIN_MESSAGES } = Permission;
-  if ((access.permissions & PIN_MESSAGES) !== PIN_MESSAGES) throw new MissingPermissionsError(['PIN_MESSAGES']);
+  if ((access.permissions & PIN_MESSAGES) !== PIN_MESSAGES)
+    throw new MissingPermissionsError(['PIN_MESSAGES']);
 }
 
 /**

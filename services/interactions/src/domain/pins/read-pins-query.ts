@@ -21,7 +21,11 @@ export function readPinsQuery(before: string, limit: number): PinsQuery {
     throw fieldError('limit', 'NUMBER_TYPE_MIN', 'int value should be greater than or equal to 1.');
   }
   if (limit > MAX_PINS_PAGE) {
-    throw fieldError('limit', 'NUMBER_TYPE_MAX', `int value should be less than or equal to ${MAX_PINS_PAGE}.`);
+    throw fieldError(
+      'limit',
+      'NUMBER_TYPE_MAX',
+      `int value should be less than or equal to ${MAX_PINS_PAGE}.`,
+    );
   }
   if (before === '') return { before: undefined, limit };
   const time = ISO_8601.test(before) ? Date.parse(before) : NaN;

@@ -28,13 +28,22 @@ describe('readPinsQuery', () => {
         before: { _errors: [{ code: 'DATE_TIME_TYPE_PARSE' }] },
       });
     }
-    expect(errorOf(() => readPinsQuery('', 0)).errors).toMatchObject({ limit: { _errors: [{ code: 'NUMBER_TYPE_MIN' }] } });
-    expect(errorOf(() => readPinsQuery('', 51)).errors).toMatchObject({ limit: { _errors: [{ code: 'NUMBER_TYPE_MAX' }] } });
+    expect(errorOf(() => readPinsQuery('', 0)).errors).toMatchObject({
+      limit: { _errors: [{ code: 'NUMBER_TYPE_MIN' }] },
+    });
+    expect(errorOf(() => readPinsQuery('', 51)).errors).toMatchObject({
+      limit: { _errors: [{ code: 'NUMBER_TYPE_MAX' }] },
+    });
   });
 });
 
 describe('pin access', () => {
-  const access = (permissions: bigint, isMember = true) => ({ guildId: '1', isMember, permissions, recipientIds: [] });
+  const access = (permissions: bigint, isMember = true) => ({
+    guildId: '1',
+    isMember,
+    permissions,
+    recipientIds: [],
+  });
 
   it('takes VIEW_CHANNEL then PIN_MESSAGES; MANAGE_MESSAGES is not enough', () => {
     expect(() => assertMayPin(access(P.VIEW_CHANNEL | P.PIN_MESSAGES))).not.toThrow();
