@@ -1,6 +1,6 @@
 import type { Pool } from 'pg';
 import { createEvent } from '@acs/events';
-import { UnknownMessageError, type InteractionMessage } from '../domain/messages';
+import { formatTimestamp, UnknownMessageError, type InteractionMessage } from '../domain/messages';
 import { MAX_PINS_PER_CHANNEL } from '../domain/messages/message-limits';
 import { MaxPinsError, type PinnedMessage, type PinsQuery } from '../domain/pins';
 import { withTransaction } from './with-transaction';
@@ -76,7 +76,7 @@ export class PinStore {
           channel_id: change.channelId,
           guild_id: row.guild_id,
           recipient_ids: row.guild_id === null ? change.recipientIds : [],
-          last_pin_timestamp: lastPin === null ? null : lastPin.toISOString(),
+          last_pin_timestamp: lastPin === null ? null : formatTimestamp(lastPin),
         }),
       ]);
     });
