@@ -15,6 +15,7 @@ import {
 } from './catalog/monetization-events';
 import {
   autocompleteAnswered,
+  channelPinsUpdated,
   interactionCreated,
   interactionFailed,
   interactionSucceeded,
@@ -68,6 +69,7 @@ export const EVENT_CATALOG = {
   'interactions.message.created': messageCreated,
   'interactions.message.updated': messageUpdated,
   'interactions.message.deleted': messageDeleted,
+  'interactions.channel.pins_updated': channelPinsUpdated,
   'lobby.lobby.created': lobbyCreated,
   'lobby.lobby.updated': lobbyUpdated,
   'lobby.lobby.deleted': lobbyDeleted,

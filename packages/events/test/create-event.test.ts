@@ -165,6 +165,13 @@ describe('the catalog', () => {
       'interactions.message.created': { ...message, message: { id: '6000', type: 20 } },
       'interactions.message.updated': { ...message, message: { id: '6000', type: 20 } },
       'interactions.message.deleted': { ...message, message_id: '6000' },
+      'interactions.channel.pins_updated': {
+        application_ids: ['2000'],
+        channel_id: '3000',
+        guild_id: null,
+        recipient_ids: ['4000', '2000'],
+        last_pin_timestamp: '2026-11-24T13:00:00.000Z',
+      },
       'lobby.lobby.created': { ...lobby, lobby: { id: '7000' } },
       'lobby.lobby.updated': { ...lobby, lobby: { id: '7000' } },
       'lobby.lobby.deleted': { ...lobby, reason: 'deleted' },

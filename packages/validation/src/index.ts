@@ -4,3 +4,4 @@ export * from './read-bit-set';
 export * from './snowflake-field';
 export * from './nul-character';
 export * from './locales';
+export * from './permission-flags';

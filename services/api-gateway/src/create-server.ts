@@ -24,6 +24,8 @@ import { attachmentRoutes } from './handlers/attachment-routes';
 import { commandIndexRoutes } from './handlers/command-index-routes';
 import { commandPermissionRoutes } from './handlers/command-permission-routes';
 import { commandRoutes } from './handlers/command-routes';
+import { guildCreationRoutes } from './handlers/guild-creation-routes';
+import { pinRoutes } from './handlers/pin-routes';
 import { dmChannelRoutes } from './handlers/dm-channel-routes';
 import { voiceStatusRoutes } from './handlers/voice-status-routes';
 import { gatewayRoutes } from './handlers/gateway-routes';
@@ -138,6 +140,8 @@ function createApp(deps: ServerDeps): Express {
       ...userRoutes(deps.clients, deps.auth),
       ...dmChannelRoutes(deps.clients, deps.auth, readBody),
       ...voiceStatusRoutes(deps.clients, deps.auth, readBody),
+      ...guildCreationRoutes(deps.auth),
+      ...pinRoutes(deps.clients, deps.auth),
       ...monetizationRoutes(deps.clients, deps.auth, readBody),
       ...lobbyRoutes(deps.clients.lobby, deps.auth, readBody, {
         limiter: new ApplicationRateLimiter(counters),

@@ -3,6 +3,7 @@ import { createGrpcServer, type GrpcServer, type Logger } from '@acs/service-kit
 import { createAttachmentHandlers, type AttachmentHandlerDeps } from './handlers/attachment-handlers';
 import { createCallbackHandlers, type CallbackHandlerDeps } from './handlers/callback-handlers';
 import { createInteractionHandlers, type InteractionHandlerDeps } from './handlers/interaction-handlers';
+import { createPinHandlers, type PinHandlerDeps } from './handlers/pin-handlers';
 import {
   createWebhookMessageHandlers,
   type WebhookMessageHandlerDeps,
@@ -10,7 +11,12 @@ import {
 
 /** What interactions' gRPC server is built from. */
 export interface ServerDeps
-  extends InteractionHandlerDeps, CallbackHandlerDeps, WebhookMessageHandlerDeps, AttachmentHandlerDeps {
+  extends
+    InteractionHandlerDeps,
+    CallbackHandlerDeps,
+    WebhookMessageHandlerDeps,
+    AttachmentHandlerDeps,
+    PinHandlerDeps {
   logger: Logger;
   /** Whether the service can take calls (its database is reachable); health reports it. */
   isReady: () => Promise<boolean>;
@@ -29,6 +35,7 @@ export function createServer(deps: ServerDeps): GrpcServer {
           ...createCallbackHandlers(deps),
           ...createWebhookMessageHandlers(deps),
           ...createAttachmentHandlers(deps),
+          ...createPinHandlers(deps),
         },
       },
     ],

@@ -30,6 +30,7 @@ import { FollowOnSourcesStore } from './store/follow-on-sources-store';
 import { InteractionStore } from './store/interaction-store';
 import { LinkedMessageStore } from './store/linked-message-store';
 import { MessageStore } from './store/message-store';
+import { PinStore } from './store/pin-store';
 import { ResponseStore } from './store/response-store';
 
 /** Bytes of an endpoint's inline answer kept: a whole message with embeds, with room to spare. */
@@ -136,6 +137,7 @@ export async function startService(
     responses,
     messages,
     attachments,
+    pins: new PinStore(pool),
     isReady: async () => {
       await pool.query('SELECT 1');
       return true;

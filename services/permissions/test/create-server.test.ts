@@ -36,7 +36,9 @@ describe('PermissionsService over gRPC', () => {
       owner_id: OWNER,
       icon: null,
       features: [],
-      roles: [{ id: guild.id, name: '@everyone', permissions: '1071698660929', position: 0, managed: false }],
+      roles: [
+        { id: guild.id, name: '@everyone', permissions: '1126971605503553', position: 0, managed: false },
+      ],
     });
 
     const fetched = await callUnary(client, client.GetGuild, { guild_id: guild.id });

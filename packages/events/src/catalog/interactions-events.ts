@@ -88,3 +88,20 @@ export const messageUpdated = messageCreated;
 
 /** A message was deleted: MESSAGE_DELETE `{id, channel_id, guild_id?}`. */
 export const messageDeleted = z.object({ ...messageAudience, message_id: snowflake });
+
+/**
+ * A message was pinned or unpinned (`PUT`/`DELETE /channels/{id}/messages/pins/{id}`):
+ * CHANNEL_PINS_UPDATE `{guild_id?, channel_id, last_pin_timestamp}` to everyone who can view
+ * the channel (a DM's recipients) and to the bots of `application_ids`.
+ */
+export const channelPinsUpdated = z.object({
+  /** The bots told: the pinned message's application, and the pinning bot's when a bot pinned. */
+  application_ids: z.array(snowflake),
+  channel_id: snowflake,
+  /** Null in a DM or group DM. */
+  guild_id: snowflake.nullable(),
+  /** In a DM or group DM: every member's user id; empty in a guild. */
+  recipient_ids: z.array(snowflake),
+  /** When the channel's most recent pin was made (ISO 8601); null when none is left. */
+  last_pin_timestamp: z.string().nullable(),
+});

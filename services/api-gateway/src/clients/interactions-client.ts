@@ -95,6 +95,21 @@ export interface InteractionsClient {
     attachmentId: string;
     filename: string;
   }): Promise<AttachmentLocation>;
+  /** Pins or unpins a message of the channel for `userId` (a bot's `applicationId` when it is one). */
+  setMessagePinned(input: {
+    channelId: string;
+    messageId: string;
+    userId: string;
+    applicationId?: string;
+    pinned: boolean;
+  }): Promise<void>;
+  /** A page of the channel's pins: `{items, has_more}` as JSON text. */
+  listPinnedMessages(input: {
+    channelId: string;
+    userId: string;
+    before: string;
+    limit: number;
+  }): Promise<string>;
 }
 
 /** Files as the RPCs take them (nothing for a body without files). */
@@ -199,6 +214,26 @@ export function createInteractionsClient(client: interactions.InteractionsServic
         filename: input.filename,
       });
       return { blobKey: answer.blob_key, contentType: answer.content_type, size: Number(answer.size) };
+    },
+
+    async setMessagePinned(input) {
+      await callPeer(client, client.SetMessagePinned, {
+        channel_id: input.channelId,
+        message_id: input.messageId,
+        user_id: input.userId,
+        application_id: input.applicationId ?? '',
+        pinned: input.pinned,
+      });
+    },
+
+    async listPinnedMessages(input) {
+      const answer = await callPeer(client, client.ListPinnedMessages, {
+        channel_id: input.channelId,
+        user_id: input.userId,
+        before: input.before,
+        limit: input.limit,
+      });
+      return answer.pins_json;
     },
   };
 }

@@ -53,8 +53,13 @@ export interface PermissionsClient {
   /**
    * `POST /users/@me/channels` for `userId` (whose recipients exist: the caller checked):
    * the channel as JSON text without `recipients`, and everyone in it, the caller included.
+   * `applicationId` when the caller is that application's bot.
    */
-  openDmChannel(userId: string, bodyJson: string): Promise<{ channelJson: string; recipientIds: string[] }>;
+  openDmChannel(
+    userId: string,
+    bodyJson: string,
+    applicationId?: string,
+  ): Promise<{ channelJson: string; recipientIds: string[] }>;
   /** `PUT /channels/{id}/voice-status` for the bot user `userId` (permissions decides and announces it). */
   setVoiceChannelStatus(channelId: string, userId: string, bodyJson: string): Promise<void>;
 }
@@ -154,8 +159,12 @@ export function createPermissionsClient(client: permissions.PermissionsServiceCl
       return answer.channel_json;
     },
 
-    async openDmChannel(userId, bodyJson) {
-      const answer = await callPeer(client, client.OpenDmChannel, { user_id: userId, body_json: bodyJson });
+    async openDmChannel(userId, bodyJson, applicationId) {
+      const answer = await callPeer(client, client.OpenDmChannel, {
+        user_id: userId,
+        body_json: bodyJson,
+        application_id: applicationId ?? '',
+      });
       return { channelJson: answer.channel_json, recipientIds: answer.recipient_ids };
     },
   };

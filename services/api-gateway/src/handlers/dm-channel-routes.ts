@@ -44,6 +44,7 @@ export function dmChannelRoutes(
     const { channelJson, recipientIds } = await permissions.openDmChannel(
       principal.userId,
       req.rawBody ?? '',
+      principal.kind === 'bot' ? principal.applicationId : undefined,
     );
     // Every id permissions accepted was among the candidates; asking oauth again for one
     // that was not would only cover a disagreement between the two readings of the body.

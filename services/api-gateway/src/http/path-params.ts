@@ -25,19 +25,28 @@ export function booleanQuery(req: Request, name: string): boolean {
   throw fieldError(name, 'BASE_TYPE_BOOLEAN', 'Must be either true or false.');
 }
 
+/**
+ * An optional integer query parameter within `min`-`max` (undefined when absent); 50035 at
+ * its name otherwise: NUMBER_TYPE_COERCE for what is not an integer (or has more digits
+ * than a 64-bit one), NUMBER_TYPE_MIN/MAX beyond the bounds.
+ */
+export function integerQuery(req: Request, name: string, min: number, max: number): number | undefined {
+  const value = req.query[name];
+  if (value === undefined) return undefined;
+  const text = String(value);
+  if (!/^-?\d{1,20}$/.test(text))
+    throw fieldError(name, 'NUMBER_TYPE_COERCE', `Value "${text.slice(0, 100)}" is not int.`);
+  const number = BigInt(text);
+  if (number < BigInt(min))
+    throw fieldError(name, 'NUMBER_TYPE_MIN', `int value should be greater than or equal to ${min}.`);
+  if (number > BigInt(max))
+    throw fieldError(name, 'NUMBER_TYPE_MAX', `int value should be less than or equal to ${max}.`);
+  return Number(number);
+}
+
 /** A `limit` query parameter: an integer 1-`max`, `max` when absent; 50035 at `limit` otherwise. */
 export function limitQuery(req: Request, max: number): number {
-  const value = req.query.limit;
-  if (value === undefined) return max;
-  const text = String(value);
-  if (!/^-?\d{1,10}$/.test(text))
-    throw fieldError('limit', 'NUMBER_TYPE_COERCE', `Value "${text.slice(0, 100)}" is not int.`);
-  const limit = Number(text);
-  if (limit < 1)
-    throw fieldError('limit', 'NUMBER_TYPE_MIN', 'int value should be greater than or equal to 1.');
-  if (limit > max)
-    throw fieldError('limit', 'NUMBER_TYPE_MAX', `int value should be less than or equal to ${max}.`);
-  return limit;
+  return integerQuery(req, 'limit', 1, max) ?? max;
 }
 
 /** The message id of an interaction webhook route: `@original` (the initial response) or a snowflake. */

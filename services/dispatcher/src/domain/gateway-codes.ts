@@ -55,7 +55,7 @@ export const MAX_PAYLOAD_BYTES = 4096;
 
 /** Gateway intents the dispatcher filters by (D:events/gateway.mdx §List of Intents). */
 export const Intent = {
-  /** GUILD_CREATE …, VOICE_CHANNEL_STATUS_UPDATE, VOICE_CHANNEL_START_TIME_UPDATE. */
+  /** GUILD_CREATE …, CHANNEL_PINS_UPDATE in guilds, VOICE_CHANNEL_STATUS_UPDATE, VOICE_CHANNEL_START_TIME_UPDATE. */
   GUILDS: 1 << 0,
   /** VOICE_STATE_UPDATE. */
   GUILD_VOICE_STATES: 1 << 7,
@@ -63,6 +63,6 @@ export const Intent = {
   GUILD_PRESENCES: 1 << 8,
   /** MESSAGE_CREATE, MESSAGE_UPDATE, MESSAGE_DELETE in guilds. */
   GUILD_MESSAGES: 1 << 9,
-  /** MESSAGE_CREATE, MESSAGE_UPDATE, MESSAGE_DELETE in DMs. */
+  /** MESSAGE_CREATE, MESSAGE_UPDATE, MESSAGE_DELETE, CHANNEL_PINS_UPDATE in DMs. */
   DIRECT_MESSAGES: 1 << 12,
 } as const;

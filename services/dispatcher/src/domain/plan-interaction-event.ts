@@ -12,6 +12,7 @@ export const INTERACTION_EVENTS = [
   'interactions.message.created',
   'interactions.message.updated',
   'interactions.message.deleted',
+  'interactions.channel.pins_updated',
 ] as const;
 
 /** The name of an interactions event. */
@@ -37,7 +38,8 @@ export function isInteractionEvent(event: CheckedEvent): event is InteractionEve
  *   title, components, nonce}` (A8);
  * - to the bot, when the interaction goes over the gateway (`bot_payload`): INTERACTION_CREATE
  *   with the full interaction, on the guild's shard (a DM's on shard 0), whatever its intents;
- * - MESSAGE_CREATE / MESSAGE_UPDATE / MESSAGE_DELETE: see `messageRoutes`.
+ * - MESSAGE_CREATE / MESSAGE_UPDATE / MESSAGE_DELETE: see `messageRoutes`;
+ * - CHANNEL_PINS_UPDATE: see `pinsRoutes`.
  */
 export function planInteractionEvent(event: InteractionEvent): GatewayRoute[] {
   switch (event.name) {
@@ -105,7 +107,39 @@ export function planInteractionEvent(event: InteractionEvent): GatewayRoute[] {
       const d = withGuildId({ id: data.message_id, channel_id: data.channel_id }, data.guild_id);
       return messageRoutes(data, 'MESSAGE_DELETE', d);
     }
+    case 'interactions.channel.pins_updated':
+      return pinsRoutes(event.data);
   }
+}
+
+/**
+ * CHANNEL_PINS_UPDATE `{guild_id?, channel_id, last_pin_timestamp}` (D:events/gateway-events.mdx
+ * §Channel Pins Update): in a guild to every user session that may view the channel and to
+ * the bots told (on the guild's shard, with the GUILDS intent); in a DM to each recipient's
+ * sessions and to the bots (shard 0, DIRECT_MESSAGES) (D:events/gateway.mdx §List of Intents).
+ */
+function pinsRoutes(data: EventPayload<'interactions.channel.pins_updated'>): GatewayRoute[] {
+  const { guild_id: guildId, channel_id: channelId } = data;
+  const d = {
+    ...(guildId === null ? {} : { guild_id: guildId }),
+    channel_id: channelId,
+    last_pin_timestamp: data.last_pin_timestamp,
+  };
+  const t = 'CHANNEL_PINS_UPDATE';
+  const bots = new Set(data.application_ids);
+  const routes: GatewayRoute[] = [];
+  if (guildId !== null) {
+    routes.push({ to: 'channel-viewers', message: { t, d, guildId, channelId } });
+  } else {
+    for (const userId of new Set(data.recipient_ids)) {
+      if (!bots.has(userId)) routes.push({ to: 'user', userId, message: { t, d, sessionId: null } });
+    }
+  }
+  const intent = guildId === null ? Intent.DIRECT_MESSAGES : Intent.GUILDS;
+  for (const applicationId of bots) {
+    routes.push({ to: 'bot', applicationId, message: { kind: 'dispatch', t, d, guildId, intent } });
+  }
+  return routes;
 }
 
 /** Who an interaction's user-side events go to (the catalog's `interactionAudience`). */

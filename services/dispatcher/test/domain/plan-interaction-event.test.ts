@@ -189,6 +189,55 @@ describe('planInteractionEvent', () => {
   });
 });
 
+describe('CHANNEL_PINS_UPDATE', () => {
+  const pins = {
+    application_ids: [APP, OTHER],
+    channel_id: CHANNEL,
+    last_pin_timestamp: '2026-11-24T13:00:00.000Z',
+  };
+
+  it('goes to the channel viewers and each bot told, with GUILDS on the guild shard', () => {
+    const routes = planInteractionEvent(
+      event('interactions.channel.pins_updated', { ...pins, guild_id: GUILD, recipient_ids: [] }),
+    );
+    const d = { guild_id: GUILD, channel_id: CHANNEL, last_pin_timestamp: pins.last_pin_timestamp };
+    expect(routes).toEqual([
+      { to: 'channel-viewers', message: { t: 'CHANNEL_PINS_UPDATE', d, guildId: GUILD, channelId: CHANNEL } },
+      {
+        to: 'bot',
+        applicationId: APP,
+        message: { kind: 'dispatch', t: 'CHANNEL_PINS_UPDATE', d, guildId: GUILD, intent: 1 },
+      },
+      {
+        to: 'bot',
+        applicationId: OTHER,
+        message: { kind: 'dispatch', t: 'CHANNEL_PINS_UPDATE', d, guildId: GUILD, intent: 1 },
+      },
+    ]);
+  });
+
+  it("goes to a DM's recipients (the bots as bots) with DIRECT_MESSAGES, without guild_id", () => {
+    const routes = planInteractionEvent(
+      event('interactions.channel.pins_updated', {
+        ...pins,
+        application_ids: [APP],
+        guild_id: null,
+        recipient_ids: [USER, APP],
+        last_pin_timestamp: null,
+      }),
+    );
+    const d = { channel_id: CHANNEL, last_pin_timestamp: null };
+    expect(routes).toEqual([
+      { to: 'user', userId: USER, message: { t: 'CHANNEL_PINS_UPDATE', d, sessionId: null } },
+      {
+        to: 'bot',
+        applicationId: APP,
+        message: { kind: 'dispatch', t: 'CHANNEL_PINS_UPDATE', d, guildId: null, intent: 1 << 12 },
+      },
+    ]);
+  });
+});
+
 describe('routing on a session', () => {
   const dispatch = { kind: 'dispatch' as const, t: 'X', d: null };
 

@@ -5,6 +5,7 @@ import type {
   InvocationPlaceQuery,
   JsonRecord,
 } from '../domain/invocation/invocation-facts';
+import type { ChannelAccess } from '../domain/pins';
 
 /**
  * What interactions asks of permissions: the place of an invocation (channel, guild, the
@@ -15,6 +16,8 @@ import type {
  */
 export interface PermissionsClient {
   describeInvocationContext(query: InvocationPlaceQuery): Promise<InvocationPlace>;
+  /** A user's place in a channel (guild channel or DM): 404 / 10003 for an unknown channel. */
+  describeChannelAccess(channelId: string, userId: string): Promise<ChannelAccess>;
 }
 
 /** A JSON object field of the answer; empty text is an empty map. */
@@ -25,6 +28,23 @@ function parseMap(text: string): Record<string, JsonRecord> {
 /** The PermissionsClient over permissions' gRPC client. */
 export function createPermissionsClient(client: permissions.PermissionsServiceClient): PermissionsClient {
   return {
+    async describeChannelAccess(channelId, userId) {
+      const answer = await callUnary<
+        permissions.DescribeChannelAccessRequest,
+        permissions.DescribeChannelAccessResponse__Output
+      >(client, client.DescribeChannelAccess, { channel_id: channelId, user_id: userId }).catch(
+        (error: unknown) => {
+          throw fromGrpcError(error) ?? error;
+        },
+      );
+      return {
+        guildId: answer.guild_id === '' ? null : answer.guild_id,
+        isMember: answer.is_member,
+        permissions: BigInt(answer.permissions === '' ? '0' : answer.permissions),
+        recipientIds: answer.recipient_ids,
+      };
+    },
+
     async describeInvocationContext(query) {
       const answer = await callUnary<
         permissions.DescribeInvocationContextRequest,

@@ -1,6 +1,8 @@
 // Numeric enums of the wire format (D:interactions/receiving-and-responding.mdx,
 // D:interactions/application-commands.mdx), as `const` objects so values stay plain numbers.
 
+import { PERMISSION_FLAGS } from '@acs/validation';
+
 /** Interaction types; users invoke 2 (a command) and 4 (its autocomplete). */
 export const InteractionType = {
   PING: 1,
@@ -54,8 +56,5 @@ export const FailureReason = { UNKNOWN: 1, TIMEOUT: 2 } as const;
 /** Message types of interaction responses: CHAT_INPUT_COMMAND, CONTEXT_MENU_COMMAND. */
 export const MessageType = { CHAT_INPUT_COMMAND: 20, CONTEXT_MENU_COMMAND: 23 } as const;
 
-/** Permission bits an invocation checks (D:topics/permissions.mdx). */
-export const Permission = {
-  VIEW_CHANNEL: 1n << 10n,
-  SEND_MESSAGES: 1n << 11n,
-} as const;
+/** Permission bits an invocation checks: the shared flags (D:topics/permissions.mdx). */
+export const Permission = PERMISSION_FLAGS;

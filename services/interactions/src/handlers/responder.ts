@@ -7,6 +7,7 @@ import {
   peekCallbackType,
   renderCallbackResponse,
   validateCallback,
+  withForcedEphemeralCallback,
   type ValidCallback,
 } from '../domain/callbacks';
 import { InteractionType } from '../domain/interaction-enums';
@@ -101,7 +102,7 @@ export function createResponder({ responses, oauth, applications }: ResponderDep
       }
       const made = await responses.acknowledge(
         record,
-        callback,
+        withForcedEphemeralCallback(record, callback),
         application?.botUser,
         input.attachmentBaseUrl ?? '',
       );

@@ -1,6 +1,6 @@
 import type { interactions } from '@acs/protos';
 import { parseJsonBody, readPathSnowflake } from '@acs/discord-errors';
-import { UnknownWebhookError, checkWebhookToken } from '../domain/callbacks';
+import { UnknownWebhookError, checkWebhookToken, withForcedEphemeral } from '../domain/callbacks';
 import { InteractionType } from '../domain/interaction-enums';
 import { interactionIdOfToken } from '../domain/interaction-token';
 import { validateMessage, validateMessageEdit } from '../domain/messages';
@@ -44,7 +44,12 @@ export function createWebhookMessageHandlers({ responses, messages, oauth }: Web
       // The author comes from the original response; without one (LAUNCH_ACTIVITY) from oauth.
       const botUser =
         record.originalMessageId === null ? (await describeApplication(oauth, record)).botUser : undefined;
-      const message = await messages.createFollowup(record, input, botUser, req.attachment_base_url);
+      const message = await messages.createFollowup(
+        record,
+        withForcedEphemeral(record, input),
+        botUser,
+        req.attachment_base_url,
+      );
       return { message_json: JSON.stringify(message) };
     },
 

@@ -42,6 +42,7 @@ import { InteractionStore } from '../../src/store/interaction-store';
 import { MessageStore } from '../../src/store/message-store';
 import { ResponseStore } from '../../src/store/response-store';
 
+import { PinStore } from '../../src/store/pin-store';
 /** A parsed JSON value, read freely by the assertions. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
@@ -221,6 +222,9 @@ function servePeers(world: World): GrpcServer {
               recipient_ids: [],
             };
           },
+          async DescribeChannelAccess(): Promise<permissions.DescribeChannelAccessResponse> {
+            throw new UnknownResourceError(10003, 'Unknown Channel');
+          },
         },
       },
     ],
@@ -351,6 +355,7 @@ export async function startInvocationServer(
     responder,
     responses,
     messages,
+    pins: new PinStore(pool),
     isReady: async () => true,
   });
   const port = await server.listen('127.0.0.1:0');

@@ -23,6 +23,8 @@ import { createResponder } from '../../src/handlers/responder';
 import { InteractionStore } from '../../src/store/interaction-store';
 import type { ResponseContext } from '../store/response-fixtures';
 
+import type { ChannelAccess } from '../../src/domain/pins';
+import { PinStore } from '../../src/store/pin-store';
 /** What the fake oauth answers for every application: its bot user and flags. */
 export interface FakeApplications {
   botUser: JsonObject;
@@ -34,6 +36,8 @@ export interface FakeApplications {
 /** interactions served over real gRPC on a free port, and a client of it. */
 export interface ResponsesOverGrpc {
   applications: FakeApplications;
+  /** What the fake permissions answers about the caller's place in a channel; undefined: 10003. */
+  channelAccess: { current: ChannelAccess | undefined };
   call<Req, Res>(method: keyof interactions.InteractionsServiceClient & string, request: Req): Promise<Res>;
   /** The DiscordError a call fails with, read back from the gRPC status detail. */
   errorOf(promise: Promise<unknown>): Promise<DiscordError>;
@@ -46,6 +50,7 @@ export interface ResponsesOverGrpc {
  */
 export async function serveResponses(ctx: ResponseContext, botUser: JsonObject): Promise<ResponsesOverGrpc> {
   const applications: FakeApplications = { botUser, flags: 0, asked: [] };
+  const channelAccess: { current: ChannelAccess | undefined } = { current: undefined };
   const oauth: OAuthClient = {
     async describeInvocation(query) {
       applications.asked.push(query.applicationId);
@@ -86,6 +91,10 @@ export async function serveResponses(ctx: ResponseContext, botUser: JsonObject):
       describeInvocationContext: async () => {
         throw new UnknownResourceError(10003, 'Unknown Channel');
       },
+      describeChannelAccess: async () => {
+        if (!channelAccess.current) throw new UnknownResourceError(10003, 'Unknown Channel');
+        return channelAccess.current;
+      },
     },
     interactions,
     sources: new FollowOnSourcesStore(ctx.pool),
@@ -100,6 +109,7 @@ export async function serveResponses(ctx: ResponseContext, botUser: JsonObject):
     deadlines: new DeadlineKeeper(interactions, { ...windows, logger }),
     outcomes: new OutcomeWaiter(new OutcomeListener(ctx.pool, logger), interactions),
     windows,
+    pins: new PinStore(ctx.pool),
   });
   const port = await server.listen('127.0.0.1:0');
   const client = new (loadInteractionsProto().acs.interactions.v1.InteractionsService)(
@@ -109,6 +119,7 @@ export async function serveResponses(ctx: ResponseContext, botUser: JsonObject):
   );
   return {
     applications,
+    channelAccess,
     call: (method, request) => callUnary(client, client[method] as never, request),
     async errorOf(promise) {
       try {

@@ -81,6 +81,8 @@ export interface InteractionFixture {
   sessionId?: string | null;
   nonce?: string | null;
   data?: Record<string, unknown>;
+  /** The invoker's permissions in the channel (`member.permissions`), in a guild. */
+  memberPermissions?: string;
 }
 
 /** A recorded interaction and its token. */
@@ -109,7 +111,16 @@ export async function recordInteraction(
     application_id: applicationId,
     type,
     data,
-    ...(guildId !== null ? { guild_id: guildId, member: { user: USER, roles: [] } } : { user: USER }),
+    ...(guildId !== null
+      ? {
+          guild_id: guildId,
+          member: {
+            user: USER,
+            roles: [],
+            ...(fixture.memberPermissions === undefined ? {} : { permissions: fixture.memberPermissions }),
+          },
+        }
+      : { user: USER }),
     channel_id: CHANNEL,
     authorizing_integration_owners: fixture.userInstallOnly ? { '1': USER.id } : { '0': guildId ?? '0' },
     version: 1,

@@ -1,6 +1,8 @@
 // The limits and fixed values of this service, in one place. Sources: the admin API
 // (shared/design/ADMIN-API.md), facts §11 (OAuth2) and the OAS schemas.
 
+import { PERMISSION_FLAGS } from '@acs/validation';
+
 export const MIN_APPLICATION_NAME_LENGTH = 2;
 export const MAX_APPLICATION_NAME_LENGTH = 32;
 export const MAX_REDIRECT_URIS = 10;
@@ -49,7 +51,7 @@ export const MIN_CODE_CHALLENGE_LENGTH = 43;
 export const MAX_CODE_CHALLENGE_LENGTH = 128;
 
 /** MANAGE_GUILD (1 << 5): what a user needs to install an application in a guild. */
-export const MANAGE_GUILD = 1n << 5n;
+export const MANAGE_GUILD = PERMISSION_FLAGS.MANAGE_GUILD;
 /** Largest permission bit set we accept: any 64-bit set. */
 export const MAX_PERMISSIONS = (1n << 64n) - 1n;
 

@@ -97,6 +97,20 @@ export function validateConnectionBody(body: JsonObject): NewConnection {
   return connection;
 }
 
+/**
+ * Connection types `GET /users/@me/connections` no longer returns: Riot Games and League of
+ * Legends, moved to the Social SDK's application identities (D:change-log.mdx, July 7, 2026:
+ * new Riot Games connections at once, legacy ones of both from July 10, 2026, with no
+ * replacement). They can still be created (the admin API stands for the client linking an
+ * account); they are only left out of the list.
+ */
+export const UNLISTED_CONNECTION_TYPES: readonly string[] = ['riotgames', 'leagueoflegends'];
+
+/** Whether `GET /users/@me/connections` shows a connection of this type. */
+export function isListedConnection(connection: { type: string }): boolean {
+  return !UNLISTED_CONNECTION_TYPES.includes(connection.type);
+}
+
 /** A connection as `GET /users/@me/connections` shows it (OAS `ConnectedAccountResponse`). */
 export function renderConnection(connection: NewConnection): Record<string, unknown> {
   return {

@@ -4,7 +4,11 @@ import { hashSecret } from '../domain/hash-secret';
 import { parseSnowflakeParam } from '../domain/parse-snowflake-param';
 import { renderAuthorization } from '../domain/render-authorization';
 import { renderCurrentUser } from '../domain/render-user';
-import { renderConnection, validateConnectionBody } from '../domain/validate-connection-body';
+import {
+  isListedConnection,
+  renderConnection,
+  validateConnectionBody,
+} from '../domain/validate-connection-body';
 import type { HandlerDeps } from './handler-deps';
 
 /** Handlers behind `/users/@me…` and `/oauth2/@me`, and the admin API's connections. */
@@ -46,7 +50,7 @@ export function createCurrentUserHandlers({
       request: oauth.ListConnectionsRequest__Output,
     ): Promise<oauth.ListConnectionsResponse> {
       const list = await connections.list(parseSnowflakeParam('user_id', request.user_id));
-      return { connections_json: JSON.stringify(list.map(renderConnection)) };
+      return { connections_json: JSON.stringify(list.filter(isListedConnection).map(renderConnection)) };
     },
 
     async CreateConnection(

@@ -29,10 +29,12 @@ export const MAX_OVERWRITES_PER_CHANNEL = 100;
 export const MAX_ROLE_POSITION = MAX_ROLES_PER_GUILD;
 
 /**
- * The permissions of a new guild's @everyone role: "1071698660929", the set the real
- * service gives @everyone when a guild is created from the default template. It lets
- * members see, talk and use application commands, and grants no moderation right:
- * no ADMINISTRATOR, MANAGE_GUILD, MANAGE_ROLES or MANAGE_CHANNELS.
+ * The permissions of a new guild's @everyone role: "1126971605503553", the set the real
+ * service gives @everyone when a guild is created from the default template
+ * ("1071698660929") plus USE_EXTERNAL_APPS, which Discord enables for servers by default
+ * (D:change-log.mdx, June 2024 "Use External Apps"). It lets members see, talk and use
+ * application commands and their user-installed apps publicly, and grants no moderation
+ * right: no ADMINISTRATOR, MANAGE_GUILD, MANAGE_ROLES, MANAGE_CHANNELS or PIN_MESSAGES.
  */
 export const DEFAULT_EVERYONE_PERMISSIONS =
   P.CREATE_INSTANT_INVITE |
@@ -55,7 +57,8 @@ export const DEFAULT_EVERYONE_PERMISSIONS =
   P.CREATE_PRIVATE_THREADS |
   P.USE_EXTERNAL_STICKERS |
   P.SEND_MESSAGES_IN_THREADS |
-  P.USE_EMBEDDED_ACTIVITIES;
+  P.USE_EMBEDDED_ACTIVITIES |
+  P.USE_EXTERNAL_APPS;
 
 /** Others a group DM may hold besides its creator: 9, a group DM having at most 10 members. */
 export const MAX_GROUP_DM_RECIPIENTS = 9;

@@ -11,7 +11,8 @@ export interface DmChannelHandlerDeps {
 
 /**
  * `OpenDmChannel` (`POST /users/@me/channels`): the one DM of the caller and a recipient,
- * or a new group DM. The caller has checked that the recipients exist (users are oauth's).
+ * or a new group DM (an application's when `application_id` is given: its bot opens it). The
+ * caller has checked that the recipients exist (users are oauth's).
  */
 export function createDmChannelHandlers({ dmChannels }: DmChannelHandlerDeps) {
   return {
@@ -23,7 +24,13 @@ export function createDmChannelHandlers({ dmChannels }: DmChannelHandlerDeps) {
       const channel =
         input.kind === 'dm'
           ? await dmChannels.openDm(userId, input.recipientId)
-          : await dmChannels.createGroupDm(userId, input.recipientIds);
+          : await dmChannels.createGroupDm(
+              userId,
+              input.recipientIds,
+              request.application_id === ''
+                ? null
+                : readPathSnowflake('application_id', request.application_id),
+            );
       return { channel_json: JSON.stringify(renderDmChannel(channel)), recipient_ids: channel.recipientIds };
     },
   };

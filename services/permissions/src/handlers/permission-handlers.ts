@@ -7,6 +7,8 @@ import { PERMISSION_FLAGS } from '../domain/permission-flags';
 import { UnknownChannelError } from '../domain/permissions-errors';
 import { renderChannel } from '../domain/render/render-channel';
 import type { ChannelStore } from '../store/channel-store';
+import type { DmChannelStore } from '../store/dm-channel-store';
+import { DM_USER_PERMISSIONS } from '../domain/dm/dm-permissions';
 import { renderMyGuild } from '../domain/render/render-my-guild';
 import type { ListMemberGuildsStore } from '../store/list-member-guilds-store';
 import type { PermissionContextStore } from '../store/permission-context-store';
@@ -16,6 +18,7 @@ export interface PermissionHandlerDeps {
   contexts: PermissionContextStore;
   memberGuilds: ListMemberGuildsStore;
   channels: ChannelStore;
+  dmChannels: DmChannelStore;
 }
 
 /** What linking a lobby to a channel takes there (D:discord-social-sdk/development-guides/linked-channels.mdx). */
@@ -30,8 +33,40 @@ const MAX_GUILDS_PAGE = 200;
  * user hold these bits, here) and `ListMemberGuilds` (`GET /users/@me/guilds`, with
  * grants: a bot's installations, whose bits count as one more role of the user's).
  */
-export function createPermissionHandlers({ contexts, memberGuilds, channels }: PermissionHandlerDeps) {
+export function createPermissionHandlers({
+  contexts,
+  memberGuilds,
+  channels,
+  dmChannels,
+}: PermissionHandlerDeps) {
   return {
+    async DescribeChannelAccess(
+      request: permissions.DescribeChannelAccessRequest__Output,
+    ): Promise<permissions.DescribeChannelAccessResponse> {
+      const channelId = readPathSnowflake('channel_id', request.channel_id);
+      const userId = readPathSnowflake('user_id', request.user_id);
+      const channel = await channels.getChannel(channelId);
+      if (channel) {
+        const context = await contexts.loadPermissionContext(channel.guildId, userId, channelId);
+        const decision = checkPermissions(context, 0n);
+        return {
+          guild_id: channel.guildId,
+          is_member: decision.isMember,
+          permissions: decision.permissions.toString(),
+          recipient_ids: [],
+        };
+      }
+      const dm = await dmChannels.getDmChannel(channelId);
+      if (!dm) throw new UnknownChannelError();
+      const isRecipient = dm.recipientIds.includes(userId);
+      return {
+        guild_id: '',
+        is_member: isRecipient,
+        permissions: (isRecipient ? DM_USER_PERMISSIONS : 0n).toString(),
+        recipient_ids: dm.recipientIds,
+      };
+    },
+
     async DescribeLinkableChannel(
       request: permissions.DescribeLinkableChannelRequest__Output,
     ): Promise<permissions.DescribeLinkableChannelResponse> {

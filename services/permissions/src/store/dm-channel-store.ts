@@ -6,6 +6,7 @@ interface DmChannelRow {
   id: bigint;
   type: number;
   owner_id: bigint | null;
+  application_id: bigint | null;
   recipient_ids: string[];
 }
 
@@ -40,18 +41,37 @@ export class DmChannelStore {
         await tx.dmRecipient.createMany({
           data: [low, high].map((user) => ({ channelId: id, userId: user })),
         });
-        return { id: id.toString(), type: DmChannelType.DM, ownerId: null, recipientIds };
+        return {
+          id: id.toString(),
+          type: DmChannelType.DM,
+          ownerId: null,
+          applicationId: null,
+          recipientIds,
+        };
       }
       const existing = await tx.dmChannel.findFirstOrThrow({
         where: { userLow: low, userHigh: high },
         select: { id: true },
       });
-      return { id: existing.id.toString(), type: DmChannelType.DM, ownerId: null, recipientIds };
+      return {
+        id: existing.id.toString(),
+        type: DmChannelType.DM,
+        ownerId: null,
+        applicationId: null,
+        recipientIds,
+      };
     });
   }
 
-  /** A new group DM owned by `ownerId`, holding the owner and `recipientIds` (one nested write: one transaction). */
-  async createGroupDm(ownerId: string, recipientIds: readonly string[]): Promise<DmChannel> {
+  /**
+   * A new group DM owned by `ownerId`, holding the owner and `recipientIds` (one nested
+   * write: one transaction); `applicationId` when an application's bot opens it.
+   */
+  async createGroupDm(
+    ownerId: string,
+    recipientIds: readonly string[],
+    applicationId: string | null = null,
+  ): Promise<DmChannel> {
     const id = BigInt(this.snowflakes.next());
     const users = [ownerId, ...recipientIds].map(BigInt).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     await this.prisma.dmChannel.create({
@@ -59,6 +79,7 @@ export class DmChannelStore {
         id,
         type: DmChannelType.GROUP_DM,
         ownerId: BigInt(ownerId),
+        applicationId: applicationId === null ? null : BigInt(applicationId),
         recipients: { create: users.map((userId) => ({ userId })) },
       },
     });
@@ -66,6 +87,7 @@ export class DmChannelStore {
       id: id.toString(),
       type: DmChannelType.GROUP_DM,
       ownerId,
+      applicationId,
       recipientIds: users.map(String),
     };
   }
@@ -73,7 +95,7 @@ export class DmChannelStore {
   /** A DM or group DM channel with its recipients (by ascending id), in one statement; null when there is none. */
   async getDmChannel(channelId: string): Promise<DmChannel | null> {
     const rows = await this.prisma.$queryRaw<DmChannelRow[]>(Prisma.sql`
-      SELECT d.id, d.type, d.owner_id,
+      SELECT d.id, d.type, d.owner_id, d.application_id,
              ARRAY(SELECT r.user_id::text FROM "permissions"."dm_recipient" r
                     WHERE r.channel_id = d.id ORDER BY r.user_id) AS recipient_ids
         FROM "permissions"."dm_channel" d
@@ -84,6 +106,7 @@ export class DmChannelStore {
       id: row.id.toString(),
       type: row.type === DmChannelType.GROUP_DM ? DmChannelType.GROUP_DM : DmChannelType.DM,
       ownerId: row.owner_id === null ? null : row.owner_id.toString(),
+      applicationId: row.application_id === null ? null : row.application_id.toString(),
       recipientIds: row.recipient_ids,
     };
   }

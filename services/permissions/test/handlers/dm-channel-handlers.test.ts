@@ -27,10 +27,11 @@ afterAll(async () => {
   await db?.close();
 });
 
-const open = async (userId: string, body: unknown) => {
+const open = async (userId: string, body: unknown, applicationId = '') => {
   const answer = await callUnary(client, client.OpenDmChannel, {
     user_id: userId,
     body_json: typeof body === 'string' ? body : JSON.stringify(body),
+    application_id: applicationId,
   });
   return { channel: JSON.parse(answer.channel_json), recipientIds: answer.recipient_ids };
 };
@@ -88,6 +89,29 @@ describe('OpenDmChannel', () => {
     expect(again.channel.id).not.toBe(group.channel.id);
     // `recipients` wins over `recipient_id` when both are given.
     expect((await open(ALICE, { recipient_id: BOT, recipients: [BOB, CAROL] })).channel.type).toBe(3);
+  });
+
+  it('marks a group DM a bot opens with its application (application_id, managed), also when read back', async () => {
+    const group = await open(BOT, { recipients: [ALICE, BOB] }, BOT);
+    expect(group.channel).toEqual({
+      id: expect.any(String),
+      type: 3,
+      last_message_id: null,
+      flags: 0,
+      name: null,
+      icon: null,
+      owner_id: BOT,
+      application_id: BOT,
+      managed: true,
+    });
+    const stored = await db.dmChannels.getDmChannel(group.channel.id);
+    expect(stored?.applicationId).toBe(BOT);
+    // A DM has no application, whoever opens it.
+    const dm = await open(BOT, { recipient_id: CAROL }, BOT);
+    expect(dm.channel).not.toHaveProperty('application_id');
+    // A malformed application id is refused before anything is written.
+    const error = await errorOf(open(BOT, { recipients: [ALICE, BOB] }, 'app'));
+    expect({ status: error.httpStatus, code: error.code }).toEqual({ status: 400, code: 50035 });
   });
 
   it('refuses a DM with oneself, and a group DM naming the caller, with 50033', async () => {

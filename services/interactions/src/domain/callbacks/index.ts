@@ -7,3 +7,4 @@ export * from './read-autocomplete-choices';
 export * from './render-callback-response';
 export * from './validate-callback';
 export * from './check-token';
+export * from './external-app-ephemeral';

@@ -30,3 +30,9 @@ export const MAX_EMBED_COLOR = 0xffffff;
 export const MAX_ALLOWED_MENTION_IDS = 100;
 /** Follow-up messages of an interaction that only a user install authorizes (D §Create Followup Message). */
 export const MAX_USER_INSTALL_FOLLOWUPS = 5;
+
+/** Pins per channel: 250 (D:topics/opcodes-and-status-codes.mdx, 30003). */
+export const MAX_PINS_PER_CHANNEL = 250;
+
+/** The largest (and default) page of `GET /channels/{id}/messages/pins`: 50 (D:resources/message.mdx). */
+export const MAX_PINS_PAGE = 50;

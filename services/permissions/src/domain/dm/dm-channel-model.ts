@@ -11,5 +11,7 @@ export interface DmChannel {
   type: DmChannelType;
   /** A group DM's owner (who opened it); null for a DM. */
   ownerId: string | null;
+  /** A group DM an application's bot opened: that application; null otherwise. */
+  applicationId: string | null;
   recipientIds: string[];
 }

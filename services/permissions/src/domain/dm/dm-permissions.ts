@@ -20,8 +20,8 @@ export const BOT_DM_APP_PERMISSIONS = DM_APP_PERMISSIONS | P.USE_EXTERNAL_EMOJIS
  * permission computation in D:topics/permissions.mdx); this is our choice: every action a
  * user has in a DM in the client (read and send messages with embeds, files, mentions,
  * reactions, external emojis and stickers, voice messages, polls, calls with voice, video
- * and activities, application commands and user-installed apps) and no management bits,
- * since a DM has no roles to grant them. A USER command's SEND_MESSAGES requirement holds.
+ * and activities, application commands and user-installed apps, pinning messages) and no
+ * management bits, since a DM has no roles to grant them. A USER command's SEND_MESSAGES requirement holds.
  */
 export const DM_USER_PERMISSIONS =
   P.VIEW_CHANNEL |
@@ -42,4 +42,5 @@ export const DM_USER_PERMISSIONS =
   P.USE_VAD |
   P.USE_EMBEDDED_ACTIVITIES |
   P.USE_APPLICATION_COMMANDS |
-  P.USE_EXTERNAL_APPS;
+  P.USE_EXTERNAL_APPS |
+  P.PIN_MESSAGES;

@@ -1,0 +1,4 @@
+export * from './channel-access';
+export * from './pin-errors';
+export * from './read-pins-query';
+export * from './render-pins';

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "permissions"."dm_channel" ADD COLUMN     "application_id" BIGINT;
