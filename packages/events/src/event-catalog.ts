@@ -31,7 +31,15 @@ import {
   lobbyMessageUpdated,
   lobbyUpdated,
 } from './catalog/lobby-events';
-import { applicationCommandPermissionsUpdated } from './catalog/permissions-events';
+import {
+  applicationCommandPermissionsUpdated,
+  memberAdded,
+  memberRemoved,
+  memberUpdated,
+  roleCreated,
+  roleDeleted,
+  roleUpdated,
+} from './catalog/permissions-events';
 
 /**
  * Every event of ACS: its name (`<service>.<type>`, the subject after the deployment's
@@ -52,6 +60,12 @@ export const EVENT_CATALOG = {
   'command-registry.command.deleted': commandDeleted,
   'command-registry.command.renamed': commandRenamed,
   'permissions.application_command_permissions.updated': applicationCommandPermissionsUpdated,
+  'permissions.member.added': memberAdded,
+  'permissions.member.updated': memberUpdated,
+  'permissions.member.removed': memberRemoved,
+  'permissions.role.created': roleCreated,
+  'permissions.role.updated': roleUpdated,
+  'permissions.role.deleted': roleDeleted,
   'interactions.interaction.created': interactionCreated,
   'interactions.interaction.succeeded': interactionSucceeded,
   'interactions.interaction.failed': interactionFailed,

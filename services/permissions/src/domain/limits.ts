@@ -59,3 +59,9 @@ export const DEFAULT_EVERYONE_PERMISSIONS =
 
 /** Others a group DM may hold besides its creator: 9, a group DM having at most 10 members. */
 export const MAX_GROUP_DM_RECIPIENTS = 9;
+
+/** Members per ListGuildMembers page: a Guild Members Chunk's size (D:events/gateway-events.mdx §Request Guild Members). */
+export const MAX_MEMBERS_PER_PAGE = 1000;
+
+/** Users one Request Guild Members may name, and guilds one ListGuildBots may ask about. */
+export const MAX_LISTED_IDS = 100;
