@@ -21,6 +21,7 @@ import { DISPATCHED_EVENTS } from './domain/plan-event';
 import { deliverEvents } from './events/deliver-events';
 import { DeliveryStore } from './store/delivery-store';
 import { IdentifyStore } from './store/identify-store';
+import { MemberRequestStore } from './store/member-request-store';
 
 /**
  * Wires config, database, NATS, the event consumer, the webhook worker, the pruning of
@@ -54,6 +55,7 @@ export async function startService(
     maxConcurrency: config.IDENTIFY_MAX_CONCURRENCY,
     concurrencyWindowMs: config.IDENTIFY_CONCURRENCY_WINDOW_MS,
   });
+  const memberRequests = new MemberRequestStore(pool, config.ALL_MEMBERS_REQUEST_INTERVAL_MS);
   const nats = await connectNats({ servers: config.NATS_URL, name: SERVICE_NAME }, { logger });
   const bus = new DispatchBus(nats, config.EVENTS_SUBJECT_PREFIX);
   const registry = new SessionRegistry(bus, {
@@ -85,7 +87,9 @@ export async function startService(
     oauth,
     permissions,
     identifies,
+    memberRequests,
     logger,
+    privilegedIntentsGuildThreshold: config.PRIVILEGED_INTENTS_GUILD_THRESHOLD,
     heartbeatIntervalMs: config.HEARTBEAT_INTERVAL_MS,
     identifyTimeoutMs: config.IDENTIFY_TIMEOUT_MS,
     publicUrl: config.GATEWAY_PUBLIC_URL ?? '',
@@ -121,9 +125,12 @@ export async function startService(
   });
   await consumer.ready;
   const pruning = schedulePruning({
-    prune: async (signal) => (await store.prune(events.maxAgeMs, { signal })) + (await identifies.prune()),
+    prune: async (signal) =>
+      (await store.prune(events.maxAgeMs, { signal })) +
+      (await identifies.prune()) +
+      (await memberRequests.prune()),
     logger,
-    what: 'handled events, finished webhook deliveries and identifies past their windows',
+    what: 'handled events, finished webhook deliveries, identifies and member requests past their windows',
   });
 
   const server = createServer({

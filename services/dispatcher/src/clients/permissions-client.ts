@@ -1,3 +1,4 @@
+import type { MemberObject } from '../domain/guild-members-chunks';
 import * as grpc from '@grpc/grpc-js';
 import { LRUCache } from 'lru-cache';
 import type { permissions } from '@acs/protos';
@@ -26,6 +27,22 @@ export interface PermissionsClient {
    * each message of a channel asks it for every connected user.
    */
   canViewChannel(userId: string, guildId: string, channelId: string): Promise<boolean>;
+  /** The application ids of the bots that are members of the guild (none for an unknown guild). */
+  guildBots(guildId: string): Promise<string[]>;
+  /**
+   * Members of the guild (`user` with the id only), by user id: the given users (at most
+   * 100) with those who are not members, or a page of up to 1,000 after a user id.
+   */
+  guildMembers(request: GuildMembersRequest): Promise<{ members: MemberObject[]; notFound: string[] }>;
+}
+
+/** What ListGuildMembers is asked: given users, or a page after a user id. */
+export interface GuildMembersRequest {
+  guildId: string;
+  userIds?: string[];
+  after?: string;
+  /** 1-1000. */
+  limit: number;
 }
 
 /** VIEW_CHANNEL (D:topics/permissions.mdx). */
@@ -97,6 +114,22 @@ export function createPermissionsClient(client: permissions.PermissionsServiceCl
       );
       views.set(key, decision);
       return decision;
+    },
+
+    async guildBots(guildId) {
+      const answer = await call(client.ListGuildBots, { guild_ids: [guildId] });
+      return answer.guilds.find((g) => g.guild_id === guildId)?.application_ids ?? [];
+    },
+
+    async guildMembers(request) {
+      const answer = await call(client.ListGuildMembers, {
+        guild_id: request.guildId,
+        user_ids: request.userIds ?? [],
+        after: request.after ?? '',
+        limit: request.limit,
+        nick_prefix: '',
+      });
+      return { members: JSON.parse(answer.members_json) as MemberObject[], notFound: answer.not_found };
     },
   };
 }

@@ -28,6 +28,7 @@ import { DISPATCHED_EVENTS } from '../../src/domain/plan-event';
 import { shardOf } from '../../src/domain/shard-of';
 import { deliverEvents } from '../../src/events/deliver-events';
 import { DeliveryStore } from '../../src/store/delivery-store';
+import { MemberRequestStore } from '../../src/store/member-request-store';
 import { IdentifyStore } from '../../src/store/identify-store';
 
 /**
@@ -56,6 +57,7 @@ const oauth = {
   resolveBotToken: async (token: string) => (token.startsWith('bot:') ? token.slice(4) : undefined),
   resolveUserSession: async (token: string) => (token.startsWith('session:') ? token.slice(8) : undefined),
   currentUser: async (userId: string) => ({ id: userId, username: `user${userId.slice(-2)}` }),
+  forgetSettings: () => undefined,
   settings: async (applicationId: string) => ({
     applicationId,
     flags: 0,
@@ -70,6 +72,8 @@ const permissions: PermissionsClient = {
     await new Promise((resolve) => setTimeout(resolve, VIEW_DECISION_MS));
     return viewers.get(channelId)?.has(userId) ?? false;
   },
+  guildBots: async () => [],
+  guildMembers: async () => ({ members: [], notFound: [] }),
 };
 const logger = createLogger('dispatcher-test', 'silent');
 
@@ -114,6 +118,8 @@ async function startReplica(): Promise<void> {
       oauth,
       permissions,
       identifies,
+      memberRequests: new MemberRequestStore(pool, 30_000),
+      privilegedIntentsGuildThreshold: 100,
       logger,
       heartbeatIntervalMs: 60_000,
       identifyTimeoutMs: 60_000,

@@ -20,6 +20,7 @@ import { compileTrustProxy, type TrustProxy } from '../../../src/delivery/gatewa
 import { DispatchBus } from '../../../src/delivery/gateway/dispatch-bus';
 import { startGatewayServer, type GatewayServer } from '../../../src/delivery/gateway/gateway-server';
 import { SessionRegistry } from '../../../src/delivery/gateway/session-registry';
+import { MemberRequestStore } from '../../../src/store/member-request-store';
 import { IdentifyStore } from '../../../src/store/identify-store';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -57,6 +58,7 @@ const oauth = {
     email: 'someone@example.com',
     verified: true,
   }),
+  forgetSettings: () => undefined,
   settings: async (applicationId: string) => ({
     applicationId,
     flags: 0,
@@ -71,6 +73,8 @@ const permissions: PermissionsClient = {
     { id: `${userId}2`, name: 'Two', owner: false, permissions: '1024' },
   ],
   canViewChannel: async () => false,
+  guildBots: async () => [],
+  guildMembers: async () => ({ members: [], notFound: [] }),
 };
 
 beforeAll(async () => {
@@ -128,6 +132,8 @@ async function startReplica(
       oauth,
       permissions,
       identifies,
+      memberRequests: new MemberRequestStore(pool, 30_000),
+      privilegedIntentsGuildThreshold: 100,
       logger: createLogger('dispatcher-test', 'silent'),
       heartbeatIntervalMs: 60_000,
       identifyTimeoutMs: options.identifyTimeoutMs ?? 60_000,
