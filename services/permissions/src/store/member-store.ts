@@ -95,7 +95,8 @@ export class MemberStore {
         data: [{ guildId: guild, userId: user, nick: input.nick ?? null }],
         skipDuplicates: true,
       });
-      const before = count === 0 ? await readMember(tx, guild, user) : null;
+      const changing = count === 0 && (input.nick !== undefined || roleIds !== undefined);
+      const before = changing ? await readMember(tx, guild, user) : null;
       if (count === 0 && input.nick !== undefined) {
         await tx.member.update({
           where: { guildId_userId: { guildId: guild, userId: user } },
