@@ -1,4 +1,4 @@
-import { createEvent, outboxNotifySql, type EventNameOf, type EventPayload } from '@acs/events';
+import { writePrismaOutboxEvent, type EventNameOf, type EventPayload } from '@acs/events';
 import type { Prisma } from '../generated/prisma/client';
 
 /** This service's outbox schema, and the first token of its event names. */
@@ -10,22 +10,12 @@ export type PermissionsEventType =
 
 /**
  * Writes the event `permissions.<type>` of the catalog to the outbox inside the transaction
- * `tx` that makes the change it announces, and wakes the relay at commit (NOTIFY is
- * delivered only if `tx` commits).
+ * `tx` that makes the change it announces (NOTIFY wakes the relay at commit).
  */
-export async function writeOutboxEvent<T extends PermissionsEventType>(
+export function writeOutboxEvent<T extends PermissionsEventType>(
   tx: Prisma.TransactionClient,
   type: T,
   data: EventPayload<`${typeof SERVICE}.${T}`>,
 ): Promise<void> {
-  const row = createEvent(`${SERVICE}.${type}`, data);
-  await tx.outboxEvent.create({
-    data: {
-      id: row.id,
-      subject: row.subject,
-      payload: row.payload as unknown as Prisma.InputJsonValue,
-      traceContext: (row.traceContext ?? undefined) as Prisma.InputJsonValue | undefined,
-    },
-  });
-  await tx.$executeRawUnsafe(outboxNotifySql(SERVICE));
+  return writePrismaOutboxEvent(tx, SERVICE, `${SERVICE}.${type}`, data);
 }
