@@ -297,6 +297,21 @@ describe('Identify limits', () => {
   });
 });
 
+describe('privileged intents', () => {
+  it('closes 4014 for an intent the app was not granted, before the Identify counts', async () => {
+    const bot = newBot();
+    const { url } = await startReplica();
+    const refused = await open(url);
+    await refused.next((p) => p.op === 10);
+    refused.send({ op: 2, d: { token: bot.token, intents: (1 << 0) | (1 << 1), properties: {} } });
+    expect(await refused.closed).toEqual({ code: 4014, reason: 'Disallowed intent(s).' });
+    // max_concurrency is one Identify per window: the refused one took none of it.
+    const granted = await open(url);
+    await sendIdentify(granted, bot.token);
+    await granted.dispatch('READY');
+  });
+});
+
 describe("a user's chat-client session", () => {
   /** Sends a chat client's Identify (no intents: `capabilities`, as the official client) once Hello came. */
   async function identifyAsUser(client: GatewayTestClient, token: string): Promise<void> {
