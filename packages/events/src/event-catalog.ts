@@ -37,6 +37,12 @@ import {
   voiceChannelStartTimeUpdated,
   voiceChannelStatusUpdated,
   voiceStateUpdated,
+  memberAdded,
+  memberRemoved,
+  memberUpdated,
+  roleCreated,
+  roleDeleted,
+  roleUpdated,
 } from './catalog/permissions-events';
 
 /**
@@ -61,6 +67,12 @@ export const EVENT_CATALOG = {
   'permissions.voice_state.updated': voiceStateUpdated,
   'permissions.voice_channel.status_updated': voiceChannelStatusUpdated,
   'permissions.voice_channel.start_time_updated': voiceChannelStartTimeUpdated,
+  'permissions.member.added': memberAdded,
+  'permissions.member.updated': memberUpdated,
+  'permissions.member.removed': memberRemoved,
+  'permissions.role.created': roleCreated,
+  'permissions.role.updated': roleUpdated,
+  'permissions.role.deleted': roleDeleted,
   'interactions.interaction.created': interactionCreated,
   'interactions.interaction.succeeded': interactionSucceeded,
   'interactions.interaction.failed': interactionFailed,

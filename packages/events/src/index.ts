@@ -9,6 +9,7 @@ export {
   type EventPayloads,
 } from './event-catalog';
 export { createEvent } from './create-event';
+export { writePrismaOutboxEvent, type PrismaOutboxTransaction } from './write-outbox-event';
 export type { EventEnvelope, OutboxRow } from './event-envelope';
 export { outboxNotifySql, outboxChannel } from './outbox-sql';
 export { OutboxRelay, type OutboxRelayOptions, type RelayLogger } from './outbox-relay';

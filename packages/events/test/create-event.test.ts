@@ -149,6 +149,12 @@ describe('the catalog', () => {
       },
       'permissions.voice_channel.status_updated': { id: '2001', guild_id: '2000', status: null },
       'permissions.voice_channel.start_time_updated': { id: '2001', guild_id: '2000', voice_start_time: 1 },
+      'permissions.member.added': { ...guildMember, bot: false },
+      'permissions.member.updated': { ...guildMember, bot: true },
+      'permissions.member.removed': { guild_id: '2000', user_id: '3000', bot: false },
+      'permissions.role.created': { guild_id: '2000', role: { id: '2001', name: 'mods', permissions: '8' } },
+      'permissions.role.updated': { guild_id: '2000', role: { id: '2001', name: 'mods', permissions: '0' } },
+      'permissions.role.deleted': { guild_id: '2000', role_id: '2001' },
       'interactions.interaction.created': { ...audience, type: 2, bot_payload: { id: '5000', token: 't' } },
       'interactions.interaction.succeeded': audience,
       'interactions.interaction.failed': { ...audience, reason_code: 2 },
@@ -200,8 +206,18 @@ describe('the catalog', () => {
       EVENT_CATALOG['interactions.interaction.failed'].safeParse({ ...audience, reason_code: '2' }).success,
     ).toBe(false);
     expect(EVENT_CATALOG['lobby.lobby.deleted'].safeParse({ ...lobby, reason: 'left' }).success).toBe(false);
+    expect(EVENT_CATALOG['permissions.member.added'].safeParse({ ...guildMember, bot: 'no' }).success).toBe(
+      false,
+    );
+    expect(EVENT_CATALOG['permissions.role.deleted'].safeParse({ guild_id: '2000' }).success).toBe(false);
   });
 });
+
+const guildMember = {
+  guild_id: '2000',
+  user_id: '3000',
+  member: { user: { id: '3000' }, nick: null, roles: ['2001'], joined_at: '2026-01-01T00:00:00.000Z' },
+};
 
 const audience = {
   interaction_id: '5000',

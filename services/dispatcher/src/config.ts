@@ -1,9 +1,11 @@
 import { z } from 'zod';
 import { commonConfig, dataServiceConfig, parseConfig } from '@acs/service-kit';
 import {
+  ALL_MEMBERS_REQUEST_INTERVAL_MS,
   IDENTIFY_CONCURRENCY_WINDOW_MS,
   MAX_CONCURRENCY,
   MAX_IDENTIFIES_PER_DAY,
+  PRIVILEGED_INTENTS_GUILD_THRESHOLD,
   SESSION_START_WINDOW_MS,
 } from './domain/gateway-codes';
 import { compileTrustProxy } from './delivery/gateway/compile-trust-proxy';
@@ -47,6 +49,22 @@ const schema = z.object({
   IDENTIFY_MAX_CONCURRENCY: z.coerce.number().int().positive().default(MAX_CONCURRENCY),
   /** The window of IDENTIFY_MAX_CONCURRENCY (Discord: 5 s). */
   IDENTIFY_CONCURRENCY_WINDOW_MS: z.coerce.number().int().positive().default(IDENTIFY_CONCURRENCY_WINDOW_MS),
+  /**
+   * Privileged intents: an application whose bot is in this many guilds or more needs an
+   * intent's full flag (GATEWAY_GUILD_MEMBERS...); below it the _LIMITED flag is enough
+   * (Discord: 100 servers, the verification threshold).
+   */
+  PRIVILEGED_INTENTS_GUILD_THRESHOLD: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(PRIVILEGED_INTENTS_GUILD_THRESHOLD),
+  /** One request for ALL members of a guild per bot per this (Discord: 30 s); later ones get RATE_LIMITED. */
+  ALL_MEMBERS_REQUEST_INTERVAL_MS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(ALL_MEMBERS_REQUEST_INTERVAL_MS),
   /** A socket that sends neither Identify nor Resume within this after Hello is closed (4003). */
   IDENTIFY_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000),
   /** Open gateway sockets per client address and replica; more are refused with HTTP 429. 0 = no cap. */

@@ -23,6 +23,7 @@ import { deliverEvents } from './events/deliver-events';
 import { DeliveryStore } from './store/delivery-store';
 import { IdentifyStore } from './store/identify-store';
 import { PRESENCE_STALE_AFTER_MS, PresenceStore } from './store/presence-store';
+import { MemberRequestStore } from './store/member-request-store';
 
 /**
  * Wires config, database, NATS, the event consumer, the webhook worker, the pruning of
@@ -56,6 +57,7 @@ export async function startService(
     maxConcurrency: config.IDENTIFY_MAX_CONCURRENCY,
     concurrencyWindowMs: config.IDENTIFY_CONCURRENCY_WINDOW_MS,
   });
+  const memberRequests = new MemberRequestStore(pool, config.ALL_MEMBERS_REQUEST_INTERVAL_MS);
   const nats = await connectNats({ servers: config.NATS_URL, name: SERVICE_NAME }, { logger });
   const bus = new DispatchBus(nats, config.EVENTS_SUBJECT_PREFIX);
   const presenceStore = new PresenceStore(pool);
@@ -95,7 +97,9 @@ export async function startService(
     oauth,
     permissions,
     identifies,
+    memberRequests,
     logger,
+    privilegedIntentsGuildThreshold: config.PRIVILEGED_INTENTS_GUILD_THRESHOLD,
     heartbeatIntervalMs: config.HEARTBEAT_INTERVAL_MS,
     identifyTimeoutMs: config.IDENTIFY_TIMEOUT_MS,
     publicUrl: config.GATEWAY_PUBLIC_URL ?? '',
@@ -135,9 +139,10 @@ export async function startService(
     prune: async (signal) =>
       (await store.prune(events.maxAgeMs, { signal })) +
       (await identifies.prune()) +
-      (await presenceStore.prune()),
+      (await presenceStore.prune()) +
+      (await memberRequests.prune()),
     logger,
-    what: 'handled events, finished webhook deliveries, identifies past their windows and stale presences',
+    what: 'handled events, finished webhook deliveries, identifies and member requests past their windows and stale presences',
   });
 
   const server = createServer({

@@ -344,6 +344,26 @@ describe('PermissionsService over gRPC', () => {
         'NUMBER_TYPE_MAX',
       );
       await invalidAt(
+        callUnary(client, client.ListGuildBots, { guild_ids: [id] }),
+        'guild_ids',
+        'NUMBER_TYPE_MAX',
+      );
+      await invalidAt(
+        callUnary(client, client.ListGuildMembers, { guild_id: guild.id, user_ids: [id], limit: 1 }),
+        'user_ids',
+        'NUMBER_TYPE_MAX',
+      );
+      await invalidAt(
+        callUnary(client, client.ListGuildMembers, { guild_id: guild.id, after: id, limit: 1 }),
+        'after',
+        'NUMBER_TYPE_MAX',
+      );
+      await invalidAt(
+        callUnary(client, client.RenameManagedRoles, { application_id: id, name: 'n' }),
+        'application_id',
+        'NUMBER_TYPE_MAX',
+      );
+      await invalidAt(
         callUnary(client, client.FilterUsableCommands, {
           guild_id: guild.id,
           user_id: OWNER,

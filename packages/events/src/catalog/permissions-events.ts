@@ -54,3 +54,40 @@ export const voiceChannelStartTimeUpdated = z.object({
   guild_id: snowflake,
   voice_start_time: z.number().int().nullable(),
 });
+
+/**
+ * A guild member as permissions renders it (D:resources/guild.mdx §Guild Member Object):
+ * `user` carries only the id (users are oauth's; the dispatcher fills in the rest).
+ */
+const member = z
+  .object({
+    user: z.object({ id: snowflake }),
+    nick: z.string().nullable(),
+    roles: z.array(snowflake),
+    joined_at: z.string(),
+  })
+  .passthrough();
+
+/** Who changed in a guild's membership, and whether that user is an installed app's bot. */
+const memberSubject = { guild_id: snowflake, user_id: snowflake, bot: z.boolean() };
+
+/** A user joined a guild (admin API, or an install adding the bot): GUILD_MEMBER_ADD. */
+export const memberAdded = z.object({ ...memberSubject, member });
+
+/** A member's roles or nick changed (admin API, an install's managed role): GUILD_MEMBER_UPDATE. */
+export const memberUpdated = memberAdded;
+
+/** A user left a guild (admin API removal, an uninstall): GUILD_MEMBER_REMOVE. */
+export const memberRemoved = z.object(memberSubject);
+
+/** A role as permissions renders it (D:topics/permissions.mdx §Role Object). */
+const role = z.object({ id: snowflake, name: z.string(), permissions: z.string() }).passthrough();
+
+/** A role was created (admin API, a bot's managed role at install): GUILD_ROLE_CREATE. */
+export const roleCreated = z.object({ guild_id: snowflake, role });
+
+/** A role changed (admin API, a new install's permissions, the app's rename): GUILD_ROLE_UPDATE. */
+export const roleUpdated = roleCreated;
+
+/** A role was deleted (a bot's managed role with its bot or its permissions): GUILD_ROLE_DELETE. */
+export const roleDeleted = z.object({ guild_id: snowflake, role_id: snowflake });

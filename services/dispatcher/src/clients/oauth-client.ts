@@ -33,6 +33,8 @@ export interface OAuthClient {
   resolveUserSession(token: string): Promise<string | undefined>;
   /** A user as others see it (cached for a few seconds: a burst of events names the same users). */
   user(userId: string): Promise<Record<string, unknown>>;
+  /** Users as others see them (at most 1,000 ids; unknown ones are absent), by id. */
+  users(userIds: readonly string[]): Promise<Map<string, Record<string, unknown>>>;
   /** A user as they see themselves (`GET /users/@me`: email, locale...), for their own READY; not cached. */
   currentUser(userId: string): Promise<Record<string, unknown>>;
   /** Who may see the user's custom status (`profile_privacy`); not cached: it gates what bots see. */
@@ -134,6 +136,15 @@ export function createOAuthClient(client: oauth.OAuthServiceClient): OAuthClient
       const privacy = answer.profile_privacy;
       // An oauth replica older than profile privacy answers '': everyone, its default.
       return privacy === 'friends' || privacy === 'friends_and_small_servers' ? privacy : 'everyone';
+    },
+
+    async users(userIds) {
+      const found = new Map<string, Record<string, unknown>>();
+      if (userIds.length === 0) return found;
+      const answer = await call(client.ListUsers, { user_ids: [...userIds] });
+      for (const user of JSON.parse(answer.users_json) as Record<string, unknown>[])
+        found.set(String(user.id), publicUser(user));
+      return found;
     },
 
     async currentUser(userId) {

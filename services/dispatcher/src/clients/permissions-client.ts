@@ -1,3 +1,4 @@
+import type { MemberObject } from '../domain/guild-members-chunks';
 import * as grpc from '@grpc/grpc-js';
 import { LRUCache } from 'lru-cache';
 import type { permissions } from '@acs/protos';
@@ -28,7 +29,7 @@ export interface PermissionsClient {
   canViewChannel(userId: string, guildId: string, channelId: string): Promise<boolean>;
   /** Every guild the user (or bot user) is a member of, with its member count. */
   memberGuildCounts(userId: string): Promise<{ guildId: string; memberCount: number }[]>;
-  /** For each guild, the applications whose bots are its members (ListGuildBots, pages of 200). */
+  /** For each guild, the applications whose bots are its members (ListGuildBots, pages of 100). */
   guildBots(guildIds: readonly string[]): Promise<Map<string, string[]>>;
   /**
    * Op 4 of a member's session: records the join, move or leave (permissions checks the
@@ -47,10 +48,26 @@ export interface PermissionsClient {
     guildId: string,
     userId: string,
   ): Promise<{ id: string; status: string | null; voice_start_time: number | null }[]>;
+  /**
+   * Members of the guild (`user` with the id only), by user id: the given users (at most
+   * 100) with those who are not members, or a page of up to 1,000 after a user id.
+   */
+  guildMembers(request: GuildMembersRequest): Promise<{ members: MemberObject[]; notFound: string[] }>;
+}
+
+/** What ListGuildMembers is asked: given users, or a page after a user id. */
+export interface GuildMembersRequest {
+  guildId: string;
+  userIds?: string[];
+  after?: string;
+  /** 1-1000. */
+  limit: number;
 }
 
 /** VIEW_CHANNEL (D:topics/permissions.mdx). */
 const VIEW_CHANNEL = 1n << 10n;
+/** Guilds per ListGuildBots call, its maximum. */
+const GUILD_BOTS_PAGE = 100;
 /** Guilds per ListMemberGuilds page, its maximum. */
 const GUILDS_PAGE = 200;
 /** How long a VIEW_CHANNEL decision is reused: a changed overwrite shows within this. */
@@ -117,8 +134,8 @@ export function createPermissionsClient(client: permissions.PermissionsServiceCl
 
     async guildBots(guildIds) {
       const bots = new Map<string, string[]>();
-      for (let i = 0; i < guildIds.length; i += GUILDS_PAGE) {
-        const answer = await call(client.ListGuildBots, { guild_ids: guildIds.slice(i, i + GUILDS_PAGE) });
+      for (let i = 0; i < guildIds.length; i += GUILD_BOTS_PAGE) {
+        const answer = await call(client.ListGuildBots, { guild_ids: guildIds.slice(i, i + GUILD_BOTS_PAGE) });
         for (const g of answer.guilds) bots.set(g.guild_id, g.application_ids);
       }
       return bots;
@@ -165,6 +182,17 @@ export function createPermissionsClient(client: permissions.PermissionsServiceCl
       );
       views.set(key, decision);
       return decision;
+    },
+
+    async guildMembers(request) {
+      const answer = await call(client.ListGuildMembers, {
+        guild_id: request.guildId,
+        user_ids: request.userIds ?? [],
+        after: request.after ?? '',
+        limit: request.limit,
+        nick_prefix: '',
+      });
+      return { members: JSON.parse(answer.members_json) as MemberObject[], notFound: answer.not_found };
     },
   };
 }

@@ -1,4 +1,5 @@
 import { Close, MAX_PAYLOAD_BYTES, Op, type CloseCode } from './gateway-codes';
+import { readRequestGuildMembers, type RequestGuildMembers } from './read-request-guild-members';
 
 /** Where a connection is in the protocol. */
 export type ConnectionPhase = 'hello' | 'ready';
@@ -12,6 +13,7 @@ export type InboundDecision =
   | { kind: 'presence'; d: unknown }
   | { kind: 'voice-state'; voice: VoiceStateCommand }
   | { kind: 'channel-info'; request: ChannelInfoCommand }
+  | { kind: 'request-guild-members'; request: RequestGuildMembers }
   | { kind: 'ignore' };
 
 /** Op 4 Voice State Update (D:events/gateway-events.mdx §Update Voice State). */
@@ -60,7 +62,6 @@ export interface ResumeRequest {
 
 /** Ops a ready session may send that this server accepts and does nothing with. */
 const ACCEPTED_AND_IGNORED: ReadonlySet<number> = new Set([
-  Op.REQUEST_GUILD_MEMBERS,
   Op.REQUEST_SOUNDBOARD_SOUNDS,
 ]);
 
@@ -86,7 +87,8 @@ function readToken(token: string): { token: string; botPrefixed: boolean } {
 /**
  * The protocol's answer to one text frame, as a pure function of the connection's phase:
  * undecodable → 4002; unknown op → 4001; anything but heartbeat, identify or resume
- * before identify → 4003; identify or resume twice → 4005; bad shard → 4010; intents
+ * before identify → 4003; identify or resume twice → 4005; bad shard → 4010; a Request
+ * Guild Members (op 8) of the wrong shape → 4001; intents
  * missing with a `Bot ` token → 4013 (without the prefix the token may be a user's
  * session token, which needs no intents: the connection decides once it knows whose).
  */
@@ -127,6 +129,14 @@ export function decideInbound(phase: ConnectionPhase, text: string): InboundDeci
     case Op.REQUEST_CHANNEL_INFO:
       if (phase !== 'ready') return { kind: 'close', close: Close.NOT_AUTHENTICATED };
       return readChannelInfo(d);
+    case Op.REQUEST_GUILD_MEMBERS: {
+      if (phase !== 'ready') return { kind: 'close', close: Close.NOT_AUTHENTICATED };
+      // A payload of the wrong shape for its opcode is 4001 (D:topics/opcodes-and-status-codes.mdx).
+      const request = readRequestGuildMembers(d);
+      return request
+        ? { kind: 'request-guild-members', request }
+        : { kind: 'close', close: Close.UNKNOWN_OPCODE };
+    }
     default:
       if (!ACCEPTED_AND_IGNORED.has(message.op)) return { kind: 'close', close: Close.UNKNOWN_OPCODE };
       return phase === 'ready' ? { kind: 'ignore' } : { kind: 'close', close: Close.NOT_AUTHENTICATED };

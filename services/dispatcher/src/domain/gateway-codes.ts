@@ -53,16 +53,43 @@ export const IDENTIFY_CONCURRENCY_WINDOW_MS = 5000;
 /** Largest payload a client may send (Discord closes larger ones with 4002). */
 export const MAX_PAYLOAD_BYTES = 4096;
 
-/** Gateway intents the dispatcher filters by (D:events/gateway.mdx §List of Intents). */
+/** Gateway intents the dispatcher filters by or checks (D:events/gateway.mdx §List of Intents). */
 export const Intent = {
-  /** GUILD_CREATE …, CHANNEL_PINS_UPDATE in guilds, VOICE_CHANNEL_STATUS_UPDATE, VOICE_CHANNEL_START_TIME_UPDATE. */
+  /** GUILD_CREATE/UPDATE/DELETE, GUILD_ROLE_CREATE/UPDATE/DELETE, CHANNEL_* (CHANNEL_PINS_UPDATE in guilds), VOICE_CHANNEL_STATUS_UPDATE, VOICE_CHANNEL_START_TIME_UPDATE. */
   GUILDS: 1 << 0,
+  /** Privileged: GUILD_MEMBER_ADD/UPDATE/REMOVE; Request Guild Members for the whole list. */
+  GUILD_MEMBERS: 1 << 1,
   /** VOICE_STATE_UPDATE. */
   GUILD_VOICE_STATES: 1 << 7,
-  /** PRESENCE_UPDATE (privileged). */
+  /** Privileged: PRESENCE_UPDATE; `presences` in Request Guild Members. */
   GUILD_PRESENCES: 1 << 8,
+  /** Privileged: message content fields (no event of its own). */
+  MESSAGE_CONTENT: 1 << 15,
   /** MESSAGE_CREATE, MESSAGE_UPDATE, MESSAGE_DELETE in guilds. */
   GUILD_MESSAGES: 1 << 9,
   /** MESSAGE_CREATE, MESSAGE_UPDATE, MESSAGE_DELETE, CHANNEL_PINS_UPDATE in DMs. */
   DIRECT_MESSAGES: 1 << 12,
 } as const;
+
+/**
+ * The privileged intents and the application flags that grant them (D:resources/application.mdx
+ * §Application Flags; D:events/gateway.mdx §Privileged Intents): the full flag (an app in
+ * `PRIVILEGED_INTENTS_GUILD_THRESHOLD` guilds or more needs it: "bots in 100 or more
+ * servers") or its `_LIMITED` flag (enough below the threshold).
+ */
+export const PRIVILEGED_INTENTS = [
+  { intent: Intent.GUILD_PRESENCES, full: 1 << 12, limited: 1 << 13 },
+  { intent: Intent.GUILD_MEMBERS, full: 1 << 14, limited: 1 << 15 },
+  { intent: Intent.MESSAGE_CONTENT, full: 1 << 18, limited: 1 << 19 },
+] as const;
+/** From this many guilds on, only the full flag grants a privileged intent (D:resources/application.mdx). */
+export const PRIVILEGED_INTENTS_GUILD_THRESHOLD = 100;
+
+/** Members per Guild Members Chunk (D:events/gateway-events.mdx §Request Guild Members). */
+export const MEMBERS_PER_CHUNK = 1000;
+/** Members a `query` prefix or a `user_ids` list returns at most (the same section). */
+export const MAX_MEMBERS_PER_QUERY = 100;
+/** A Request Guild Members' `nonce` longer than this is ignored (the same section). */
+export const MAX_NONCE_BYTES = 32;
+/** One request for ALL members of a guild per bot per this (D:change-log.mdx, 30 seconds). */
+export const ALL_MEMBERS_REQUEST_INTERVAL_MS = 30_000;

@@ -1,5 +1,6 @@
 import type { CheckedEvent } from '@acs/events';
 import { INTERACTION_EVENTS } from './plan-interaction-event';
+import { GUILD_EVENTS } from './plan-guild-event';
 import { LOBBY_EVENTS } from './plan-lobby-event';
 import { VOICE_EVENTS } from './plan-voice-event';
 
@@ -31,6 +32,7 @@ export const DISPATCHED_EVENTS = [
   ...INTERACTION_EVENTS,
   ...LOBBY_EVENTS,
   ...VOICE_EVENTS,
+  ...GUILD_EVENTS,
 ] as const;
 
 /** The name of an event the dispatcher delivers. */

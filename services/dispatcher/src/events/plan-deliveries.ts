@@ -4,6 +4,7 @@ import type { GuildSnapshot, PermissionsClient } from '../clients/permissions-cl
 import type { BotMessage, GatewayRoute } from '../domain/gateway-route';
 import { guildCreatePayload } from '../domain/guild-create';
 import { planEvent, type ApplicationEvent, type DispatchedEvent } from '../domain/plan-event';
+import { isGuildEvent, planGuildEvent, type GuildEvent } from '../domain/plan-guild-event';
 import { isInteractionEvent, planInteractionEvent } from '../domain/plan-interaction-event';
 import { isLobbyEvent, planLobbyEvent, type LobbyEvent } from '../domain/plan-lobby-event';
 import { guildOfVoiceEvent, isVoiceEvent, planVoiceEvent } from '../domain/plan-voice-event';
@@ -35,7 +36,34 @@ export async function planDeliveries(
     const bots = (await permissions.guildBots([guildId])).get(guildId) ?? [];
     return { webhook: null, gateway: planVoiceEvent(event, bots) };
   }
+  if (isGuildEvent(event))
+    return { webhook: null, gateway: await planGuildDeliveries(event, oauth, permissions) };
   return planApplicationEvent(event, oauth, permissions);
+}
+
+/**
+ * A guild's member or role event to the sessions of the guild's bots (asked of
+ * permissions at delivery), a member's with the user as oauth has it.
+ */
+async function planGuildDeliveries(
+  event: GuildEvent,
+  oauth: OAuthClient,
+  permissions: PermissionsClient,
+): Promise<GatewayRoute[]> {
+  const userId = 'user_id' in event.data ? event.data.user_id : undefined;
+  const [botIds, user] = await Promise.all([
+    permissions.guildBots(event.data.guild_id),
+    userId === undefined ? undefined : userOf(oauth, userId),
+  ]);
+  return planGuildEvent(event, botIds, user);
+}
+
+/** A user as others see them, or undefined when oauth no longer knows them. */
+function userOf(oauth: OAuthClient, userId: string): Promise<Record<string, unknown> | undefined> {
+  return oauth.user(userId).catch((error: unknown) => {
+    if (error instanceof DiscordError && error.httpStatus === 404) return undefined;
+    throw error;
+  });
 }
 
 /**

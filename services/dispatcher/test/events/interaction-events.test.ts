@@ -29,6 +29,7 @@ import { DISPATCHED_EVENTS } from '../../src/domain/plan-event';
 import { shardOf } from '../../src/domain/shard-of';
 import { deliverEvents } from '../../src/events/deliver-events';
 import { DeliveryStore } from '../../src/store/delivery-store';
+import { MemberRequestStore } from '../../src/store/member-request-store';
 import { IdentifyStore } from '../../src/store/identify-store';
 import { PresenceStore } from '../../src/store/presence-store';
 
@@ -58,6 +59,7 @@ const oauth = {
   resolveBotToken: async (token: string) => (token.startsWith('bot:') ? token.slice(4) : undefined),
   resolveUserSession: async (token: string) => (token.startsWith('session:') ? token.slice(8) : undefined),
   currentUser: async (userId: string) => ({ id: userId, username: `user${userId.slice(-2)}` }),
+  forgetSettings: () => undefined,
   settings: async (applicationId: string) => ({
     applicationId,
     flags: 0,
@@ -77,6 +79,7 @@ const permissions: PermissionsClient = {
   guildBots: async () => new Map(),
   updateVoiceState: async () => false,
   channelInfo: async () => [],
+  guildMembers: async () => ({ members: [], notFound: [] }),
 };
 const logger = createLogger('dispatcher-test', 'silent');
 
@@ -121,6 +124,8 @@ async function startReplica(): Promise<void> {
       oauth,
       permissions,
       identifies,
+      memberRequests: new MemberRequestStore(pool, 30_000),
+      privilegedIntentsGuildThreshold: 100,
       logger,
       heartbeatIntervalMs: 60_000,
       identifyTimeoutMs: 60_000,

@@ -12,8 +12,8 @@ export interface BotGrant {
 }
 
 /**
- * What oauth asks of permissions: a user's permissions in a guild, and the bot members
- * that guild installs add and remove. A failure permissions answers with its own error
+ * What oauth asks of permissions: a user's permissions in a guild, the bot members that
+ * guild installs add and remove, and their managed roles' name. A failure permissions answers with its own error
  * rejects with that DiscordError (e.g. 404 / 10004 Unknown Guild); one in transport with
  * 503 or 504.
  */
@@ -27,6 +27,8 @@ export interface PermissionsClient {
   putBotMember(grant: BotGrant): Promise<void>;
   /** Takes the bot and its managed role out of the guild (`RemoveBotMember`, idempotent). */
   removeBotMember(guildId: string, applicationId: string): Promise<void>;
+  /** Gives the bot's managed role in every guild the application's new name (`RenameManagedRoles`). */
+  renameManagedRoles(applicationId: string, name: string): Promise<void>;
 }
 
 /** The PermissionsClient over permissions' gRPC client. */
@@ -57,6 +59,10 @@ export function createPermissionsClient(client: permissions.PermissionsServiceCl
 
     async removeBotMember(guildId, applicationId) {
       await call(client.RemoveBotMember, { guild_id: guildId, application_id: applicationId });
+    },
+
+    async renameManagedRoles(applicationId, name) {
+      await call(client.RenameManagedRoles, { application_id: applicationId, name });
     },
   };
 }

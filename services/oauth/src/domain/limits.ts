@@ -76,3 +76,6 @@ export const BOT_SETTABLE_FLAGS = (1 << 13) | (1 << 15) | (1 << 19);
 export const EVENT_WEBHOOKS_DISABLED = 1;
 export const EVENT_WEBHOOKS_ENABLED = 2;
 export const EVENT_WEBHOOKS_DISABLED_BY_DISCORD = 3;
+
+/** Users one ListUsers may ask for: a Guild Members Chunk's 1,000 members. */
+export const MAX_LISTED_USERS = 1000;

@@ -14,7 +14,20 @@ import {
 import type { HandlerDeps } from './handler-deps';
 
 /** Handlers of the application RPCs (the admin API's `/admin/applications…`, and a bot's `/applications/@me`). */
-export function createApplicationHandlers({ applications, snowflakes, now = () => new Date() }: HandlerDeps) {
+export function createApplicationHandlers({
+  applications,
+  permissions,
+  snowflakes,
+  now = () => new Date(),
+}: HandlerDeps) {
+  /**
+   * A renamed application's bot keeps a managed role of the app's name in each guild (the
+   * real service renames it with the app). After the commit: permissions is another
+   * service; a failure is the request's (503), and a repeated PATCH renames them then.
+   */
+  const renameManagedRoles = async (patch: { name?: string }, app: { id: string; name: string }) => {
+    if (patch.name !== undefined) await permissions.renameManagedRoles(app.id, app.name);
+  };
   return {
     async CreateApplication(
       request: oauth.CreateApplicationRequest__Output,
@@ -38,6 +51,7 @@ export function createApplicationHandlers({ applications, snowflakes, now = () =
       const id = parseSnowflakeParam('application_id', request.application_id);
       const patch = validateApplicationPatch(parseJsonObject(request.body_json));
       const app = await applications.update(id, patch, now());
+      await renameManagedRoles(patch, app);
       return { application_json: JSON.stringify(renderApplication(app)), flags: app.flags };
     },
 
@@ -48,6 +62,7 @@ export function createApplicationHandlers({ applications, snowflakes, now = () =
       const id = parseSnowflakeParam('application_id', request.application_id);
       const patch = validateCurrentApplicationPatch(parseJsonObject(request.body_json));
       const app = await applications.update(id, patch, now());
+      await renameManagedRoles(patch, app);
       return { application_json: JSON.stringify(renderApplication(app)), flags: app.flags };
     },
 

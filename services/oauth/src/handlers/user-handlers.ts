@@ -1,6 +1,7 @@
 import type { oauth } from '@acs/protos';
 import { hashSecret } from '../domain/hash-secret';
-import { parseJsonObject } from '@acs/discord-errors';
+import { BaseErrorCode, fieldError, parseJsonObject } from '@acs/discord-errors';
+import { MAX_LISTED_USERS } from '../domain/limits';
 import { parseSnowflakeParam } from '../domain/parse-snowflake-param';
 import { generateSessionToken } from '../domain/random-token';
 import { renderUser } from '../domain/render-user';
@@ -29,6 +30,17 @@ export function createUserHandlers({ users, tokens, snowflakes }: HandlerDeps) {
       const id = parseSnowflakeParam('user_id', request.user_id);
       const user = await users.update(id, validateUserUpdate(parseJsonObject(request.body_json)));
       return { user_json: JSON.stringify(renderUser(user)) };
+    },
+
+    async ListUsers(request: oauth.ListUsersRequest__Output): Promise<oauth.ListUsersResponse> {
+      if (request.user_ids.length > MAX_LISTED_USERS)
+        throw fieldError(
+          'user_ids',
+          BaseErrorCode.BASE_TYPE_MAX_LENGTH,
+          `Must be ${MAX_LISTED_USERS} or fewer in length.`,
+        );
+      const found = await users.findMany(request.user_ids.map((id) => parseSnowflakeParam('user_ids', id)));
+      return { users_json: JSON.stringify(found.map(renderUser)) };
     },
 
     async CreateSession(request: oauth.CreateSessionRequest__Output): Promise<oauth.CreateSessionResponse> {

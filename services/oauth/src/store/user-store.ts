@@ -53,4 +53,11 @@ export class UserStore {
     if (!user) throw new UnknownUserError();
     return user;
   }
+
+  /** The users among `ids` that exist, in the order of `ids` (duplicates once). */
+  async findMany(ids: readonly bigint[]): Promise<UserRecord[]> {
+    const rows = await this.prisma.user.findMany({ where: { id: { in: [...ids] } } });
+    const byId = new Map(rows.map((row) => [row.id, toUserRecord(row)]));
+    return [...new Set(ids)].flatMap((id) => byId.get(id) ?? []);
+  }
 }

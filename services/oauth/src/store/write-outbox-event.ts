@@ -1,4 +1,4 @@
-import { createEvent, outboxNotifySql, type EventNameOf, type EventPayload } from '@acs/events';
+import { writePrismaOutboxEvent, type EventNameOf, type EventPayload } from '@acs/events';
 import type { Prisma } from '../generated/prisma/client';
 
 /** This service's outbox schema, and the first token of its event names. */
@@ -12,19 +12,10 @@ export type OAuthEventType = EventNameOf<typeof SERVICE> extends `${typeof SERVI
  * that makes the change it announces, and wakes the relay at commit (NOTIFY is delivered
  * only if `tx` commits).
  */
-export async function writeOutboxEvent<T extends OAuthEventType>(
+export function writeOutboxEvent<T extends OAuthEventType>(
   tx: Prisma.TransactionClient,
   type: T,
   data: EventPayload<`${typeof SERVICE}.${T}`>,
 ): Promise<void> {
-  const row = createEvent(`${SERVICE}.${type}`, data);
-  await tx.outboxEvent.create({
-    data: {
-      id: row.id,
-      subject: row.subject,
-      payload: row.payload as unknown as Prisma.InputJsonValue,
-      traceContext: (row.traceContext ?? undefined) as Prisma.InputJsonValue | undefined,
-    },
-  });
-  await tx.$executeRawUnsafe(outboxNotifySql(SERVICE));
+  return writePrismaOutboxEvent(tx, SERVICE, `${SERVICE}.${type}`, data);
 }

@@ -189,6 +189,24 @@ describe('Authorize: the bot joins the guild', () => {
     expect(botIn(id)).toEqual({ roleName: 'Role Holder', permissions: '0' });
   });
 
+  it('renames the bot’s managed roles when the application is renamed, and only then', async () => {
+    const app = await createApp(env.handlers, { name: 'Old Name' });
+    const id = app.id as string;
+    await authorize({ client_id: id, user_id: ownerId, scope: 'bot', guild_id: GUILD, permissions: '2048' });
+    const update = (body: Record<string, unknown>) =>
+      grpc.call<oauth.UpdateApplicationRequest, oauth.UpdateApplicationResponse__Output>(
+        'UpdateApplication',
+        {
+          application_id: id,
+          body_json: JSON.stringify(body),
+        },
+      );
+    await update({ flags: 0 });
+    expect(botIn(id)).toEqual({ roleName: 'Old Name', permissions: '2048' });
+    await update({ name: 'New Name' });
+    expect(botIn(id)).toEqual({ roleName: 'New Name', permissions: '2048' });
+  });
+
   it('puts no bot in without the bot scope, nor when the user may not install', async () => {
     const app = await createApp(env.handlers, { name: 'Commands Only' });
     const id = app.id as string;

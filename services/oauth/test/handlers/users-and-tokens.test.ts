@@ -63,6 +63,21 @@ describe('users', () => {
     });
   });
 
+  it('lists many users at once, in the order asked, without the unknown ones', async () => {
+    const a = await createUser(env.handlers, { username: 'listed-a' });
+    const b = await createUser(env.handlers, { username: 'listed-b' });
+    const answer = await env.handlers.ListUsers({
+      user_ids: [b.id as string, '123456789012345678', a.id as string, b.id as string],
+    });
+    expect(JSON.parse(answer.users_json as string)).toEqual([b, a]);
+    const tooMany = await discordErrorOf(
+      env.handlers.ListUsers({ user_ids: Array.from({ length: 1001 }, (_, i) => String(i + 1)) }),
+    );
+    expect(Object.keys(tooMany.errors ?? {})).toEqual(['user_ids']);
+    const badId = await discordErrorOf(env.handlers.ListUsers({ user_ids: ['18446744073709551616'] }));
+    expect(Object.keys(badId.errors ?? {})).toEqual(['user_ids']);
+  });
+
   it('answers 404 / 10013 for an unknown user and 50035 for a bad body', async () => {
     const unknown = await discordErrorOf(env.handlers.GetUser({ user_id: '123456789012345678' }));
     expect([unknown.httpStatus, unknown.code, unknown.message]).toEqual([404, 10013, 'Unknown User']);

@@ -70,6 +70,17 @@ export async function startFakePermissions(): Promise<FakePermissions> {
             failIfAsked();
             return { removed: botMembers.delete(`${request.guild_id}:${request.application_id}`) };
           },
+          async RenameManagedRoles(
+            request: permissions.RenameManagedRolesRequest__Output,
+          ): Promise<permissions.RenameManagedRolesResponse> {
+            let renamed = 0;
+            for (const [key, bot] of botMembers) {
+              if (!key.endsWith(`:${request.application_id}`) || bot.permissions === '0') continue;
+              botMembers.set(key, { ...bot, roleName: request.name });
+              renamed += 1;
+            }
+            return { renamed };
+          },
         },
       },
     ],

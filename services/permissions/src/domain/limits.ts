@@ -65,3 +65,8 @@ export const MAX_GROUP_DM_RECIPIENTS = 9;
 
 /** Longest voice channel status (D:resources/channel.mdx §Set Voice Channel Status). */
 export const MAX_VOICE_STATUS_LENGTH = 500;
+/** Members per ListGuildMembers page: a Guild Members Chunk's size (D:events/gateway-events.mdx §Request Guild Members). */
+export const MAX_MEMBERS_PER_PAGE = 1000;
+
+/** Users one Request Guild Members may name, and guilds one ListGuildBots may ask about. */
+export const MAX_LISTED_IDS = 100;

@@ -27,19 +27,27 @@ export function validatePutBotMember(request: {
 }): PutBotMemberInput {
   const guildId = readPathSnowflake('guild_id', request.guild_id);
   const botId = readPathSnowflake('application_id', request.application_id);
+  const roleName = readManagedRoleName('application_name', request.application_name);
+  const permissions = requireBitSet('permissions', request.permissions) & ALL_PERMISSIONS;
+  return { guildId, botId, roleName, permissions };
+}
+
+/**
+ * An application's name as its managed role's name: trimmed and cut to a role name's
+ * length; 50035 at `field` when empty or holding NUL.
+ */
+export function readManagedRoleName(field: string, applicationName: string): string {
   // At most two UTF-16 units per code point: cut before spreading, so a long name costs nothing.
-  const name = request.application_name
+  const name = applicationName
     .trimStart()
     .slice(0, 2 * MAX_ROLE_NAME_LENGTH)
     .trimEnd();
   const roleName = [...name].slice(0, MAX_ROLE_NAME_LENGTH).join('');
-  if (roleName === '')
-    throw fieldError('application_name', ErrorCode.BASE_TYPE_REQUIRED, 'This field is required');
+  if (roleName === '') throw fieldError(field, ErrorCode.BASE_TYPE_REQUIRED, 'This field is required');
   if (hasNul(roleName)) {
     const errors = new FormErrors();
-    addNulError(errors, ['application_name']);
+    addNulError(errors, [field]);
     throw errors.toError();
   }
-  const permissions = requireBitSet('permissions', request.permissions) & ALL_PERMISSIONS;
-  return { guildId, botId, roleName, permissions };
+  return roleName;
 }

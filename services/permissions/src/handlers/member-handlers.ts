@@ -2,7 +2,8 @@ import type { permissions } from '@acs/protos';
 import { parseJsonBody, readPathSnowflake } from '@acs/discord-errors';
 import { renderMember } from '../domain/render/render-member';
 import { renderRole } from '../domain/render/render-role';
-import { validatePutBotMember } from '../domain/validate-put-bot-member';
+import { validateListGuildBots, validateListGuildMembers } from '../domain/validate-list-guild-members';
+import { readManagedRoleName, validatePutBotMember } from '../domain/validate-put-bot-member';
 import { validatePutMember } from '../domain/validate-put-member';
 import type { BotMemberStore } from '../store/bot-member-store';
 import type { MemberStore } from '../store/member-store';
@@ -13,7 +14,11 @@ export interface MemberHandlerDeps {
   bots: BotMemberStore;
 }
 
-/** The RPCs that add and remove a guild's members: users (the admin API) and bots with their managed role (oauth). */
+/**
+ * The RPCs that add and remove a guild's members: users (the admin API) and bots with
+ * their managed role (oauth); and that list them (the dispatcher's member requests and
+ * its events' audience).
+ */
 export function createMemberHandlers({ members, bots }: MemberHandlerDeps) {
   return {
     async PutMember(request: permissions.PutMemberRequest__Output): Promise<permissions.PutMemberResponse> {
@@ -51,6 +56,28 @@ export function createMemberHandlers({ members, bots }: MemberHandlerDeps) {
         readPathSnowflake('application_id', request.application_id),
       );
       return { removed };
+    },
+
+    async ListGuildBots(
+      request: permissions.ListGuildBotsRequest__Output,
+    ): Promise<permissions.ListGuildBotsResponse> {
+      const guilds = await bots.listGuildBots(validateListGuildBots(request));
+      return { guilds: guilds.map((g) => ({ guild_id: g.guildId, application_ids: g.applicationIds })) };
+    },
+
+    async ListGuildMembers(
+      request: permissions.ListGuildMembersRequest__Output,
+    ): Promise<permissions.ListGuildMembersResponse> {
+      const { members: found, notFound } = await members.listGuildMembers(validateListGuildMembers(request));
+      return { members_json: JSON.stringify(found.map(renderMember)), not_found: notFound };
+    },
+
+    async RenameManagedRoles(
+      request: permissions.RenameManagedRolesRequest__Output,
+    ): Promise<permissions.RenameManagedRolesResponse> {
+      const botId = readPathSnowflake('application_id', request.application_id);
+      const renamed = await bots.renameManagedRoles(botId, readManagedRoleName('name', request.name));
+      return { renamed };
     },
   };
 }

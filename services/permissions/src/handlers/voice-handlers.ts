@@ -30,30 +30,12 @@ export interface VoiceHandlerDeps {
   voice: VoiceStore;
 }
 
-/** Most guilds one ListGuildBots call may name (a user's guilds, in pages of 200). */
-const MAX_GUILDS_PER_CALL = 200;
-
 /**
  * The voice RPCs (D:resources/voice.mdx, D:resources/channel.mdx §Set Voice Channel Status,
- * D:events/gateway-events.mdx §Request Channel Info) and ListGuildBots, which the
- * dispatcher's guild-wide dispatches (presences, voice) are routed by.
+ * D:events/gateway-events.mdx §Request Channel Info).
  */
 export function createVoiceHandlers({ contexts, channels, voice }: VoiceHandlerDeps) {
   return {
-    async ListGuildBots(
-      request: permissions.ListGuildBotsRequest__Output,
-    ): Promise<permissions.ListGuildBotsResponse> {
-      const guildIds = [...new Set(request.guild_ids.map((id) => readPathSnowflake('guild_id', id)))];
-      if (guildIds.length > MAX_GUILDS_PER_CALL) {
-        throw fieldError(
-          'guild_ids',
-          'BASE_TYPE_MAX_LENGTH',
-          `Must be ${MAX_GUILDS_PER_CALL} or fewer in length.`,
-        );
-      }
-      return { guilds: await voice.listGuildBots(guildIds) };
-    },
-
     async UpdateVoiceState(
       request: permissions.UpdateVoiceStateRequest__Output,
     ): Promise<permissions.UpdateVoiceStateResponse> {

@@ -2,12 +2,15 @@ import type { SnowflakeGenerator } from '@acs/snowflake';
 import type { Member, Role } from '../domain/guild-model';
 import { MAX_ROLES_PER_GUILD } from '../domain/limits';
 import { MaxRolesError, UnknownGuildError } from '../domain/permissions-errors';
+import { isMemberChanged, memberEventData, roleEventData } from '../domain/render/render-guild-events';
 import type { PutBotMemberInput } from '../domain/validate-put-bot-member';
 import type { PrismaClient } from '../generated/prisma/client';
 import { DEFAULT_ROLE_POSITION } from './guild-store';
 import { lockGuild } from './lock-guild';
+import { deleteMemberWithManagedRole } from './member-store';
 import { toMember, toRole } from './to-domain';
 import type { TransactionClient } from './transaction-client';
+import { writeOutboxEvent } from './write-outbox-event';
 
 /** The result of PutBotMember: the bot's member, its managed role if any, and whether it joined now. */
 export interface PutBotMemberResult {
@@ -16,10 +19,17 @@ export interface PutBotMemberResult {
   created: boolean;
 }
 
+/** The bot members of one guild: the application ids of its installed apps' bots. */
+export interface GuildBots {
+  guildId: string;
+  applicationIds: string[];
+}
+
 /**
- * Installed apps' bots as guild members: the member (user id = application id) and the
- * managed role that holds the permissions granted at install (`role.bot_id`), as the real
- * service creates them when a bot is added with the `bot` scope.
+ * Installed apps' bots as guild members: the member (user id = application id, marked
+ * `bot`) and the managed role that holds the permissions granted at install
+ * (`role.bot_id`), as the real service creates them when a bot is added with the `bot`
+ * scope. Each change writes its member and role events.
  */
 export class BotMemberStore {
   constructor(
@@ -37,25 +47,23 @@ export class BotMemberStore {
   async putBotMember(input: PutBotMemberInput): Promise<PutBotMemberResult> {
     const guildId = BigInt(input.guildId);
     const botId = BigInt(input.botId);
+    const key = { guildId_userId: { guildId, userId: botId } };
+    const include = { roles: { select: { roleId: true } } };
     return this.prisma.$transaction(async (tx) => {
       if (!(await lockGuild(tx, input.guildId))) throw new UnknownGuildError();
       const { count } = await tx.member.createMany({
-        data: [{ guildId, userId: botId, isBot: true }],
+        data: [{ guildId, userId: botId, bot: true }],
         skipDuplicates: true,
       });
-      // A bot installed before members knew their kind is marked now.
-      if (count === 0) {
-        await tx.member.updateMany({
-          where: { guildId, userId: botId, isBot: false },
-          data: { isBot: true },
-        });
-      }
+      const before = count === 0 ? await tx.member.findUniqueOrThrow({ where: key, include }) : null;
+      if (before && !before.bot) await tx.member.update({ where: key, data: { bot: true } });
       const role = await this.putManagedRole(tx, guildId, botId, input);
-      const row = await tx.member.findUniqueOrThrow({
-        where: { guildId_userId: { guildId, userId: botId } },
-        include: { roles: { select: { roleId: true } } },
-      });
-      return { member: toMember(row), role, created: count === 1 };
+      const member = toMember(await tx.member.findUniqueOrThrow({ where: key, include }));
+      // The role's event first: a client applies GUILD_MEMBER_* naming a role it knows.
+      if (count === 1) await writeOutboxEvent(tx, 'member.added', memberEventData(member, true));
+      else if (before && isMemberChanged(toMember(before), member))
+        await writeOutboxEvent(tx, 'member.updated', memberEventData(member, true));
+      return { member, role, created: count === 1 };
     });
   }
 
@@ -64,11 +72,42 @@ export class BotMemberStore {
    * an unknown guild), so that a repeated removal succeeds.
    */
   async removeBotMember(guildId: string, botId: string): Promise<boolean> {
-    const [roles, members] = await this.prisma.$transaction([
-      this.prisma.role.deleteMany({ where: { guildId: BigInt(guildId), botId: BigInt(botId) } }),
-      this.prisma.member.deleteMany({ where: { guildId: BigInt(guildId), userId: BigInt(botId) } }),
-    ]);
-    return roles.count + members.count > 0;
+    return this.prisma.$transaction(async (tx) => {
+      const role = await tx.role.findUnique({
+        where: { guildId_botId: { guildId: BigInt(guildId), botId: BigInt(botId) } },
+        select: { id: true },
+      });
+      const removed = await deleteMemberWithManagedRole(tx, BigInt(guildId), BigInt(botId));
+      return removed || role !== null;
+    });
+  }
+
+  /**
+   * Renames the bot's managed role in every guild to the application's new name (as the
+   * real service does when an app is renamed), writing `role.updated` for each; returns
+   * how many roles were renamed.
+   */
+  async renameManagedRoles(botId: string, name: string): Promise<number> {
+    return this.prisma.$transaction(async (tx) => {
+      const rows = await tx.role.updateManyAndReturn({
+        where: { botId: BigInt(botId), name: { not: name } },
+        data: { name },
+      });
+      for (const row of rows) await writeOutboxEvent(tx, 'role.updated', roleEventData(toRole(row)));
+      return rows.length;
+    });
+  }
+
+  /** The bots that are members of each of the guilds (unknown guilds have none), in request order. */
+  async listGuildBots(guildIds: readonly string[]): Promise<GuildBots[]> {
+    const rows = await this.prisma.member.findMany({
+      where: { guildId: { in: guildIds.map(BigInt) }, bot: true },
+      select: { guildId: true, userId: true },
+      orderBy: [{ guildId: 'asc' }, { userId: 'asc' }],
+    });
+    const byGuild = new Map<string, string[]>(guildIds.map((id) => [id, []]));
+    for (const row of rows) byGuild.get(row.guildId.toString())?.push(row.userId.toString());
+    return [...byGuild].map(([guildId, applicationIds]) => ({ guildId, applicationIds }));
   }
 
   private async putManagedRole(
@@ -79,7 +118,13 @@ export class BotMemberStore {
   ): Promise<Role | null> {
     const existing = await tx.role.findUnique({ where: { guildId_botId: { guildId, botId } } });
     if (input.permissions === 0n) {
-      if (existing) await tx.role.delete({ where: { id: existing.id } });
+      if (existing) {
+        await tx.role.delete({ where: { id: existing.id } });
+        await writeOutboxEvent(tx, 'role.deleted', {
+          guild_id: input.guildId,
+          role_id: existing.id.toString(),
+        });
+      }
       return null;
     }
     let row = existing;
@@ -95,9 +140,11 @@ export class BotMemberStore {
           botId,
         },
       });
+      await writeOutboxEvent(tx, 'role.created', roleEventData(toRole(row)));
     } else if (row.permissions !== input.permissions) {
       // A new install keeps the role's id and name (an admin may have renamed it).
       row = await tx.role.update({ where: { id: row.id }, data: { permissions: input.permissions } });
+      await writeOutboxEvent(tx, 'role.updated', roleEventData(toRole(row)));
     }
     await tx.memberRole.createMany({
       data: [{ guildId, userId: botId, roleId: row.id }],

@@ -142,11 +142,7 @@ export class CommandPermissionsStore {
           update: data,
         });
       }
-      await writeOutboxEvent(
-        tx,
-        'permissions.application_command_permissions.updated',
-        renderCommandPermissions(entry),
-      );
+      await writeOutboxEvent(tx, 'application_command_permissions.updated', renderCommandPermissions(entry));
       return entry;
     });
   }

@@ -6,6 +6,8 @@ import type { CreateGuildInput } from '../domain/validate-create-guild';
 import type { UpdateGuildInput } from '../domain/validate-update-guild';
 import { EVERYONE_ROLE_NAME, type CreateRoleInput, type UpdateRoleInput } from '../domain/validate-role-body';
 import type { PrismaClient } from '../generated/prisma/client';
+import { roleEventData } from '../domain/render/render-guild-events';
+import { writeOutboxEvent } from './write-outbox-event';
 import { lockGuild } from './lock-guild';
 import { toGuild, toRole } from './to-domain';
 
@@ -72,7 +74,7 @@ export class GuildStore {
     return this.getGuild(guildId);
   }
 
-  /** Adds a role; 404 10004 for an unknown guild, 400 30005 past 250 roles. */
+  /** Adds a role, writing `role.created`; 404 10004 for an unknown guild, 400 30005 past 250 roles. */
   async createRole(guildId: string, input: CreateRoleInput): Promise<Role> {
     return this.prisma.$transaction(async (tx) => {
       if (!(await lockGuild(tx, guildId))) throw new UnknownGuildError();
@@ -87,15 +89,23 @@ export class GuildStore {
           position: input.position ?? DEFAULT_ROLE_POSITION,
         },
       });
-      return toRole(row);
+      const role = toRole(row);
+      await writeOutboxEvent(tx, 'role.created', roleEventData(role));
+      return role;
     });
   }
 
-  /** Changes a role's fields; 404 10004 for an unknown guild, 10011 for a role not in it. */
+  /** Changes a role's fields, writing `role.updated`; 404 10004 for an unknown guild, 10011 for a role not in it. */
   async updateRole(guildId: string, roleId: string, input: UpdateRoleInput): Promise<Role> {
     const where = { id: BigInt(roleId), guildId: BigInt(guildId) };
-    const [row] = await this.prisma.role.updateManyAndReturn({ where, data: input });
-    if (row) return toRole(row);
+    const role = await this.prisma.$transaction(async (tx) => {
+      const [row] = await tx.role.updateManyAndReturn({ where, data: input });
+      if (!row) return null;
+      const updated = toRole(row);
+      await writeOutboxEvent(tx, 'role.updated', roleEventData(updated));
+      return updated;
+    });
+    if (role) return role;
     const guild = await this.prisma.guild.findUnique({
       where: { id: BigInt(guildId) },
       select: { id: true },

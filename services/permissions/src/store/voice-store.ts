@@ -77,7 +77,7 @@ export class VoiceStore {
       const touched = new Set<bigint>();
       if (previous) touched.add(previous.channelId);
       if (request.channelId !== null) touched.add(BigInt(request.channelId));
-      await writeOutboxEvent(tx, 'permissions.voice_state.updated', renderVoiceState(request));
+      await writeOutboxEvent(tx, 'voice_state.updated', renderVoiceState(request));
       for (const channelId of touched) await this.settleSession(tx, request.guildId, channelId);
       return true;
     });
@@ -90,7 +90,7 @@ export class VoiceStore {
   async setVoiceStatus(guildId: string, channelId: string, status: string | null): Promise<void> {
     await this.prisma.$transaction(async (tx) => {
       await tx.channel.update({ where: { id: BigInt(channelId) }, data: { voiceStatus: status } });
-      await writeOutboxEvent(tx, 'permissions.voice_channel.status_updated', {
+      await writeOutboxEvent(tx, 'voice_channel.status_updated', {
         id: channelId,
         guild_id: guildId,
         status,
@@ -115,18 +115,6 @@ export class VoiceStore {
     }));
   }
 
-  /** For each guild asked, the applications whose bots are members there (guilds with none included). */
-  async listGuildBots(guildIds: string[]): Promise<GuildBots[]> {
-    const rows = await this.prisma.member.findMany({
-      where: { guildId: { in: guildIds.map((id) => BigInt(id)) }, isBot: true },
-      select: { guildId: true, userId: true },
-      orderBy: [{ guildId: 'asc' }, { userId: 'asc' }],
-    });
-    const byGuild = new Map<string, string[]>(guildIds.map((id) => [id, []]));
-    for (const row of rows) byGuild.get(row.guildId.toString())?.push(row.userId.toString());
-    return [...byGuild].map(([guild_id, application_ids]) => ({ guild_id, application_ids }));
-  }
-
   /**
    * Starts or ends a channel's voice session after a member came or went: a start time
    * while someone is connected, none (and no status) once the channel is empty.
@@ -142,7 +130,7 @@ export class VoiceStore {
     if (connected > 0 && channel.voiceStartTime === null) {
       const now = new Date();
       await tx.channel.update({ where: { id: channelId }, data: { voiceStartTime: now } });
-      await writeOutboxEvent(tx, 'permissions.voice_channel.start_time_updated', {
+      await writeOutboxEvent(tx, 'voice_channel.start_time_updated', {
         id,
         guild_id: guildId,
         voice_start_time: toVoiceStartTime(now),
@@ -152,13 +140,13 @@ export class VoiceStore {
         where: { id: channelId },
         data: { voiceStartTime: null, voiceStatus: null },
       });
-      await writeOutboxEvent(tx, 'permissions.voice_channel.start_time_updated', {
+      await writeOutboxEvent(tx, 'voice_channel.start_time_updated', {
         id,
         guild_id: guildId,
         voice_start_time: null,
       });
       if (channel.voiceStatus !== null) {
-        await writeOutboxEvent(tx, 'permissions.voice_channel.status_updated', {
+        await writeOutboxEvent(tx, 'voice_channel.status_updated', {
           id,
           guild_id: guildId,
           status: null,

@@ -1,22 +1,21 @@
-import { createEvent, outboxNotifySql, type EventName, type EventPayload } from '@acs/events';
-import { DB_SCHEMA } from '../config';
+import { writePrismaOutboxEvent, type EventNameOf, type EventPayload } from '@acs/events';
 import type { Prisma } from '../generated/prisma/client';
-import type { TransactionClient } from './transaction-client';
 
-/** Writes an event of the catalog to the outbox in the transaction of its change, and wakes the relay. */
-export async function writeOutboxEvent<N extends EventName>(
-  tx: TransactionClient,
-  name: N,
-  payload: EventPayload<N>,
+/** This service's outbox schema, and the first token of its event names. */
+const SERVICE = 'permissions';
+
+/** The type of a permissions event: `member.added` for `permissions.member.added`. */
+export type PermissionsEventType =
+  EventNameOf<typeof SERVICE> extends `${typeof SERVICE}.${infer T}` ? T : never;
+
+/**
+ * Writes the event `permissions.<type>` of the catalog to the outbox inside the transaction
+ * `tx` that makes the change it announces (NOTIFY wakes the relay at commit).
+ */
+export function writeOutboxEvent<T extends PermissionsEventType>(
+  tx: Prisma.TransactionClient,
+  type: T,
+  data: EventPayload<`${typeof SERVICE}.${T}`>,
 ): Promise<void> {
-  const event = createEvent(name, payload);
-  await tx.outboxEvent.create({
-    data: {
-      id: event.id,
-      subject: event.subject,
-      payload: event.payload as unknown as Prisma.InputJsonValue,
-      traceContext: (event.traceContext ?? undefined) as Prisma.InputJsonValue | undefined,
-    },
-  });
-  await tx.$executeRawUnsafe(outboxNotifySql(DB_SCHEMA));
+  return writePrismaOutboxEvent(tx, SERVICE, `${SERVICE}.${type}`, data);
 }

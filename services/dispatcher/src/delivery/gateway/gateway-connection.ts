@@ -28,12 +28,15 @@ import { SendWindow } from '../../domain/send-window';
 import { shardOf } from '../../domain/shard-of';
 import { OFFLINE_PRESENCE, readPresence, type Presence } from '../../domain/presence';
 import { userReadyPayload } from '../../domain/user-ready';
+import { disallowedIntents } from '../../domain/privileged-intents';
+import type { RequestGuildMembers } from '../../domain/read-request-guild-members';
 import type { IdentifyStore } from '../../store/identify-store';
 import type { PresenceAnnouncer } from './presence-announcer';
+import { answerMemberRequest, type MemberRequestContext } from './answer-member-request';
 import type { Session, SessionRegistry, SessionSink } from './session-registry';
 
 /** What every connection shares. */
-export interface ConnectionContext {
+export interface ConnectionContext extends MemberRequestContext {
   registry: SessionRegistry;
   oauth: OAuthClient;
   permissions: PermissionsClient;
@@ -47,6 +50,8 @@ export interface ConnectionContext {
   publicUrl: string;
   /** Sets sessions' presences and announces them to the guilds' bots. */
   presences: PresenceAnnouncer;
+  /** From this many guilds on, only an intent's full application flag grants it (not its _LIMITED one). */
+  privilegedIntentsGuildThreshold: number;
 }
 
 /**
@@ -159,6 +164,8 @@ export class GatewayConnection implements SessionSink {
         return this.updateVoiceState(decision.voice);
       case 'channel-info':
         return this.answerChannelInfo(decision.request);
+      case 'request-guild-members':
+        return this.requestGuildMembers(decision.request);
       case 'ignore':
         return;
     }
@@ -216,6 +223,24 @@ export class GatewayConnection implements SessionSink {
       .catch((error: unknown) => this.context.logger.debug({ err: error }, 'channel info refused'));
   }
 
+  /** Op 8 from a bot session; a user's chat client's is not answered here. */
+  private requestGuildMembers(request: RequestGuildMembers): void {
+    const session = this.session;
+    if (session?.principal.kind !== 'bot' || !session.bot) return;
+    const { registry, logger } = this.context;
+    const { applicationId } = session.principal;
+    void answerMemberRequest(
+      this.context,
+      {
+        applicationId,
+        intents: session.bot.intents,
+        shard: session.bot.shard,
+        dispatch: (t, d) => registry.dispatch(session, t, d),
+      },
+      request,
+    ).catch((error: unknown) => logger.warn({ err: error, applicationId }, 'member request not answered'));
+  }
+
   private async identify(request: IdentifyRequest): Promise<void> {
     const principal = await this.resolvePrincipal(request.token, request.botPrefixed);
     if (!principal) return this.end(Close.AUTHENTICATION_FAILED);
@@ -225,11 +250,24 @@ export class GatewayConnection implements SessionSink {
     const { applicationId } = principal;
     const { oauth, permissions, registry } = this.context;
     const shard = request.shard;
-    if (!(await this.claimIdentify(principal, shard))) return;
+    // The flags as they are now: a portal toggle counts from the next Identify on.
+    oauth.forgetSettings(applicationId);
     const [settings, guildIds] = await Promise.all([
       oauth.settings(applicationId),
       oauth.botGuilds(applicationId),
     ]);
+    if (this.closed) return;
+    if (
+      disallowedIntents(
+        request.intents,
+        settings.flags,
+        guildIds.length,
+        this.context.privilegedIntentsGuildThreshold,
+      ) !== 0
+    ) {
+      return this.end(Close.DISALLOWED_INTENTS);
+    }
+    if (!(await this.claimIdentify(principal, shard))) return;
     const mine = shard ? guildIds.filter((id) => shardOf(id, shard[1]) === shard[0]) : guildIds;
     const guilds = await Promise.all(mine.map((id) => permissions.guild(id)));
     if (this.closed) return;

@@ -46,6 +46,14 @@ export class PresenceAnnouncer {
     await this.announce(stored);
   }
 
+  /**
+   * The presences of the guild's members `userIds` (a Request Guild Members chunk's), as the
+   * store renders them for a guild of `guildMemberCount` members (0 when not known).
+   */
+  presencesOf(guildId: string, userIds: readonly string[], guildMemberCount = 0): Promise<Record<string, unknown>[]> {
+    return this.deps.store.presencesOf(guildId, userIds, guildMemberCount);
+  }
+
   /** A session ended: its presence goes; the user's is their other sessions', or offline. */
   end(sessionId: string): void {
     void this.deps.store

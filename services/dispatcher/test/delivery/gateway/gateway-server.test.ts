@@ -21,6 +21,7 @@ import { DispatchBus } from '../../../src/delivery/gateway/dispatch-bus';
 import { startGatewayServer, type GatewayServer } from '../../../src/delivery/gateway/gateway-server';
 import { PresenceAnnouncer } from '../../../src/delivery/gateway/presence-announcer';
 import { SessionRegistry } from '../../../src/delivery/gateway/session-registry';
+import { MemberRequestStore } from '../../../src/store/member-request-store';
 import { IdentifyStore } from '../../../src/store/identify-store';
 import { PresenceStore } from '../../../src/store/presence-store';
 
@@ -59,6 +60,7 @@ const oauth = {
     email: 'someone@example.com',
     verified: true,
   }),
+  forgetSettings: () => undefined,
   settings: async (applicationId: string) => ({
     applicationId,
     flags: 0,
@@ -79,6 +81,7 @@ const permissions: PermissionsClient = {
   guildBots: async () => new Map(),
   updateVoiceState: async () => false,
   channelInfo: async () => [],
+  guildMembers: async () => ({ members: [], notFound: [] }),
 };
 
 beforeAll(async () => {
@@ -144,6 +147,8 @@ async function startReplica(
       oauth,
       permissions,
       identifies,
+      memberRequests: new MemberRequestStore(pool, 30_000),
+      privilegedIntentsGuildThreshold: 100,
       logger: createLogger('dispatcher-test', 'silent'),
       heartbeatIntervalMs: 60_000,
       identifyTimeoutMs: options.identifyTimeoutMs ?? 60_000,
@@ -405,6 +410,21 @@ describe('PresenceStore', () => {
     expect(await live.prune()).toBeGreaterThanOrEqual(1);
     expect(await live.remove('dead-session')).toBeNull();
     expect(await live.remove('live-session')).toEqual({ userId: user.userId, latest: undefined });
+  });
+});
+
+describe('privileged intents', () => {
+  it('closes 4014 for an intent the app was not granted, before the Identify counts', async () => {
+    const bot = newBot();
+    const { url } = await startReplica();
+    const refused = await open(url);
+    await refused.next((p) => p.op === 10);
+    refused.send({ op: 2, d: { token: bot.token, intents: (1 << 0) | (1 << 1), properties: {} } });
+    expect(await refused.closed).toEqual({ code: 4014, reason: 'Disallowed intent(s).' });
+    // max_concurrency is one Identify per window: the refused one took none of it.
+    const granted = await open(url);
+    await sendIdentify(granted, bot.token);
+    await granted.dispatch('READY');
   });
 });
 

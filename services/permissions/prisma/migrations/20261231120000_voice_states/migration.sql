@@ -1,7 +1,4 @@
 -- AlterTable
-ALTER TABLE "permissions"."member" ADD COLUMN     "is_bot" BOOLEAN NOT NULL DEFAULT false;
-
--- AlterTable
 ALTER TABLE "permissions"."channel" ADD COLUMN     "voice_start_time" TIMESTAMPTZ(3),
 ADD COLUMN     "voice_status" TEXT;
 
@@ -27,7 +24,3 @@ ALTER TABLE "permissions"."voice_state" ADD CONSTRAINT "voice_state_channel_id_f
 
 -- AddForeignKey
 ALTER TABLE "permissions"."voice_state" ADD CONSTRAINT "voice_state_guild_id_user_id_fkey" FOREIGN KEY ("guild_id", "user_id") REFERENCES "permissions"."member"("guild_id", "user_id") ON DELETE CASCADE ON UPDATE CASCADE;
-
--- Bots installed before this migration with a managed role are known as bots.
-UPDATE "permissions"."member" m SET "is_bot" = true
- WHERE EXISTS (SELECT 1 FROM "permissions"."role" r WHERE r.guild_id = m.guild_id AND r.bot_id = m.user_id);
