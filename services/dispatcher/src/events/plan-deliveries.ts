@@ -51,11 +51,12 @@ async function planGuildDeliveries(
   permissions: PermissionsClient,
 ): Promise<GatewayRoute[]> {
   const userId = 'user_id' in event.data ? event.data.user_id : undefined;
-  const [botIds, user] = await Promise.all([
-    permissions.guildBots(event.data.guild_id),
+  const guildId = event.data.guild_id;
+  const [bots, user] = await Promise.all([
+    permissions.guildBots([guildId]),
     userId === undefined ? undefined : userOf(oauth, userId),
   ]);
-  return planGuildEvent(event, botIds, user);
+  return planGuildEvent(event, bots.get(guildId) ?? [], user);
 }
 
 /** A user as others see them, or undefined when oauth no longer knows them. */
