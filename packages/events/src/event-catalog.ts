@@ -31,6 +31,7 @@ import {
   lobbyMessageUpdated,
   lobbyUpdated,
 } from './catalog/lobby-events';
+import { channelChanged } from './catalog/channel-events';
 import { applicationCommandPermissionsUpdated } from './catalog/permissions-events';
 
 /**
@@ -52,6 +53,9 @@ export const EVENT_CATALOG = {
   'command-registry.command.deleted': commandDeleted,
   'command-registry.command.renamed': commandRenamed,
   'permissions.application_command_permissions.updated': applicationCommandPermissionsUpdated,
+  'permissions.channel.created': channelChanged,
+  'permissions.channel.updated': channelChanged,
+  'permissions.channel.deleted': channelChanged,
   'interactions.interaction.created': interactionCreated,
   'interactions.interaction.succeeded': interactionSucceeded,
   'interactions.interaction.failed': interactionFailed,

@@ -4,6 +4,7 @@ import {
   createCommandPermissionHandlers,
   type CommandPermissionHandlerDeps,
 } from './handlers/command-permission-handlers';
+import { createChannelHandlers, type ChannelHandlerDeps } from './handlers/channel-handlers';
 import { createDmChannelHandlers, type DmChannelHandlerDeps } from './handlers/dm-channel-handlers';
 import { createGuildHandlers, type GuildHandlerDeps } from './handlers/guild-handlers';
 import { createInvocationHandlers, type InvocationHandlerDeps } from './handlers/invocation-handlers';
@@ -14,6 +15,7 @@ import { createPermissionHandlers, type PermissionHandlerDeps } from './handlers
 export interface ServerDeps
   extends
     GuildHandlerDeps,
+    ChannelHandlerDeps,
     MemberHandlerDeps,
     PermissionHandlerDeps,
     CommandPermissionHandlerDeps,
@@ -34,6 +36,7 @@ export function createServer(deps: ServerDeps): GrpcServer {
         definition: loadPermissionsProto().acs.permissions.v1.PermissionsService.service,
         handlers: {
           ...createGuildHandlers(deps),
+          ...createChannelHandlers(deps),
           ...createMemberHandlers(deps),
           ...createPermissionHandlers(deps),
           ...createCommandPermissionHandlers(deps),

@@ -54,3 +54,17 @@ export class OwnerNotRemovableError extends DiscordError {
     super(403, 50013, 'Missing Permissions: the guild owner cannot be removed from the guild');
   }
 }
+
+/** 404 / 10009: no overwrite for that target on the channel. */
+export class UnknownOverwriteError extends UnknownResourceError {
+  constructor() {
+    super(10009, 'Unknown Overwrite');
+  }
+}
+
+/** 400 / 50024: the action does not apply to this kind of channel (a thread's overwrites). */
+export class InvalidChannelTypeError extends DiscordError {
+  constructor() {
+    super(400, 50024, 'Cannot execute action on this channel type');
+  }
+}

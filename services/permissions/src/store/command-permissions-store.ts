@@ -1,5 +1,3 @@
-import { createEvent, outboxNotifySql } from '@acs/events';
-import { DB_SCHEMA } from '../config';
 import { checkPermissionTargets } from '../domain/command-permissions/check-permission-targets';
 import {
   CommandPermissionType,
@@ -11,6 +9,7 @@ import { THREAD_PARENT_TYPES } from '../domain/channel-types';
 import type { Overwrite } from '../domain/guild-model';
 import { UnknownGuildError } from '../domain/permissions-errors';
 import { Prisma, type PrismaClient } from '../generated/prisma/client';
+import { writeOutboxEvent } from './write-outbox-event';
 
 /** A stored entry with what it was checked against in command-registry. */
 export interface StoredCommandPermissions extends GuildCommandPermissions {
@@ -143,19 +142,11 @@ export class CommandPermissionsStore {
           update: data,
         });
       }
-      const event = createEvent(
+      await writeOutboxEvent(
+        tx,
         'permissions.application_command_permissions.updated',
         renderCommandPermissions(entry),
       );
-      await tx.outboxEvent.create({
-        data: {
-          id: event.id,
-          subject: event.subject,
-          payload: event.payload as unknown as Prisma.InputJsonValue,
-          traceContext: (event.traceContext ?? undefined) as Prisma.InputJsonValue | undefined,
-        },
-      });
-      await tx.$executeRawUnsafe(outboxNotifySql(DB_SCHEMA));
       return entry;
     });
   }
