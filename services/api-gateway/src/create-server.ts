@@ -25,6 +25,7 @@ import { commandIndexRoutes } from './handlers/command-index-routes';
 import { commandPermissionRoutes } from './handlers/command-permission-routes';
 import { commandRoutes } from './handlers/command-routes';
 import { dmChannelRoutes } from './handlers/dm-channel-routes';
+import { guildChannelRoutes } from './handlers/guild-channel-routes';
 import { gatewayRoutes } from './handlers/gateway-routes';
 import { interactionRoutes } from './handlers/interaction-routes';
 import { monetizationRoutes } from './handlers/monetization-routes';
@@ -136,6 +137,7 @@ function createApp(deps: ServerDeps): Express {
       ...oauth2Routes(deps.clients, deps.auth, readBody, deps.maxBodyBytes),
       ...userRoutes(deps.clients, deps.auth),
       ...dmChannelRoutes(deps.clients, deps.auth, readBody),
+      ...guildChannelRoutes(deps.clients, deps.auth, readBody),
       ...monetizationRoutes(deps.clients, deps.auth, readBody),
       ...lobbyRoutes(deps.clients.lobby, deps.auth, readBody, {
         limiter: new ApplicationRateLimiter(counters),
