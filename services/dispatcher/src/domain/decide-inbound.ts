@@ -23,6 +23,8 @@ export interface IdentifyRequest {
    */
   intents: number | null;
   shard: [number, number] | null;
+  /** Identify's `capabilities` bit set; 0 when absent or not one. */
+  capabilities: number;
 }
 
 /** The fields of Resume (op 6). */
@@ -113,5 +115,9 @@ function readIdentify(d: unknown): InboundDecision {
     }
     shard = [id as number, count as number];
   }
-  return { kind: 'identify', identify: { ...token, intents, shard } };
+  const capabilities =
+    typeof d.capabilities === 'number' && Number.isSafeInteger(d.capabilities) && d.capabilities >= 0
+      ? d.capabilities
+      : 0;
+  return { kind: 'identify', identify: { ...token, intents, shard, capabilities } };
 }

@@ -1,6 +1,7 @@
 import type { CheckedEvent } from '@acs/events';
 import { INTERACTION_EVENTS } from './plan-interaction-event';
 import { LOBBY_EVENTS } from './plan-lobby-event';
+import { CHANNEL_EVENTS } from './plan-channel-event';
 
 /** The events about an application the dispatcher delivers to it (webhooks, bot dispatches). */
 export const APPLICATION_EVENTS = [
@@ -25,7 +26,12 @@ const MONETIZATION_DISPATCHES = {
 } as const;
 
 /** The events the dispatcher delivers; it does not read the others. */
-export const DISPATCHED_EVENTS = [...APPLICATION_EVENTS, ...INTERACTION_EVENTS, ...LOBBY_EVENTS] as const;
+export const DISPATCHED_EVENTS = [
+  ...APPLICATION_EVENTS,
+  ...INTERACTION_EVENTS,
+  ...LOBBY_EVENTS,
+  ...CHANNEL_EVENTS,
+] as const;
 
 /** The name of an event the dispatcher delivers. */
 export type DispatchedEventName = (typeof DISPATCHED_EVENTS)[number];

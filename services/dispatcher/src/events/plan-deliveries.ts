@@ -5,6 +5,7 @@ import type { BotMessage, GatewayRoute } from '../domain/gateway-route';
 import { guildCreatePayload } from '../domain/guild-create';
 import { planEvent, type ApplicationEvent, type DispatchedEvent } from '../domain/plan-event';
 import { isInteractionEvent, planInteractionEvent } from '../domain/plan-interaction-event';
+import { isChannelEvent, planChannelEvent } from '../domain/plan-channel-event';
 import { isLobbyEvent, planLobbyEvent, type LobbyEvent } from '../domain/plan-lobby-event';
 import { eventWebhookBody } from '../domain/webhook-body';
 import type { NewDelivery } from '../store/delivery-store';
@@ -29,6 +30,7 @@ export async function planDeliveries(
 ): Promise<PlannedDeliveries> {
   if (isInteractionEvent(event)) return { webhook: null, gateway: planInteractionEvent(event) };
   if (isLobbyEvent(event)) return planLobbyDeliveries(event, oauth);
+  if (isChannelEvent(event)) return { webhook: null, gateway: planChannelEvent(event) };
   return planApplicationEvent(event, oauth, permissions);
 }
 
@@ -100,11 +102,20 @@ async function planApplicationEvent(
   if (g?.kind === 'dispatch') {
     toBot({ kind: 'dispatch', t: g.t, d: g.d, guildId: g.guildId });
   } else if (g?.kind === 'guild-create') {
-    const [snapshot, settings] = await Promise.all([guildOf(g.guildId), settingsOf(oauth, applicationId)]);
+    const [snapshot, settings] = await Promise.all([
+      permissions.guild(g.guildId, applicationId),
+      settingsOf(oauth, applicationId),
+    ]);
     // A deleted guild or application has nothing to announce (and the latter no session).
     if (snapshot && settings) {
       const d = guildCreatePayload({ ...snapshot, botUser: settings.botUser, joinedAt: event.occurredAt });
-      toBot({ kind: 'dispatch', t: 'GUILD_CREATE', d, guildId: g.guildId });
+      toBot({
+        kind: 'dispatch',
+        t: 'GUILD_CREATE',
+        d,
+        guildId: g.guildId,
+        visibleChannelIds: snapshot.visibleChannelIds,
+      });
     }
   } else if (g?.kind === 'guild-delete') {
     toBot({ kind: 'dispatch', t: 'GUILD_DELETE', d: { id: g.guildId }, guildId: g.guildId });
