@@ -1,0 +1,313 @@
+import { WebSocketShard } from '@discordjs/ws';
+import { ChannelFlags, Client, Events, GatewayIntentBits, type GuildChannel } from 'discord.js';
+import { REST } from '@discordjs/rest';
+import { expectSchema } from './helpers/openapi-validator';
+import { createApplication, createGuild, createUser, startTestStack, type TestStack } from './support';
+
+/**
+ * Channels a bot cannot view (issue 13 item 1): a discord.js bot that asks for channel
+ * obfuscation (Identify capability 1 << 15) holds the hidden channel obfuscated in
+ * `guild.channels.cache`, then in full once an overwrite grants it VIEW_CHANNEL; Get Guild
+ * Channels through @discordjs/rest leaves the hidden channel out; the overwrite routes
+ * answer Discord's errors.
+ */
+const CHANNEL_OBFUSCATION = 1 << 15;
+const VIEW_CHANNEL = 1n << 10n;
+const SEND_MESSAGES = 1n << 11n;
+const MANAGE_ROLES = 1n << 28n;
+const ADMINISTRATOR = 1n << 3n;
+
+let stack: TestStack;
+let client: Client<true>;
+let rest: REST;
+let guildId: string;
+let botId: string;
+let botToken: string;
+let foreignGuildId: string;
+let publicId: string;
+let secretId: string;
+let categoryId: string;
+/** CHANNEL_* and GUILD_CREATE dispatches as the gateway sent them. */
+const raw: Array<{ t: string; d: any }> = [];
+const originalSend = WebSocketShard.prototype.send;
+
+async function admin(method: string, path: string, body: unknown, status: number): Promise<any> {
+  const answer = await stack.admin(method, path, body);
+  expect({ path, status: answer.status, body: answer.status === status ? null : answer.body }).toEqual({
+    path,
+    status,
+    body: null,
+  });
+  return answer.body;
+}
+
+async function waitFor<T>(what: string, probe: () => T | undefined, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}\n${stack.recentLogs(10)}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/** A raw HTTP call to the public API with the bot's token (or `auth`). */
+async function call(method: string, path: string, body?: string, auth = `Bot ${botToken}`) {
+  const response = await fetch(`${stack.apiUrl}/api/v10${path}`, {
+    method,
+    headers: { authorization: auth, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body,
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? (JSON.parse(text) as any) : null };
+}
+
+const cached = (id: string) =>
+  client.guilds.cache.get(guildId)?.channels.cache.get(id) as GuildChannel | undefined;
+
+beforeAll(async () => {
+  stack = await startTestStack();
+  const owner = await createUser(stack, { username: 'owner' });
+  const guild = await createGuild(stack, { name: 'Hidden Things', owner_id: owner.id });
+  guildId = guild.id;
+  foreignGuildId = (await createGuild(stack, { name: 'Elsewhere', owner_id: owner.id })).id;
+  const app = await createApplication(stack, { name: 'Watcher' });
+  botId = app.id;
+  botToken = app.bot_token;
+  const category = await admin('POST', `/admin/guilds/${guildId}/channels`, { name: 'hall', type: 4 }, 201);
+  categoryId = category.id;
+  publicId = (
+    await admin(
+      'POST',
+      `/admin/guilds/${guildId}/channels`,
+      { name: 'lobby', type: 0, parent_id: categoryId },
+      201,
+    )
+  ).id;
+  secretId = (
+    await admin(
+      'POST',
+      `/admin/guilds/${guildId}/channels`,
+      {
+        name: 'plans',
+        type: 0,
+        permission_overwrites: [{ id: guildId, type: 0, allow: '0', deny: VIEW_CHANNEL.toString() }],
+      },
+      201,
+    )
+  ).id;
+  await admin(
+    'POST',
+    '/admin/oauth2/authorize',
+    {
+      client_id: botId,
+      user_id: owner.id,
+      guild_id: guildId,
+      scope: 'bot',
+      permissions: (VIEW_CHANNEL | SEND_MESSAGES | MANAGE_ROLES).toString(),
+    },
+    200,
+  );
+
+  // discord.js has no option for Identify's `capabilities`: its shard's send is wrapped,
+  // for this bot's Identify only.
+  WebSocketShard.prototype.send = function (this: WebSocketShard, payload: any) {
+    if (payload?.op === 2 && payload.d?.token === botToken) {
+      payload = { ...payload, d: { ...payload.d, capabilities: CHANNEL_OBFUSCATION } };
+    }
+    return originalSend.call(this, payload);
+  } as typeof originalSend;
+  const discord = new Client({ intents: [GatewayIntentBits.Guilds], rest: { api: `${stack.apiUrl}/api` } });
+  discord.on(Events.Raw, (packet: { t?: string; d?: any }) => {
+    if (packet.t && /^(CHANNEL_|GUILD_CREATE)/.test(packet.t)) raw.push({ t: packet.t, d: packet.d });
+  });
+  const ready = new Promise<Client<true>>((resolve) => discord.once(Events.ClientReady, resolve));
+  await discord.login(botToken);
+  client = await ready;
+  rest = new REST({ api: `${stack.apiUrl}/api` }).setToken(botToken);
+  await waitFor('the guild', () => client.guilds.cache.get(guildId));
+});
+
+afterAll(async () => {
+  WebSocketShard.prototype.send = originalSend;
+  await client?.destroy();
+  await stack?.stop();
+});
+
+describe('over the gateway, with capability 1 << 15', () => {
+  it('GUILD_CREATE holds the hidden channel obfuscated, the others in full', () => {
+    const secret = cached(secretId);
+    expect(secret?.name).toBe('___hidden___');
+    expect(secret?.flags.has(ChannelFlags.ChannelObfuscated ?? 1 << 17)).toBe(true);
+    expect(
+      [...(secret as any).permissionOverwrites.cache.values()].map((o: any) => ({
+        id: o.id,
+        type: o.type,
+        allow: o.allow.bitfield.toString(),
+        deny: o.deny.bitfield.toString(),
+      })),
+    ).toEqual([{ id: guildId, type: 0, allow: '0', deny: '1024' }]);
+    const guildCreate = raw.find((p) => p.t === 'GUILD_CREATE')?.d;
+    const hidden = guildCreate.channels.find((c: any) => c.id === secretId);
+    expect(hidden).toMatchObject({
+      name: '___hidden___',
+      topic: null,
+      last_message_id: null,
+      flags: 1 << 17,
+    });
+    expect(cached(publicId)?.name).toBe('lobby');
+    expect(cached(categoryId)?.name).toBe('hall');
+    expect(cached(publicId)?.flags.bitfield).toBe(0);
+  });
+
+  it('a grant of VIEW_CHANNEL brings CHANNEL_UPDATE with the full channel; a denial hides it again', async () => {
+    const from = raw.length;
+    const overwrites = [
+      { id: guildId, type: 0, allow: '0', deny: VIEW_CHANNEL.toString() },
+      { id: botId, type: 1, allow: VIEW_CHANNEL.toString(), deny: '0' },
+    ];
+    await admin('PATCH', `/admin/channels/${secretId}`, { permission_overwrites: overwrites }, 200);
+    await waitFor('the full channel', () => (cached(secretId)?.name === 'plans' ? true : undefined));
+    expect(cached(secretId)?.flags.bitfield).toBe(0);
+    expect((cached(secretId) as any).permissionOverwrites.cache.get(botId)?.allow.has(VIEW_CHANNEL)).toBe(
+      true,
+    );
+    const update = raw.slice(from).find((p) => p.t === 'CHANNEL_UPDATE' && p.d.id === secretId)?.d;
+    expect(update.permission_overwrites).toHaveLength(2);
+
+    await admin(
+      'PATCH',
+      `/admin/channels/${secretId}`,
+      { name: 'plans-2', permission_overwrites: [overwrites[0]] },
+      200,
+    );
+    await waitFor('the channel hidden again', () =>
+      cached(secretId)?.name === '___hidden___' ? true : undefined,
+    );
+  });
+
+  it('a new hidden channel arrives obfuscated by CHANNEL_CREATE, a visible one in full', async () => {
+    const hidden = await admin(
+      'POST',
+      `/admin/guilds/${guildId}/channels`,
+      { name: 'vault', type: 2, permission_overwrites: [{ id: guildId, type: 0, deny: '1024' }] },
+      201,
+    );
+    const shown = await admin('POST', `/admin/guilds/${guildId}/channels`, { name: 'news', type: 0 }, 201);
+    await waitFor('both channels', () => (cached(hidden.id) && cached(shown.id) ? true : undefined));
+    expect(cached(hidden.id)?.name).toBe('___hidden___');
+    expect(cached(shown.id)?.name).toBe('news');
+    await admin('DELETE', `/admin/channels/${shown.id}`, undefined, 204);
+    await waitFor('the deleted channel gone', () => (cached(shown.id) ? undefined : true));
+  });
+});
+
+describe('GET /guilds/{guild.id}/channels', () => {
+  it('omits the channels the bot may not view, and no thread', async () => {
+    const channels = (await rest.get(`/guilds/${guildId}/channels`)) as any[];
+    const ids = channels.map((c) => c.id);
+    expect(ids).toEqual(expect.arrayContaining([categoryId, publicId]));
+    expect(ids).not.toContain(secretId);
+    for (const channel of channels) expectSchema('GuildChannelResponse', channel);
+  });
+
+  it('answers Discord errors for foreign, unknown and malformed guilds and for Bearer tokens', async () => {
+    expect(await call('GET', `/guilds/${foreignGuildId}/channels`)).toMatchObject({
+      status: 403,
+      body: { code: 50001 },
+    });
+    expect(await call('GET', '/guilds/123456789012345678/channels')).toMatchObject({
+      status: 404,
+      body: { code: 10004 },
+    });
+    expect(await call('GET', `/guilds/${(2n ** 64n).toString()}/channels`)).toMatchObject({
+      status: 400,
+      body: { code: 50035, errors: { guild_id: { _errors: [{ code: 'NUMBER_TYPE_MAX' }] } } },
+    });
+    expect(await call('GET', `/guilds/${guildId}/channels`, undefined, 'Bot nope')).toMatchObject({
+      status: 401,
+    });
+  });
+});
+
+describe('PUT and DELETE /channels/{channel.id}/permissions/{overwrite.id}', () => {
+  const path = () => `/channels/${publicId}/permissions/${guildId}`;
+
+  it('sets and deletes an overwrite (204), each a CHANNEL_UPDATE', async () => {
+    await rest.put(path() as `/${string}`, { body: { type: 0, allow: SEND_MESSAGES.toString(), deny: '0' } });
+    await waitFor('the overwrite', () =>
+      (cached(publicId) as any)?.permissionOverwrites.cache.get(guildId)?.allow.has(SEND_MESSAGES)
+        ? true
+        : undefined,
+    );
+    expect(await call('DELETE', path())).toEqual({ status: 204, body: null });
+    await waitFor('the overwrite gone', () =>
+      (cached(publicId) as any)?.permissionOverwrites.cache.get(guildId) ? undefined : true,
+    );
+    expect(await call('DELETE', path())).toMatchObject({ status: 404, body: { code: 10009 } });
+  });
+
+  it('refuses bits the bot does not hold, and bad bodies, without writing', async () => {
+    const beyond = await call('PUT', path(), JSON.stringify({ type: 0, allow: ADMINISTRATOR.toString() }));
+    expect(beyond).toMatchObject({ status: 403, body: { code: 50013 } });
+    expect(beyond.body.message).toContain('ADMINISTRATOR');
+    const bad = [
+      ['{', 400, 50109],
+      [JSON.stringify({ allow: '1' }), 400, 50035],
+      [JSON.stringify({ type: 5 }), 400, 50035],
+      [JSON.stringify({ type: 0, allow: 'abc' }), 400, 50035],
+      [JSON.stringify({ type: 0, allow: (2n ** 64n).toString() }), 400, 50035],
+      [JSON.stringify({ type: 0, allow: 'x\u0000' }), 400, 50035],
+      [JSON.stringify([1]), 400, 50035],
+    ] as const;
+    for (const [body, status, code] of bad) {
+      expect({ body, answer: await call('PUT', path(), body) }).toMatchObject({
+        body,
+        answer: { status, body: { code } },
+      });
+    }
+    expect(
+      await call('PUT', `/channels/${secretId}/permissions/${guildId}`, JSON.stringify({ type: 0 })),
+    ).toMatchObject({
+      status: 403,
+      body: { code: 50001 },
+    });
+    expect(
+      await call('PUT', `/channels/1/permissions/${guildId}`, JSON.stringify({ type: 0 })),
+    ).toMatchObject({
+      status: 404,
+      body: { code: 10003 },
+    });
+    expect(
+      await call(
+        'PUT',
+        `/channels/${publicId}/permissions/${(2n ** 64n).toString()}`,
+        JSON.stringify({ type: 0 }),
+      ),
+    ).toMatchObject({ status: 400, body: { code: 50035 } });
+    expect(
+      await call('PUT', `/channels/${publicId}/permissions/42`, JSON.stringify({ type: 0 })),
+    ).toMatchObject({
+      status: 404,
+      body: { code: 10011 },
+    });
+    expect((cached(publicId) as any).permissionOverwrites.cache.size).toBe(0);
+  });
+
+  it('needs MANAGE_ROLES', async () => {
+    const role = client.guilds.cache.get(guildId)?.roles.cache.find((r) => r.tags?.botId === botId);
+    expect(role).toBeDefined();
+    await admin(
+      'PATCH',
+      `/admin/guilds/${guildId}/roles/${role!.id}`,
+      { permissions: (VIEW_CHANNEL | SEND_MESSAGES).toString() },
+      200,
+    );
+    const answer = await call('PUT', path(), JSON.stringify({ type: 0, allow: '0' }));
+    expect(answer).toMatchObject({
+      status: 403,
+      body: { code: 50013, message: 'Missing Permissions: MANAGE_ROLES' },
+    });
+    expect(await call('DELETE', path())).toMatchObject({ status: 403, body: { code: 50013 } });
+  });
+});
