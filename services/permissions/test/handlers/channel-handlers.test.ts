@@ -23,14 +23,14 @@ let threadId: string;
 
 const json = (value: unknown) => JSON.stringify(value);
 
-async function createChannel(body: Record<string, unknown>): Promise<Record<string, any>> {
+async function createChannel(body: Record<string, unknown>): Promise<{ id: string; [key: string]: unknown }> {
   const answer = await callUnary(client, client.CreateChannel, { guild_id: guildId, body_json: json(body) });
   return JSON.parse(answer.channel_json);
 }
 const list = async (userId: string) =>
   JSON.parse(
     (await callUnary(client, client.ListGuildChannels, { guild_id: guildId, user_id: userId })).channels_json,
-  ) as Array<Record<string, any>>;
+  ) as Array<{ name: string; permission_overwrites: unknown }>;
 const edit = (channelId: string, overwriteId: string, body: unknown, userId = BOT) =>
   callUnary(client, client.EditChannelPermission, {
     channel_id: channelId,
