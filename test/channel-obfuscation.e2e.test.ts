@@ -2,7 +2,9 @@ import { WebSocketShard } from '@discordjs/ws';
 import { ChannelFlags, Client, Events, GatewayIntentBits, type GuildChannel } from 'discord.js';
 import { REST } from '@discordjs/rest';
 import { expectSchema } from './helpers/openapi-validator';
+import { GatewayTestClient } from './helpers/gateway-client';
 import { createApplication, createGuild, createUser, startTestStack, type TestStack } from './support';
+import { ChatUser } from './support/chat-user';
 
 /**
  * Channels a bot cannot view (issue 13 item 1): a discord.js bot that asks for channel
@@ -23,7 +25,12 @@ let rest: REST;
 let guildId: string;
 let botId: string;
 let botToken: string;
+let clientSecret: string;
+let ownerId: string;
 let foreignGuildId: string;
+/** A session of the same bot that did not ask for obfuscation. */
+let plain: GatewayTestClient;
+const opened: ChatUser[] = [];
 let publicId: string;
 let secretId: string;
 let categoryId: string;
@@ -68,12 +75,14 @@ const cached = (id: string) =>
 beforeAll(async () => {
   stack = await startTestStack();
   const owner = await createUser(stack, { username: 'owner' });
+  ownerId = owner.id;
   const guild = await createGuild(stack, { name: 'Hidden Things', owner_id: owner.id });
   guildId = guild.id;
   foreignGuildId = (await createGuild(stack, { name: 'Elsewhere', owner_id: owner.id })).id;
   const app = await createApplication(stack, { name: 'Watcher' });
   botId = app.id;
   botToken = app.bot_token;
+  clientSecret = app.client_secret;
   const category = await admin('POST', `/admin/guilds/${guildId}/channels`, { name: 'hall', type: 4 }, 201);
   categoryId = category.id;
   publicId = (
@@ -103,7 +112,7 @@ beforeAll(async () => {
       client_id: botId,
       user_id: owner.id,
       guild_id: guildId,
-      scope: 'bot',
+      scope: 'bot applications.commands',
       permissions: (VIEW_CHANNEL | SEND_MESSAGES | MANAGE_ROLES).toString(),
     },
     200,
@@ -119,16 +128,31 @@ beforeAll(async () => {
   } as typeof originalSend;
   const discord = new Client({ intents: [GatewayIntentBits.Guilds], rest: { api: `${stack.apiUrl}/api` } });
   discord.on(Events.Raw, (packet: { t?: string; d?: any }) => {
-    if (packet.t && /^(CHANNEL_|GUILD_CREATE)/.test(packet.t)) raw.push({ t: packet.t, d: packet.d });
+    if (packet.t && /^(CHANNEL_|GUILD_CREATE|INTERACTION_CREATE)/.test(packet.t))
+      raw.push({ t: packet.t, d: packet.d });
   });
   const ready = new Promise<Client<true>>((resolve) => discord.once(Events.ClientReady, resolve));
   await discord.login(botToken);
   client = await ready;
   rest = new REST({ api: `${stack.apiUrl}/api` }).setToken(botToken);
   await waitFor('the guild', () => client.guilds.cache.get(guildId));
+  // Identify allows one session start per 5 s for the bot (max_concurrency 1): retry after it.
+  for (let attempt = 0; ; attempt++) {
+    plain = await GatewayTestClient.connect(`ws://127.0.0.1:${stack.ports.gateway}`);
+    try {
+      await plain.identify(botToken, { intents: 1 });
+      break;
+    } catch (error) {
+      plain.close(1000);
+      if (attempt === 3) throw error;
+      await new Promise((r) => setTimeout(r, 5_500));
+    }
+  }
 });
 
 afterAll(async () => {
+  for (const user of opened) user.close();
+  plain?.close(1000);
   WebSocketShard.prototype.send = originalSend;
   await client?.destroy();
   await stack?.stop();
@@ -138,7 +162,7 @@ describe('over the gateway, with capability 1 << 15', () => {
   it('GUILD_CREATE holds the hidden channel obfuscated, the others in full', () => {
     const secret = cached(secretId);
     expect(secret?.name).toBe('___hidden___');
-    expect(secret?.flags.has(ChannelFlags.ChannelObfuscated ?? 1 << 17)).toBe(true);
+    expect(secret?.flags.has(ChannelFlags.ChannelObfuscated)).toBe(true);
     expect(
       [...(secret as any).permissionOverwrites.cache.values()].map((o: any) => ({
         id: o.id,
@@ -186,6 +210,16 @@ describe('over the gateway, with capability 1 << 15', () => {
     );
   });
 
+  it('a session without the capability sees every channel in full, as before', async () => {
+    const guildCreate = await plain.dispatch('GUILD_CREATE');
+    const secret = guildCreate.d.channels.find((c: { id: string }) => c.id === secretId);
+    expect(secret).toMatchObject({ name: 'plans', flags: 0 });
+    expect(secret.permission_overwrites).toEqual([{ id: guildId, type: 0, allow: '0', deny: '1024' }]);
+    const hiddenAgain = await plain.next((p) => p.t === 'CHANNEL_UPDATE' && p.d.name === 'plans-2');
+    expect(hiddenAgain.d.flags).toBe(0);
+    expect(hiddenAgain.d.permission_overwrites).toHaveLength(1);
+  });
+
   it('a new hidden channel arrives obfuscated by CHANNEL_CREATE, a visible one in full', async () => {
     const hidden = await admin(
       'POST',
@@ -226,6 +260,23 @@ describe('GET /guilds/{guild.id}/channels', () => {
     });
     expect(await call('GET', `/guilds/${guildId}/channels`, undefined, 'Bot nope')).toMatchObject({
       status: 401,
+    });
+    const token = await fetch(`${stack.apiUrl}/api/v10/oauth2/token`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'client_credentials',
+        scope: 'identify',
+        client_id: botId,
+        client_secret: clientSecret,
+      }).toString(),
+    });
+    const { access_token } = (await token.json()) as { access_token: string };
+    expect(
+      await call('GET', `/guilds/${guildId}/channels`, undefined, `Bearer ${access_token}`),
+    ).toMatchObject({
+      status: 401,
+      body: { code: 0 },
     });
   });
 });
@@ -309,5 +360,62 @@ describe('PUT and DELETE /channels/{channel.id}/permissions/{overwrite.id}', () 
       body: { code: 50013, message: 'Missing Permissions: MANAGE_ROLES' },
     });
     expect(await call('DELETE', path())).toMatchObject({ status: 403, body: { code: 50013 } });
+  });
+});
+
+describe('elsewhere', () => {
+  it("an install's GUILD_CREATE is obfuscated for the capable session", async () => {
+    const hidden = await admin(
+      'POST',
+      `/admin/guilds/${foreignGuildId}/channels`,
+      { name: 'backroom', type: 0, permission_overwrites: [{ id: foreignGuildId, type: 0, deny: '1024' }] },
+      201,
+    );
+    await admin(
+      'POST',
+      '/admin/oauth2/authorize',
+      { client_id: botId, user_id: ownerId, guild_id: foreignGuildId, scope: 'bot', permissions: '1024' },
+      200,
+    );
+    const channel = await waitFor('the new guild', () =>
+      client.guilds.cache.get(foreignGuildId)?.channels.cache.get(hidden.id),
+    );
+    expect(channel.name).toBe('___hidden___');
+    expect(channel.flags.has(ChannelFlags.ChannelObfuscated)).toBe(true);
+  });
+
+  it("an interaction's channel is never obfuscated", async () => {
+    const put = await call(
+      'PUT',
+      `/applications/${botId}/guilds/${guildId}/commands`,
+      JSON.stringify([{ name: 'peek', description: 'Peeks' }]),
+    );
+    expect(put.status).toBe(200);
+    const command = put.body[0];
+    client.on(Events.InteractionCreate, (interaction) => {
+      if (interaction.isChatInputCommand() && interaction.commandName === 'peek')
+        void interaction.reply('Seen');
+    });
+    const user = await ChatUser.open(stack, ownerId);
+    opened.push(user);
+    const from = raw.length;
+    const invoked = await user.invoke({
+      type: 2,
+      application_id: botId,
+      guild_id: guildId,
+      channel_id: secretId,
+      data: { id: command.id, name: command.name, type: 1, version: command.version },
+    });
+    expect(invoked.status).toBe(200);
+    // The bot may not view the channel: its gateway sessions hold it obfuscated...
+    expect(cached(secretId)?.name).toBe('___hidden___');
+    // ...but the interaction carries it as it is, over the gateway and in the stored interaction.
+    const delivered = await waitFor('INTERACTION_CREATE', () =>
+      raw.slice(from).find((p) => p.t === 'INTERACTION_CREATE'),
+    );
+    for (const channel of [delivered.d.channel, invoked.body.interaction.channel]) {
+      expect(channel).toMatchObject({ id: secretId, name: 'plans-2' });
+      expect((channel.flags ?? 0) & (1 << 17)).toBe(0);
+    }
   });
 });
