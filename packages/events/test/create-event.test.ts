@@ -134,6 +134,15 @@ describe('the catalog', () => {
         guild_id: '2000',
         permissions: [{ id: '2000', type: 1, permission: false }],
       },
+      'permissions.channel.created': {
+        guild_id: '2000',
+        channel: { id: '6000', type: 0, guild_id: '2000', name: 'c' },
+      },
+      'permissions.channel.updated': {
+        guild_id: '2000',
+        channel: { id: '6000', type: 0, guild_id: '2000', flags: 0 },
+      },
+      'permissions.channel.deleted': { guild_id: '2000', channel: { id: '6000', type: 4, guild_id: '2000' } },
       'interactions.interaction.created': { ...audience, type: 2, bot_payload: { id: '5000', token: 't' } },
       'interactions.interaction.succeeded': audience,
       'interactions.interaction.failed': { ...audience, reason_code: 2 },
@@ -166,6 +175,12 @@ describe('the catalog', () => {
       EVENT_CATALOG['permissions.application_command_permissions.updated'].safeParse({
         ...valid['permissions.application_command_permissions.updated'],
         permissions: [{ id: '1', type: 4, permission: true }],
+      }).success,
+    ).toBe(false);
+    expect(
+      EVENT_CATALOG['permissions.channel.updated'].safeParse({
+        guild_id: '2000',
+        channel: { id: 'x', type: 0, guild_id: '2000' },
       }).success,
     ).toBe(false);
     expect(
