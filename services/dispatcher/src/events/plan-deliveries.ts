@@ -73,7 +73,8 @@ async function planApplicationEvent(
   const guildOf = (guildId: string): Promise<GuildSnapshot | undefined> => {
     const known = guilds.get(guildId);
     if (known) return known;
-    const lookup = permissions.guild(guildId);
+    // With the bot as viewer: a GUILD_CREATE says which channels it may view.
+    const lookup = permissions.guild(guildId, applicationId);
     guilds.set(guildId, lookup);
     return lookup;
   };
@@ -102,10 +103,7 @@ async function planApplicationEvent(
   if (g?.kind === 'dispatch') {
     toBot({ kind: 'dispatch', t: g.t, d: g.d, guildId: g.guildId });
   } else if (g?.kind === 'guild-create') {
-    const [snapshot, settings] = await Promise.all([
-      permissions.guild(g.guildId, applicationId),
-      settingsOf(oauth, applicationId),
-    ]);
+    const [snapshot, settings] = await Promise.all([guildOf(g.guildId), settingsOf(oauth, applicationId)]);
     // A deleted guild or application has nothing to announce (and the latter no session).
     if (snapshot && settings) {
       const d = guildCreatePayload({ ...snapshot, botUser: settings.botUser, joinedAt: event.occurredAt });
