@@ -1,6 +1,6 @@
 import { FormErrors } from '@acs/validation';
 import type { ViewerContext } from '../domain/channel-visibility';
-import { isThreadType } from '../domain/channel-types';
+import { isThreadType, THREAD_PARENT_TYPES } from '../domain/channel-types';
 import { checkOverwriteEditor } from '../domain/check-overwrite-editor';
 import type { Channel, Overwrite } from '../domain/guild-model';
 import {
@@ -18,6 +18,8 @@ import { lockGuild } from './lock-guild';
 import type { PermissionContextStore } from './permission-context-store';
 import type { TransactionClient } from './transaction-client';
 import { writeOutboxEvent } from './write-outbox-event';
+
+const THREAD_TYPES = [...THREAD_PARENT_TYPES.keys()];
 
 /** A changed channel and the owner of its guild (for rendering threads). */
 export interface ChangedChannel {
@@ -53,11 +55,28 @@ export class ChannelChangeStore {
     });
   }
 
-  /** Deletes the channel and its threads; a category's channels stay, without a parent. */
+  /**
+   * Deletes the channel and its threads; a category's channels stay, without a parent, each
+   * with a `permissions.channel.updated` event (their `parent_id` changed).
+   */
   async deleteChannel(channelId: string): Promise<ChangedChannel> {
     return this.change(channelId, async (tx, channel) => {
-      await tx.channel.deleteMany({ where: { parentId: BigInt(channelId), type: { in: [10, 11, 12] } } });
-      await tx.channel.delete({ where: { id: BigInt(channel.id) } });
+      const id = BigInt(channelId);
+      await tx.channel.deleteMany({ where: { parentId: id, type: { in: [...THREAD_TYPES] } } });
+      const children = await tx.channel.findMany({ where: { parentId: id }, select: { id: true } });
+      await tx.channel.delete({ where: { id } });
+      const owner = await tx.guild.findUniqueOrThrow({
+        where: { id: BigInt(channel.guildId) },
+        select: { ownerId: true },
+      });
+      for (const child of children) {
+        const moved = await this.channels.getChannel(child.id.toString(), tx);
+        if (!moved) continue;
+        await writeOutboxEvent(tx, 'permissions.channel.updated', {
+          guild_id: moved.guildId,
+          channel: renderChannel(moved, owner.ownerId.toString()),
+        });
+      }
       return 'permissions.channel.deleted';
     });
   }

@@ -207,6 +207,18 @@ describe('UpdateChannel and DeleteChannel (admin)', () => {
     });
   });
 
+  it("moves a deleted category's channels out of it, each with channel.updated", async () => {
+    const category = await createChannel({ name: 'wing', type: 4 });
+    const room = await createChannel({ name: 'room', type: 0, parent_id: category.id });
+    await callUnary(client, client.DeleteChannel, { channel_id: category.id });
+    expect((await channelEvents()).slice(-2)).toEqual([
+      ['updated', room.id, 'room'],
+      ['deleted', category.id, 'wing'],
+    ]);
+    const moved = (await list(OWNER)).find((c) => c.name === 'room') as { parent_id?: unknown } | undefined;
+    expect(moved?.parent_id).toBeNull();
+  });
+
   it('writes channel.created when a channel is created', async () => {
     const created = await createChannel({ name: 'later', type: 2 });
     expect((await channelEvents()).at(-1)).toEqual(['created', created.id, 'later']);
