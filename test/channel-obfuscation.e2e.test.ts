@@ -128,7 +128,7 @@ beforeAll(async () => {
   } as typeof originalSend;
   const discord = new Client({ intents: [GatewayIntentBits.Guilds], rest: { api: `${stack.apiUrl}/api` } });
   discord.on(Events.Raw, (packet: { t?: string; d?: any }) => {
-    if (packet.t && /^(CHANNEL_|GUILD_CREATE|INTERACTION_CREATE)/.test(packet.t))
+    if (packet.t && /^(CHANNEL_|THREAD_|GUILD_CREATE|INTERACTION_CREATE)/.test(packet.t))
       raw.push({ t: packet.t, d: packet.d });
   });
   const ready = new Promise<Client<true>>((resolve) => discord.once(Events.ClientReady, resolve));
@@ -231,8 +231,27 @@ describe('over the gateway, with capability 1 << 15', () => {
     await waitFor('both channels', () => (cached(hidden.id) && cached(shown.id) ? true : undefined));
     expect(cached(hidden.id)?.name).toBe('___hidden___');
     expect(cached(shown.id)?.name).toBe('news');
+    // Threads come as THREAD_CREATE, hidden through their parent.
+    const talk = await admin(
+      'POST',
+      `/admin/guilds/${guildId}/channels`,
+      { name: 'talk', type: 11, parent_id: shown.id },
+      201,
+    );
+    const whisper = await admin(
+      'POST',
+      `/admin/guilds/${guildId}/channels`,
+      { name: 'whisper', type: 11, parent_id: secretId },
+      201,
+    );
+    await waitFor('both threads', () => (cached(talk.id) && cached(whisper.id) ? true : undefined));
+    expect([cached(talk.id)?.name, cached(whisper.id)?.name]).toEqual(['talk', '___hidden___']);
+    expect(raw.filter((p) => p.t === 'THREAD_CREATE').map((p) => p.d.id)).toEqual([talk.id, whisper.id]);
     await admin('DELETE', `/admin/channels/${shown.id}`, undefined, 204);
-    await waitFor('the deleted channel gone', () => (cached(shown.id) ? undefined : true));
+    await waitFor('the deleted channel and its thread gone', () =>
+      cached(shown.id) || cached(talk.id) ? undefined : true,
+    );
+    expect(raw.some((p) => p.t === 'THREAD_DELETE' && p.d.id === talk.id)).toBe(true);
   });
 });
 

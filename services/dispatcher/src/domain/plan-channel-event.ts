@@ -17,6 +17,15 @@ const DISPATCH_OF = {
   'permissions.channel.deleted': 'CHANNEL_DELETE',
 } as const;
 
+const THREAD_DISPATCH_OF = {
+  'permissions.channel.created': 'THREAD_CREATE',
+  'permissions.channel.updated': 'THREAD_UPDATE',
+  'permissions.channel.deleted': 'THREAD_DELETE',
+} as const;
+
+/** Thread types (D:resources/channel.mdx §Channel Types). */
+const THREAD_TYPES: readonly number[] = [10, 11, 12];
+
 /** Whether the event is a channel event. */
 export function isChannelEvent(event: CheckedEvent): event is ChannelEvent {
   return (CHANNEL_EVENTS as readonly string[]).includes(event.name);
@@ -24,14 +33,24 @@ export function isChannelEvent(event: CheckedEvent): event is ChannelEvent {
 
 /**
  * CHANNEL_CREATE / CHANNEL_UPDATE / CHANNEL_DELETE (D:events/gateway-events.mdx §Channel
- * Create, GUILDS intent) for the bot sessions in the channel's guild, on its shard. The
- * channel travels as permissions rendered it; each session that asked for obfuscation
- * shows it as its bot may view it, and catches up on the guild's other channels, since a
- * changed overwrite can change what the bot may view.
+ * Create, GUILDS intent) for the bot sessions in the channel's guild, on its shard; for a
+ * thread THREAD_CREATE / THREAD_UPDATE / THREAD_DELETE, the last with only `id`,
+ * `guild_id`, `parent_id` and `type` (§Thread Delete). The channel travels as permissions
+ * rendered it; each session that asked for obfuscation shows it as its bot may view it, and
+ * catches up on the guild's other channels, since a changed overwrite can change what the
+ * bot may view.
  */
 export function planChannelEvent(event: ChannelEvent): GatewayRoute[] {
   const { guild_id: guildId, channel } = event.data;
-  return [{ to: 'guild-bots', message: { kind: 'channel', t: DISPATCH_OF[event.name], guildId, channel } }];
+  if (!THREAD_TYPES.includes(channel.type)) {
+    return [{ to: 'guild-bots', message: { kind: 'channel', t: DISPATCH_OF[event.name], guildId, channel } }];
+  }
+  const t = THREAD_DISPATCH_OF[event.name];
+  const d =
+    t === 'THREAD_DELETE'
+      ? { id: channel.id, guild_id: guildId, parent_id: channel.parent_id ?? null, type: channel.type }
+      : channel;
+  return [{ to: 'guild-bots', message: { kind: 'channel', t, guildId, channel: d } }];
 }
 
 /**

@@ -126,6 +126,22 @@ describe('channel event routes and Identify capabilities', () => {
     expect(planChannelEvent(event)).toEqual([
       { to: 'guild-bots', message: { kind: 'channel', t: 'CHANNEL_UPDATE', guildId: GUILD, channel: text } },
     ]);
+    const threadDeleted: ChannelEvent = {
+      ...event,
+      name: 'permissions.channel.deleted',
+      data: { guild_id: GUILD, channel: thread },
+    };
+    expect(planChannelEvent(threadDeleted)).toEqual([
+      {
+        to: 'guild-bots',
+        message: {
+          kind: 'channel',
+          t: 'THREAD_DELETE',
+          guildId: GUILD,
+          channel: { id: '2', guild_id: GUILD, parent_id: '1', type: 11 },
+        },
+      },
+    ]);
     expect(onGuildPermissionsChanged(GUILD)).toEqual({
       to: 'guild-bots',
       message: { kind: 'recheck', guildId: GUILD },

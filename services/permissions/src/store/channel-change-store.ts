@@ -56,26 +56,33 @@ export class ChannelChangeStore {
   }
 
   /**
-   * Deletes the channel and its threads; a category's channels stay, without a parent, each
-   * with a `permissions.channel.updated` event (their `parent_id` changed).
+   * Deletes the channel and its threads (each with a `permissions.channel.deleted` event); a
+   * category's channels stay, without a parent, each with a `permissions.channel.updated`.
    */
   async deleteChannel(channelId: string): Promise<ChangedChannel> {
     return this.change(channelId, async (tx, channel) => {
       const id = BigInt(channelId);
-      await tx.channel.deleteMany({ where: { parentId: id, type: { in: [...THREAD_TYPES] } } });
-      const children = await tx.channel.findMany({ where: { parentId: id }, select: { id: true } });
-      await tx.channel.delete({ where: { id } });
       const owner = await tx.guild.findUniqueOrThrow({
         where: { id: BigInt(channel.guildId) },
         select: { ownerId: true },
       });
-      for (const child of children) {
-        const moved = await this.channels.getChannel(child.id.toString(), tx);
-        if (!moved) continue;
-        await writeOutboxEvent(tx, 'permissions.channel.updated', {
-          guild_id: moved.guildId,
-          channel: renderChannel(moved, owner.ownerId.toString()),
+      const announce = async (
+        name: 'permissions.channel.updated' | 'permissions.channel.deleted',
+        c: Channel,
+      ) =>
+        writeOutboxEvent(tx, name, {
+          guild_id: c.guildId,
+          channel: renderChannel(c, owner.ownerId.toString()),
         });
+      const related = (await this.channels.listChannels(channel.guildId, tx)).filter(
+        (c) => c.parentId === channelId,
+      );
+      const threads = related.filter((c) => isThreadType(c.type));
+      for (const thread of threads) await announce('permissions.channel.deleted', thread);
+      await tx.channel.deleteMany({ where: { parentId: id, type: { in: [...THREAD_TYPES] } } });
+      await tx.channel.delete({ where: { id } });
+      for (const child of related.filter((c) => !isThreadType(c.type))) {
+        await announce('permissions.channel.updated', { ...child, parentId: null });
       }
       return 'permissions.channel.deleted';
     });

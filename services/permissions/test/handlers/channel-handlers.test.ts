@@ -197,8 +197,9 @@ describe('UpdateChannel and DeleteChannel (admin)', () => {
     await callUnary(client, client.DeleteChannel, { channel_id: openId });
     expect((await list(OWNER)).map((c) => c.name)).toEqual(['secret-2']);
     expect(await db.prisma.channel.count({ where: { id: BigInt(threadId) } })).toBe(0);
-    expect((await channelEvents()).slice(-2)).toEqual([
+    expect((await channelEvents()).slice(-3)).toEqual([
       ['updated', secretId, 'secret-2'],
+      ['deleted', threadId, 'talk'],
       ['deleted', openId, 'open'],
     ]);
     expect(await bodyOf(callUnary(client, client.DeleteChannel, { channel_id: openId }))).toEqual({

@@ -251,7 +251,8 @@ export class SessionRegistry {
     if (!botSessionReceives(facts, route)) return;
     const view = session.guilds.get(message.guildId);
     if (!view) return;
-    const deleted = message.kind === 'channel' && message.t === 'CHANNEL_DELETE';
+    const deleted =
+      message.kind === 'channel' && (message.t === 'CHANNEL_DELETE' || message.t === 'THREAD_DELETE');
     if (!view.visible) {
       if (message.kind === 'channel') this.dispatch(session, message.t, message.channel);
       if (deleted) this.leaveChannel(view, String(message.channel.id));
@@ -268,8 +269,13 @@ export class SessionRegistry {
           const after = new Set(snapshot.visibleChannelIds ?? []);
           const changedId = message.kind === 'channel' ? String(message.channel.id) : undefined;
           if (message.kind === 'channel') {
+            // THREAD_DELETE carries ids only: nothing to hide.
             const shownAs = deleted ? before : after;
-            this.dispatch(session, message.t, channelForViewer(message.channel, message.guildId, shownAs));
+            const d =
+              message.t === 'THREAD_DELETE'
+                ? message.channel
+                : channelForViewer(message.channel, message.guildId, shownAs);
+            this.dispatch(session, message.t, d);
           }
           for (const change of channelViewChanges(
             message.guildId,
