@@ -214,6 +214,9 @@ const PUBLIC_ROUTES: Array<[Method, string]> = [
   ['get', '/channels/:channel_id/pins'],
   ['put', '/channels/:channel_id/pins/:message_id'],
   ['delete', '/channels/:channel_id/pins/:message_id'],
+  ['get', '/guilds/:guild_id/channels'],
+  ['put', '/channels/:channel_id/permissions/:overwrite_id'],
+  ['delete', '/channels/:channel_id/permissions/:overwrite_id'],
   ['post', '/interactions'],
   ['post', '/interactions/:interaction_id/:interaction_token/callback'],
   ['post', '/webhooks/:webhook_id/:webhook_token'],
@@ -270,6 +273,8 @@ const ADMIN_ROUTES: Array<[Method, string]> = [
   ['put', '/guilds/:guild_id/members/:user_id'],
   ['delete', '/guilds/:guild_id/members/:user_id'],
   ['post', '/guilds/:guild_id/channels'],
+  ['patch', '/channels/:channel_id'],
+  ['delete', '/channels/:channel_id'],
   ['post', '/oauth2/authorize'],
   ['post', '/applications/:application_id/skus'],
   ['post', '/entitlements'],
@@ -1210,6 +1215,22 @@ describe('ids above 2^63 - 1, U+0000 and megabyte numbers in every field', () =>
             permission_overwrites: [{ id: w.role.id, type: 0, allow: '1024', deny: '2048' }],
           },
         };
+      case 'patch /channels/:channel_id':
+        return {
+          auth: admin,
+          body: {
+            name: 'swept',
+            permission_overwrites: [{ id: w.role.id, type: 0, allow: '1024', deny: '2048' }],
+          },
+        };
+      case 'put /channels/:channel_id/permissions/:overwrite_id':
+        return {
+          auth: bot,
+          body: { type: 0, allow: '1024', deny: '2048' },
+          numberLeaves: [
+            { at: ['type'], huge: { at: ['type'], code: 'BASE_TYPE_CHOICES' }, megabyte: coerce(['type']) },
+          ],
+        };
       case 'post /lobbies':
       case 'patch /lobbies/:lobby_id':
         return {
@@ -1390,6 +1411,11 @@ describe('ids above 2^63 - 1, U+0000 and megabyte numbers in every field', () =>
         return money.entitlement;
       case 'subscription_id':
         return money.subscription;
+      case 'channel_id':
+        return w.channel.id;
+      // The @everyone role's overwrite.
+      case 'overwrite_id':
+        return w.guild.id;
       default:
         throw new Error(`no id for :${name}`);
     }

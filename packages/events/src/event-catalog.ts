@@ -44,6 +44,7 @@ import {
   roleDeleted,
   roleUpdated,
 } from './catalog/permissions-events';
+import { channelChanged } from './catalog/channel-events';
 
 /**
  * Every event of ACS: its name (`<service>.<type>`, the subject after the deployment's
@@ -73,6 +74,9 @@ export const EVENT_CATALOG = {
   'permissions.role.created': roleCreated,
   'permissions.role.updated': roleUpdated,
   'permissions.role.deleted': roleDeleted,
+  'permissions.channel.created': channelChanged,
+  'permissions.channel.updated': channelChanged,
+  'permissions.channel.deleted': channelChanged,
   'interactions.interaction.created': interactionCreated,
   'interactions.interaction.succeeded': interactionSucceeded,
   'interactions.interaction.failed': interactionFailed,

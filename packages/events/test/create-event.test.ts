@@ -155,6 +155,15 @@ describe('the catalog', () => {
       'permissions.role.created': { guild_id: '2000', role: { id: '2001', name: 'mods', permissions: '8' } },
       'permissions.role.updated': { guild_id: '2000', role: { id: '2001', name: 'mods', permissions: '0' } },
       'permissions.role.deleted': { guild_id: '2000', role_id: '2001' },
+      'permissions.channel.created': {
+        guild_id: '2000',
+        channel: { id: '6000', type: 0, guild_id: '2000', name: 'c' },
+      },
+      'permissions.channel.updated': {
+        guild_id: '2000',
+        channel: { id: '6000', type: 0, guild_id: '2000', flags: 0 },
+      },
+      'permissions.channel.deleted': { guild_id: '2000', channel: { id: '6000', type: 4, guild_id: '2000' } },
       'interactions.interaction.created': { ...audience, type: 2, bot_payload: { id: '5000', token: 't' } },
       'interactions.interaction.succeeded': audience,
       'interactions.interaction.failed': { ...audience, reason_code: 2 },
@@ -194,6 +203,12 @@ describe('the catalog', () => {
       EVENT_CATALOG['permissions.application_command_permissions.updated'].safeParse({
         ...valid['permissions.application_command_permissions.updated'],
         permissions: [{ id: '1', type: 4, permission: true }],
+      }).success,
+    ).toBe(false);
+    expect(
+      EVENT_CATALOG['permissions.channel.updated'].safeParse({
+        guild_id: '2000',
+        channel: { id: 'x', type: 0, guild_id: '2000' },
       }).success,
     ).toBe(false);
     expect(

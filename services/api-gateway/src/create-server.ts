@@ -28,6 +28,7 @@ import { guildCreationRoutes } from './handlers/guild-creation-routes';
 import { pinRoutes } from './handlers/pin-routes';
 import { dmChannelRoutes } from './handlers/dm-channel-routes';
 import { voiceStatusRoutes } from './handlers/voice-status-routes';
+import { guildChannelRoutes } from './handlers/guild-channel-routes';
 import { gatewayRoutes } from './handlers/gateway-routes';
 import { interactionRoutes } from './handlers/interaction-routes';
 import { monetizationRoutes } from './handlers/monetization-routes';
@@ -142,6 +143,7 @@ function createApp(deps: ServerDeps): Express {
       ...voiceStatusRoutes(deps.clients, deps.auth, readBody),
       ...guildCreationRoutes(deps.auth),
       ...pinRoutes(deps.clients, deps.auth),
+      ...guildChannelRoutes(deps.clients, deps.auth, readBody),
       ...monetizationRoutes(deps.clients, deps.auth, readBody),
       ...lobbyRoutes(deps.clients.lobby, deps.auth, readBody, {
         limiter: new ApplicationRateLimiter(counters),

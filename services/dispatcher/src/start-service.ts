@@ -71,6 +71,7 @@ export async function startService(
     resumeWindowMs: config.RESUME_WINDOW_MS,
     replayBufferSize: config.REPLAY_BUFFER_SIZE,
     canViewChannel: (userId, guildId, channelId) => permissions.canViewChannel(userId, guildId, channelId),
+    guildView: (guildId, viewerId) => permissions.guild(guildId, viewerId),
     logger,
     onSessionEnd: (session) => presences.end(session.id),
   });

@@ -4,6 +4,7 @@ import {
   createCommandPermissionHandlers,
   type CommandPermissionHandlerDeps,
 } from './handlers/command-permission-handlers';
+import { createChannelHandlers, type ChannelHandlerDeps } from './handlers/channel-handlers';
 import { createDmChannelHandlers, type DmChannelHandlerDeps } from './handlers/dm-channel-handlers';
 import { createGuildHandlers, type GuildHandlerDeps } from './handlers/guild-handlers';
 import { createInvocationHandlers, type InvocationHandlerDeps } from './handlers/invocation-handlers';
@@ -15,6 +16,7 @@ import { createVoiceHandlers, type VoiceHandlerDeps } from './handlers/voice-han
 export interface ServerDeps
   extends
     GuildHandlerDeps,
+    ChannelHandlerDeps,
     MemberHandlerDeps,
     PermissionHandlerDeps,
     CommandPermissionHandlerDeps,
@@ -36,6 +38,7 @@ export function createServer(deps: ServerDeps): GrpcServer {
         definition: loadPermissionsProto().acs.permissions.v1.PermissionsService.service,
         handlers: {
           ...createGuildHandlers(deps),
+          ...createChannelHandlers(deps),
           ...createMemberHandlers(deps),
           ...createPermissionHandlers(deps),
           ...createCommandPermissionHandlers(deps),

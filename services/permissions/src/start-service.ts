@@ -14,6 +14,7 @@ import { DB_SCHEMA, loadConfig, SERVICE_NAME } from './config';
 import { createServer } from './create-server';
 import { PrismaClient } from './generated/prisma/client';
 import { BotMemberStore } from './store/bot-member-store';
+import { ChannelChangeStore } from './store/channel-change-store';
 import { ChannelStore } from './store/channel-store';
 import { CommandPermissionsStore } from './store/command-permissions-store';
 import { DmChannelStore } from './store/dm-channel-store';
@@ -54,13 +55,16 @@ export async function startService(
     processId: snowflakeLease.processId,
   });
   const commandPermissions = new CommandPermissionsStore(prisma);
+  const channels = new ChannelStore(prisma, snowflakes);
+  const contexts = new PermissionContextStore(prisma);
   const server = createServer({
     logger,
     guilds: new GuildStore(prisma, snowflakes),
     members: new MemberStore(prisma),
     bots: new BotMemberStore(prisma, snowflakes),
-    channels: new ChannelStore(prisma, snowflakes),
-    contexts: new PermissionContextStore(prisma),
+    channels,
+    channelChanges: new ChannelChangeStore(prisma, channels, contexts),
+    contexts,
     memberGuilds: new ListMemberGuildsStore(prisma),
     commandPermissions,
     dmChannels: new DmChannelStore(prisma, snowflakes),

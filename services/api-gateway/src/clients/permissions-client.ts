@@ -50,6 +50,21 @@ export interface PermissionsClient {
   ): Promise<{ memberJson: string; created: boolean }>;
   removeMember(guildId: string, userId: string): Promise<void>;
   createChannel(guildId: string, bodyJson: string): Promise<string>;
+  /** PATCH /admin/channels/{id}: the channel JSON. */
+  updateChannel(channelId: string, bodyJson: string): Promise<string>;
+  /** DELETE /admin/channels/{id}. */
+  deleteChannel(channelId: string): Promise<void>;
+  /** GET /guilds/{id}/channels: a JSON array of the channels `userId` may view. */
+  listGuildChannels(guildId: string, userId: string): Promise<string>;
+  /** PUT /channels/{id}/permissions/{overwrite_id} by the bot `userId`. */
+  editChannelPermission(
+    channelId: string,
+    overwriteId: string,
+    userId: string,
+    bodyJson: string,
+  ): Promise<void>;
+  /** DELETE /channels/{id}/permissions/{overwrite_id} by the bot `userId`. */
+  deleteChannelPermission(channelId: string, overwriteId: string, userId: string): Promise<void>;
   /**
    * `POST /users/@me/channels` for `userId` (whose recipients exist: the caller checked):
    * the channel as JSON text without `recipients`, and everyone in it, the caller included.
@@ -157,6 +172,40 @@ export function createPermissionsClient(client: permissions.PermissionsServiceCl
     async createChannel(guildId, bodyJson) {
       const answer = await callPeer(client, client.CreateChannel, { guild_id: guildId, body_json: bodyJson });
       return answer.channel_json;
+    },
+
+    async updateChannel(channelId, bodyJson) {
+      const answer = await callPeer(client, client.UpdateChannel, {
+        channel_id: channelId,
+        body_json: bodyJson,
+      });
+      return answer.channel_json;
+    },
+
+    async deleteChannel(channelId) {
+      await callPeer(client, client.DeleteChannel, { channel_id: channelId });
+    },
+
+    async listGuildChannels(guildId, userId) {
+      const answer = await callPeer(client, client.ListGuildChannels, { guild_id: guildId, user_id: userId });
+      return answer.channels_json;
+    },
+
+    async editChannelPermission(channelId, overwriteId, userId, bodyJson) {
+      await callPeer(client, client.EditChannelPermission, {
+        channel_id: channelId,
+        overwrite_id: overwriteId,
+        user_id: userId,
+        body_json: bodyJson,
+      });
+    },
+
+    async deleteChannelPermission(channelId, overwriteId, userId) {
+      await callPeer(client, client.DeleteChannelPermission, {
+        channel_id: channelId,
+        overwrite_id: overwriteId,
+        user_id: userId,
+      });
     },
 
     async openDmChannel(userId, bodyJson, applicationId) {

@@ -208,6 +208,22 @@ export function adminRoutes(
         sendJson(res, 201, await permissions.createChannel(guild_id, body(req)));
       }),
     },
+    {
+      method: 'patch',
+      path: '/channels/:channel_id',
+      handlers: w(async (req, res) => {
+        const channel_id = snowflakeParam(req, 'channel_id');
+        sendJson(res, 200, await permissions.updateChannel(channel_id, body(req)));
+      }),
+    },
+    {
+      method: 'delete',
+      path: '/channels/:channel_id',
+      handlers: w(async (req, res) => {
+        await permissions.deleteChannel(snowflakeParam(req, 'channel_id'));
+        sendNoContent(res);
+      }),
+    },
     ...monetizationAdminRoutes(oauth.monetization, permissions, w),
     {
       method: 'post',

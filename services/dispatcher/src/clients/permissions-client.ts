@@ -8,6 +8,8 @@ import { callUnary, fromGrpcError, isServiceError } from '@acs/service-kit';
 export interface GuildSnapshot {
   guild: Record<string, unknown>;
   channels: Record<string, unknown>[];
+  /** With a viewer: the ids of the channels and threads the viewer may view. */
+  visibleChannelIds?: string[];
 }
 
 /**
@@ -17,8 +19,11 @@ export interface GuildSnapshot {
  * with that DiscordError; one in transport with 503 or 504.
  */
 export interface PermissionsClient {
-  /** A guild with its channels (one call), or undefined when it does not exist. */
-  guild(guildId: string): Promise<GuildSnapshot | undefined>;
+  /**
+   * A guild with its channels (one call), or undefined when it does not exist; with
+   * `viewerId`, also which channels that user (a bot) may view.
+   */
+  guild(guildId: string, viewerId?: string): Promise<GuildSnapshot | undefined>;
   /** Every guild the user is a member of, as partial guilds (`GET /users/@me/guilds`' objects), by id. */
   memberGuilds(userId: string): Promise<Record<string, unknown>[]>;
   /**
@@ -87,10 +92,15 @@ export function createPermissionsClient(client: permissions.PermissionsServiceCl
     });
 
   return {
-    async guild(guildId) {
+    async guild(guildId, viewerId) {
       try {
-        const answer = await callUnary(client, client.GetGuild, { guild_id: guildId, with_channels: true });
+        const answer = await callUnary(client, client.GetGuild, {
+          guild_id: guildId,
+          with_channels: true,
+          viewer_id: viewerId ?? '',
+        });
         return {
+          ...(viewerId === undefined ? {} : { visibleChannelIds: answer.visible_channel_ids }),
           guild: JSON.parse(answer.guild_json) as Record<string, unknown>,
           // Empty from a permissions replica older than `with_channels` (a rolling update).
           channels: answer.channels_json

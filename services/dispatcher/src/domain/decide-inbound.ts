@@ -50,6 +50,8 @@ export interface IdentifyRequest {
   shard: [number, number] | null;
   /** Identify's `presence` (the initial presence), unread; undefined when absent. */
   presence: unknown;
+  /** Identify's `capabilities` bit set; 0 when absent or not one. */
+  capabilities: number;
 }
 
 /** The fields of Resume (op 6). */
@@ -163,7 +165,14 @@ function readIdentify(d: unknown): InboundDecision {
     }
     shard = [id as number, count as number];
   }
-  return { kind: 'identify', identify: { ...token, intents, shard, presence: d.presence ?? undefined } };
+  const capabilities =
+    typeof d.capabilities === 'number' && Number.isSafeInteger(d.capabilities) && d.capabilities >= 0
+      ? d.capabilities
+      : 0;
+  return {
+    kind: 'identify',
+    identify: { ...token, intents, shard, capabilities, presence: d.presence ?? undefined },
+  };
 }
 
 /**

@@ -12,7 +12,22 @@ export interface BotDispatch {
   d: unknown;
   guildId?: string | null;
   intent?: number;
+  /**
+   * A GUILD_CREATE's: the channels the bot may view, so that sessions that asked for
+   * channel obfuscation hide the others (and remember what they were told).
+   */
+  visibleChannelIds?: string[];
 }
+
+/**
+ * A guild channel's change for the bot sessions in that guild (on its shard, with GUILDS):
+ * a CHANNEL_CREATE / _UPDATE / _DELETE, or `recheck` when only what the bots may view can
+ * have changed (a role or a member's roles: `onGuildPermissionsChanged`). Sessions that
+ * asked for obfuscation decide what they show where they are.
+ */
+export type GuildChannelMessage =
+  | { kind: 'channel'; t: string; guildId: string; channel: Record<string, unknown> }
+  | { kind: 'recheck'; guildId: string };
 
 /** What reaches an application's bot sessions: a dispatch, or the end of every session (token reset). */
 export type BotMessage = BotDispatch | { kind: 'invalidate' };
@@ -40,12 +55,15 @@ export interface ChannelDispatch {
 export type GatewayRoute =
   | { to: 'bot'; applicationId: string; message: BotMessage }
   | { to: 'user'; userId: string; message: UserDispatch }
-  | { to: 'channel-viewers'; message: ChannelDispatch };
+  | { to: 'channel-viewers'; message: ChannelDispatch }
+  | { to: 'guild-bots'; message: GuildChannelMessage };
 
 /** What routing knows of a bot session: its shard (null: unsharded) and the intents it identified with. */
 export interface BotSessionFacts {
   shard: readonly [number, number] | null;
   intents: number;
+  /** Identify's `capabilities` (0 when absent). */
+  capabilities?: number;
 }
 
 /** Whether a bot session receives a dispatch: it is on the dispatch's shard and has its intent. */

@@ -3,6 +3,7 @@ import { INTERACTION_EVENTS } from './plan-interaction-event';
 import { GUILD_EVENTS } from './plan-guild-event';
 import { LOBBY_EVENTS } from './plan-lobby-event';
 import { VOICE_EVENTS } from './plan-voice-event';
+import { CHANNEL_EVENTS } from './plan-channel-event';
 
 /** The events about an application the dispatcher delivers to it (webhooks, bot dispatches). */
 export const APPLICATION_EVENTS = [
@@ -33,6 +34,7 @@ export const DISPATCHED_EVENTS = [
   ...LOBBY_EVENTS,
   ...VOICE_EVENTS,
   ...GUILD_EVENTS,
+  ...CHANNEL_EVENTS,
 ] as const;
 
 /** The name of an event the dispatcher delivers. */

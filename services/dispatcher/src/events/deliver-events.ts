@@ -74,7 +74,9 @@ function deliveryAttributes(plan: PlannedDeliveries): Record<string, string> {
   if (first) {
     const { message } = first;
     attributes['acs.gateway.dispatch'] =
-      'kind' in message && message.kind === 'invalidate' ? 'invalidate' : message.t;
+      'kind' in message && (message.kind === 'invalidate' || message.kind === 'recheck')
+        ? message.kind
+        : message.t;
     attributes['acs.gateway.routes'] = plan.gateway.map((route) => route.to).join(',');
   }
   if (plan.webhook) attributes['acs.webhook.event'] = plan.webhook.eventType;

@@ -6,6 +6,7 @@ import { guildCreatePayload } from '../domain/guild-create';
 import { planEvent, type ApplicationEvent, type DispatchedEvent } from '../domain/plan-event';
 import { isGuildEvent, planGuildEvent, type GuildEvent } from '../domain/plan-guild-event';
 import { isInteractionEvent, planInteractionEvent } from '../domain/plan-interaction-event';
+import { isChannelEvent, onGuildPermissionsChanged, planChannelEvent } from '../domain/plan-channel-event';
 import { isLobbyEvent, planLobbyEvent, type LobbyEvent } from '../domain/plan-lobby-event';
 import { guildOfVoiceEvent, isVoiceEvent, planVoiceEvent } from '../domain/plan-voice-event';
 import { eventWebhookBody } from '../domain/webhook-body';
@@ -38,6 +39,7 @@ export async function planDeliveries(
   }
   if (isGuildEvent(event))
     return { webhook: null, gateway: await planGuildDeliveries(event, oauth, permissions) };
+  if (isChannelEvent(event)) return { webhook: null, gateway: planChannelEvent(event) };
   return planApplicationEvent(event, oauth, permissions);
 }
 
@@ -56,7 +58,11 @@ async function planGuildDeliveries(
     permissions.guildBots([guildId]),
     userId === undefined ? undefined : userOf(oauth, userId),
   ]);
-  return planGuildEvent(event, bots.get(guildId) ?? [], user);
+  const routes = planGuildEvent(event, bots.get(guildId) ?? [], user);
+  // A role's change, or a bot's own roles changing, can flip what the guild's bots may view:
+  // the sessions that asked for obfuscation recheck their channels after the event itself.
+  const mayChangeViews = event.name.startsWith('permissions.role.') || ('bot' in event.data && event.data.bot);
+  return mayChangeViews ? [...routes, onGuildPermissionsChanged(guildId)] : routes;
 }
 
 /** A user as others see them, or undefined when oauth no longer knows them. */
@@ -106,7 +112,8 @@ async function planApplicationEvent(
   const guildOf = (guildId: string): Promise<GuildSnapshot | undefined> => {
     const known = guilds.get(guildId);
     if (known) return known;
-    const lookup = permissions.guild(guildId);
+    // With the bot as viewer: a GUILD_CREATE says which channels it may view.
+    const lookup = permissions.guild(guildId, applicationId);
     guilds.set(guildId, lookup);
     return lookup;
   };
@@ -139,7 +146,13 @@ async function planApplicationEvent(
     // A deleted guild or application has nothing to announce (and the latter no session).
     if (snapshot && settings) {
       const d = guildCreatePayload({ ...snapshot, botUser: settings.botUser, joinedAt: event.occurredAt });
-      toBot({ kind: 'dispatch', t: 'GUILD_CREATE', d, guildId: g.guildId });
+      toBot({
+        kind: 'dispatch',
+        t: 'GUILD_CREATE',
+        d,
+        guildId: g.guildId,
+        visibleChannelIds: snapshot.visibleChannelIds,
+      });
     }
   } else if (g?.kind === 'guild-delete') {
     toBot({ kind: 'dispatch', t: 'GUILD_DELETE', d: { id: g.guildId }, guildId: g.guildId });

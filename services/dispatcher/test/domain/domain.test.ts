@@ -13,7 +13,7 @@ describe('decideInbound', () => {
   it('follows the protocol of each phase', () => {
     expect(decideInbound('hello', identify)).toEqual({
       kind: 'identify',
-      identify: { token: 'abc', botPrefixed: true, intents: 1, shard: null },
+      identify: { token: 'abc', botPrefixed: true, intents: 1, shard: null, capabilities: 0 },
     });
     expect(decideInbound('ready', identify)).toMatchObject({ kind: 'close', close: { code: 4005 } });
     expect(decideInbound('hello', '{"op":3,"d":{}}')).toMatchObject({ kind: 'close', close: { code: 4003 } });
@@ -35,7 +35,7 @@ describe('decideInbound', () => {
     });
     expect(decideInbound('hello', '{"op":2,"d":{"token":"t","capabilities":16381}}')).toEqual({
       kind: 'identify',
-      identify: { token: 't', botPrefixed: false, intents: null, shard: null },
+      identify: { token: 't', botPrefixed: false, intents: null, shard: null, capabilities: 16381 },
     });
     expect(decideInbound('hello', '{"op":2,"d":{"token":"t","intents":"all"}}')).toMatchObject({
       identify: { intents: null },

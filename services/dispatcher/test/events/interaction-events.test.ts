@@ -108,6 +108,7 @@ async function startReplica(): Promise<void> {
     resumeWindowMs: 60_000,
     replayBufferSize: 100,
     canViewChannel: permissions.canViewChannel,
+    guildView: (guildId, viewerId) => permissions.guild(guildId, viewerId),
     logger,
   });
   registries.push(registry);

@@ -55,10 +55,15 @@ export class OwnerNotRemovableError extends DiscordError {
   }
 }
 
-/**
- * 400 / 50024 Cannot execute action on this channel type: a voice status or voice state
- * for a channel that is not a voice or stage channel (D:topics/opcodes-and-status-codes.mdx).
- */
+/** 404 / 10009: no overwrite for that target on the channel. */
+export class UnknownOverwriteError extends UnknownResourceError {
+  constructor() {
+    super(10009, 'Unknown Overwrite');
+  }
+}
+
+/** 400 / 50024: the action does not apply to this kind of channel (a thread's overwrites; a voice status or voice state for a channel
+ * that is not a voice or stage channel; D:topics/opcodes-and-status-codes.mdx). */
 export class InvalidChannelTypeError extends DiscordError {
   constructor() {
     super(400, 50024, 'Cannot execute action on this channel type');

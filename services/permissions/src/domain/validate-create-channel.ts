@@ -34,15 +34,20 @@ function readChannelType(value: unknown, errors: FormErrors, path: ErrorPath): C
   return undefined;
 }
 
-function readOverwriteType(value: unknown, errors: FormErrors, path: ErrorPath): OverwriteType | undefined {
+/** An overwrite's `type`: 0 role or 1 member. */
+export function readOverwriteType(
+  value: unknown,
+  errors: FormErrors,
+  path: ErrorPath,
+): OverwriteType | undefined {
   const type = readInteger(value, errors, path);
   if (type === 0 || type === 1) return type;
   if (type !== undefined) addChoicesError(OVERWRITE_TYPES, errors, path);
   return undefined;
 }
 
-// Overwrite bit sets are masked to the known flags, like role permissions.
-function readBits(value: unknown, errors: FormErrors, path: ErrorPath): bigint | undefined {
+/** An overwrite's bit set (absent or null: none), masked to the known flags like role permissions. */
+export function readBits(value: unknown, errors: FormErrors, path: ErrorPath): bigint | undefined {
   if (value === undefined || value === null) return 0n;
   const bits = readBitSet(value, MAX_BIT_SET, errors, path);
   return bits === undefined ? undefined : bits & ALL_PERMISSIONS;
@@ -59,7 +64,8 @@ function readOverwrite(value: unknown, errors: FormErrors, path: ErrorPath): Ove
   return { id, type, allow, deny };
 }
 
-function readOverwrites(value: unknown, errors: FormErrors, path: ErrorPath): Overwrite[] | undefined {
+/** A list of overwrites (≤ 100, each target once). */
+export function readOverwrites(value: unknown, errors: FormErrors, path: ErrorPath): Overwrite[] | undefined {
   const list = readList(value, errors, path);
   if (!list) return undefined;
   if (list.length > MAX_OVERWRITES_PER_CHANNEL) {

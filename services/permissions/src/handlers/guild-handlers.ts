@@ -9,11 +9,14 @@ import { validateUpdateGuild } from '../domain/validate-update-guild';
 import { validateCreateRole, validateUpdateRole } from '../domain/validate-role-body';
 import type { ChannelStore } from '../store/channel-store';
 import type { GuildStore } from '../store/guild-store';
+import type { PermissionContextStore } from '../store/permission-context-store';
+import { visibleChannelIds } from '../domain/channel-visibility';
 
 /** What the guild RPCs work with. */
 export interface GuildHandlerDeps {
   guilds: GuildStore;
   channels: ChannelStore;
+  contexts: PermissionContextStore;
 }
 
 /**
@@ -21,7 +24,7 @@ export interface GuildHandlerDeps {
  * and body, calls the domain and the store, and renders the answer; errors are
  * DiscordErrors and go to service-kit's one translation.
  */
-export function createGuildHandlers({ guilds, channels }: GuildHandlerDeps) {
+export function createGuildHandlers({ guilds, channels, contexts }: GuildHandlerDeps) {
   return {
     async CreateGuild(
       request: permissions.CreateGuildRequest__Output,
@@ -33,11 +36,14 @@ export function createGuildHandlers({ guilds, channels }: GuildHandlerDeps) {
 
     async GetGuild(request: permissions.GetGuildRequest__Output): Promise<permissions.GetGuildResponse> {
       const guildId = readPathSnowflake('guild_id', request.guild_id);
-      const [{ guild, roles }, guildChannels] = await Promise.all([
+      const viewerId = request.viewer_id ? readPathSnowflake('viewer_id', request.viewer_id) : undefined;
+      const [{ guild, roles }, guildChannels, viewer] = await Promise.all([
         guilds.getGuild(guildId),
         request.with_channels ? channels.listChannels(guildId) : undefined,
+        request.with_channels && viewerId ? contexts.loadPermissionContext(guildId, viewerId) : undefined,
       ]);
       return {
+        visible_channel_ids: guildChannels && viewer ? [...visibleChannelIds(viewer, guildChannels)] : [],
         guild_json: JSON.stringify(renderGuild(guild, roles)),
         owner_id: guild.ownerId,
         channels_json: guildChannels

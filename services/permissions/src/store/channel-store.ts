@@ -7,7 +7,10 @@ import { MaxChannelsError, UnknownGuildError } from '../domain/permissions-error
 import type { CreateChannelInput } from '../domain/validate-create-channel';
 import { Prisma, type PrismaClient } from '../generated/prisma/client';
 import { lockGuild } from './lock-guild';
+import { renderChannel } from '../domain/render/render-channel';
 import { toChannel } from './to-domain';
+import { writeOutboxEvent } from './write-outbox-event';
+import type { TransactionClient } from './transaction-client';
 
 /** A new channel and the owner of its guild (who owns threads created through the admin API). */
 export interface CreatedChannel {
@@ -87,7 +90,13 @@ export class ChannelStore {
         },
         include: { overwrites: { orderBy: { targetId: 'asc' } } },
       });
-      return { channel: toChannel(row), guildOwnerId: owner.ownerId.toString() };
+      const channel = toChannel(row);
+      const guildOwnerId = owner.ownerId.toString();
+      await writeOutboxEvent(tx, 'channel.created', {
+        guild_id: guildId,
+        channel: renderChannel(channel, guildOwnerId),
+      });
+      return { channel, guildOwnerId };
     });
   }
 
@@ -96,18 +105,22 @@ export class ChannelStore {
    * position then id, in one statement: the generated client would take a second round
    * trip for the overwrites. An unknown guild has none.
    */
-  async listChannels(guildId: string): Promise<Channel[]> {
-    return this.selectChannels(Prisma.sql`c.guild_id = ${BigInt(guildId)}`);
+  async listChannels(guildId: string, client: SqlClient = this.prisma): Promise<Channel[]> {
+    return selectChannels(client, Prisma.sql`c.guild_id = ${BigInt(guildId)}`);
   }
 
   /** One guild channel or thread, with its overwrites; undefined when there is none. */
-  async getChannel(channelId: string): Promise<Channel | undefined> {
-    const [channel] = await this.selectChannels(Prisma.sql`c.id = ${BigInt(channelId)}`);
+  async getChannel(channelId: string, client: SqlClient = this.prisma): Promise<Channel | undefined> {
+    const [channel] = await selectChannels(client, Prisma.sql`c.id = ${BigInt(channelId)}`);
     return channel;
   }
+}
 
-  private async selectChannels(where: Prisma.Sql): Promise<Channel[]> {
-    const rows = await this.prisma.$queryRaw<ChannelRow[]>(Prisma.sql`
+/** What runs the raw statements: the client, or a transaction's. */
+export type SqlClient = Pick<PrismaClient, '$queryRaw'> | TransactionClient;
+
+async function selectChannels(client: SqlClient, where: Prisma.Sql): Promise<Channel[]> {
+  const rows = await client.$queryRaw<ChannelRow[]>(Prisma.sql`
       SELECT c.id, c.guild_id, c.type, c.name, c.parent_id, c.position, c.created_at,
              COALESCE((SELECT json_agg(json_build_object('id', o.target_id::text, 'type', o.type,
                                                          'allow', o.allow::text, 'deny', o.deny::text)
@@ -117,22 +130,21 @@ export class ChannelStore {
         FROM "permissions"."channel" c
        WHERE ${where}
        ORDER BY c.position, c.id`);
-    return rows.map((row) =>
-      toChannel({
-        id: row.id,
-        guildId: row.guild_id,
-        type: row.type,
-        name: row.name,
-        parentId: row.parent_id,
-        position: row.position,
-        createdAt: row.created_at,
-        overwrites: row.overwrites.map((o) => ({
-          targetId: BigInt(o.id),
-          type: o.type,
-          allow: BigInt(o.allow),
-          deny: BigInt(o.deny),
-        })),
-      }),
-    );
-  }
+  return rows.map((row) =>
+    toChannel({
+      id: row.id,
+      guildId: row.guild_id,
+      type: row.type,
+      name: row.name,
+      parentId: row.parent_id,
+      position: row.position,
+      createdAt: row.created_at,
+      overwrites: row.overwrites.map((o) => ({
+        targetId: BigInt(o.id),
+        type: o.type,
+        allow: BigInt(o.allow),
+        deny: BigInt(o.deny),
+      })),
+    }),
+  );
 }

@@ -2,6 +2,7 @@ import type { PermissionContext } from '../domain/check-permissions';
 import type { Overwrite } from '../domain/guild-model';
 import { UnknownChannelError, UnknownGuildError } from '../domain/permissions-errors';
 import { Prisma, type PrismaClient } from '../generated/prisma/client';
+import type { SqlClient } from './channel-store';
 
 /** An overwrite as the query aggregates it: bit sets as text, so that JSON keeps them exact. */
 interface OverwriteRow {
@@ -41,11 +42,12 @@ export class PermissionContextStore {
     guildId: string,
     userId: string,
     channelId?: string,
+    client: SqlClient = this.prisma,
   ): Promise<PermissionContext> {
     const guild = BigInt(guildId);
     const user = BigInt(userId);
     const channel = channelId === undefined ? null : BigInt(channelId);
-    const rows = await this.prisma.$queryRaw<ContextRow[]>(Prisma.sql`
+    const rows = await client.$queryRaw<ContextRow[]>(Prisma.sql`
       SELECT g.owner_id,
              (SELECT r.permissions FROM "permissions"."role" r WHERE r.id = g.id) AS everyone_permissions,
              m.user_id IS NOT NULL AS is_member,

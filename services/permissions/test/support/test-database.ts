@@ -7,6 +7,7 @@ import { createTestDatabase, type TestDatabase } from '@acs/testing';
 import { DB_SCHEMA } from '../../src/config';
 import { PrismaClient } from '../../src/generated/prisma/client';
 import { BotMemberStore } from '../../src/store/bot-member-store';
+import { ChannelChangeStore } from '../../src/store/channel-change-store';
 import { ChannelStore } from '../../src/store/channel-store';
 import { CommandPermissionsStore } from '../../src/store/command-permissions-store';
 import { DmChannelStore } from '../../src/store/dm-channel-store';
@@ -25,6 +26,7 @@ export interface StoreFixture {
   members: MemberStore;
   bots: BotMemberStore;
   channels: ChannelStore;
+  channelChanges: ChannelChangeStore;
   contexts: PermissionContextStore;
   memberGuilds: ListMemberGuildsStore;
   commandPermissions: CommandPermissionsStore;
@@ -42,6 +44,8 @@ export async function createStoreFixture(): Promise<StoreFixture> {
   pool.on('error', () => undefined);
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
   const snowflakes = createSnowflakeGenerator({ workerId: 1, processId: 1 });
+  const channels = new ChannelStore(prisma, snowflakes);
+  const contexts = new PermissionContextStore(prisma);
   return {
     database,
     pool,
@@ -49,8 +53,9 @@ export async function createStoreFixture(): Promise<StoreFixture> {
     guilds: new GuildStore(prisma, snowflakes),
     members: new MemberStore(prisma),
     bots: new BotMemberStore(prisma, snowflakes),
-    channels: new ChannelStore(prisma, snowflakes),
-    contexts: new PermissionContextStore(prisma),
+    channels,
+    channelChanges: new ChannelChangeStore(prisma, channels, contexts),
+    contexts,
     memberGuilds: new ListMemberGuildsStore(prisma),
     commandPermissions: new CommandPermissionsStore(prisma),
     dmChannels: new DmChannelStore(prisma, snowflakes),

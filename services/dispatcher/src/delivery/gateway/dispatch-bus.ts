@@ -1,5 +1,11 @@
 import type { NatsConnection, Subscription } from 'nats';
-import type { BotMessage, ChannelDispatch, GatewayRoute, UserDispatch } from '../../domain/gateway-route';
+import type {
+  BotMessage,
+  ChannelDispatch,
+  GatewayRoute,
+  GuildChannelMessage,
+  UserDispatch,
+} from '../../domain/gateway-route';
 
 /**
  * Carries dispatches from the replica that consumed an event to the replicas holding the
@@ -8,7 +14,9 @@ import type { BotMessage, ChannelDispatch, GatewayRoute, UserDispatch } from '..
  * - `<prefix>_gateway_user.<user_id>`: a user's sessions;
  * - `<prefix>_gateway_guild.<guild_id>`: a guild channel's message, for every user session
  *   that may view the channel. Who may is decided where the sessions are, so every replica
- *   holding a user session subscribes to all guilds (`<prefix>_gateway_guild.*`).
+ *   holding a user session subscribes to all guilds (`<prefix>_gateway_guild.*`);
+ * - `<prefix>_gateway_guild_bots.<guild_id>`: a guild's channel changes, for the bot
+ *   sessions in that guild (each subscribes to the guilds of its GUILD_CREATEs).
  * A replica subscribes to a subject only while it holds a session that needs it. Dispatches
  * are not durable (Discord's are not either): a session that misses one because its
  * replica died cannot resume, and identifies anew.
@@ -36,6 +44,8 @@ export class DispatchBus {
         return this.nats.publish(this.userSubject(route.userId), this.encode(route.message));
       case 'channel-viewers':
         return this.nats.publish(this.guildSubject(route.message.guildId), JSON.stringify(route.message));
+      case 'guild-bots':
+        return this.nats.publish(this.guildBotsSubject(route.message.guildId), JSON.stringify(route.message));
     }
   }
 
@@ -75,6 +85,15 @@ export class DispatchBus {
   /** Receives every guild channel's messages for user sessions until the returned function is called. */
   subscribeChannels(handler: (message: ChannelDispatch) => void): () => void {
     return this.subscribeTo(this.guildSubject('*'), handler as (m: unknown) => void);
+  }
+
+  /** Receives the guild's channel changes for bot sessions until the returned function is called. */
+  subscribeGuildBots(guildId: string, handler: (message: GuildChannelMessage) => void): () => void {
+    return this.subscribeTo(this.guildBotsSubject(guildId), handler as (m: unknown) => void);
+  }
+
+  private guildBotsSubject(guildId: string): string {
+    return `${this.subjectPrefix}_gateway_guild_bots.${guildId}`;
   }
 
   private applicationSubject(applicationId: string): string {

@@ -269,9 +269,13 @@ export class GatewayConnection implements SessionSink {
     }
     if (!(await this.claimIdentify(principal, shard))) return;
     const mine = shard ? guildIds.filter((id) => shardOf(id, shard[1]) === shard[0]) : guildIds;
-    const guilds = await Promise.all(mine.map((id) => permissions.guild(id)));
+    const guilds = await Promise.all(mine.map((id) => permissions.guild(id, applicationId)));
     if (this.closed) return;
-    const session = registry.createBotSession(applicationId, { shard, intents: request.intents }, this);
+    const session = registry.createBotSession(
+      applicationId,
+      { shard, intents: request.intents, capabilities: request.capabilities },
+      this,
+    );
     this.session = session;
     registry.dispatch(session, 'READY', {
       v: GATEWAY_VERSION,
@@ -304,7 +308,7 @@ export class GatewayConnection implements SessionSink {
         joinedAt,
         fillsReadyGuild: true,
       });
-      registry.dispatch(session, 'GUILD_CREATE', d);
+      registry.dispatchGuildCreate(session, d, snapshot.visibleChannelIds);
     }
   }
 

@@ -8,9 +8,17 @@ import {
   type BotMessage,
   type BotSessionFacts,
   type ChannelDispatch,
+  type GuildChannelMessage,
   type UserDispatch,
 } from '../../domain/gateway-route';
+import { channelViewChanges } from '../../domain/channel-view-changes';
+import {
+  CHANNEL_OBFUSCATION_CAPABILITY,
+  channelForViewer,
+  obfuscateGuildCreate,
+} from '../../domain/obfuscate-channel';
 import { ReplayBuffer } from '../../domain/replay-buffer';
+import type { GuildSnapshot } from '../../clients/permissions-client';
 import type { DispatchBus } from './dispatch-bus';
 
 /** Where a session's payloads go while a socket is attached. */
@@ -37,7 +45,16 @@ export interface Session {
    * they came, whichever decision comes first.
    */
   pending: Promise<void>;
+  /**
+   * A bot session's guilds (those of the GUILD_CREATEs it was sent): the subscription to
+   * each guild's channel changes and, when the session asked for channel obfuscation, the
+   * ids of the channels it was shown in full.
+   */
+  readonly guilds: Map<string, { unsubscribe: () => void; visible: Set<string> | null }>;
 }
+
+/** GUILDS (1 << 0): channel events need it (D:events/gateway.mdx §List of Intents). */
+const GUILDS_INTENT = 1 << 0;
 
 /** What the registry needs besides the bus. */
 export interface SessionRegistryOptions {
@@ -45,6 +62,8 @@ export interface SessionRegistryOptions {
   replayBufferSize: number;
   /** Whether the user may view the guild channel (VIEW_CHANNEL); a rejection counts as no. */
   canViewChannel: (userId: string, guildId: string, channelId: string) => Promise<boolean>;
+  /** The guild's channels and which of them `viewerId` (a bot) may view now; undefined: no such guild. */
+  guildView: (guildId: string, viewerId: string) => Promise<GuildSnapshot | undefined>;
   logger: Pick<Logger, 'warn'>;
   /** Called once when a session ends for good (its presence goes). */
   onSessionEnd?: (session: Session) => void;
@@ -92,6 +111,27 @@ export class SessionRegistry {
     session.sink?.send(payload);
   }
 
+  /**
+   * Sends a GUILD_CREATE to a bot session, its channels obfuscated where the bot may not
+   * view them when the session asked for it, and follows the guild's channel changes from
+   * then on.
+   */
+  dispatchGuildCreate(session: Session, d: Record<string, unknown>, visibleChannelIds?: string[]): void {
+    const guildId = String(d.id);
+    const visible = this.obfuscates(session) && visibleChannelIds ? new Set(visibleChannelIds) : null;
+    this.dispatch(session, 'GUILD_CREATE', visible ? obfuscateGuildCreate(d, visible) : d);
+    const known = this.sessions.get(session.id) === session ? session.guilds.get(guildId) : undefined;
+    if (known) {
+      known.visible = visible;
+      return;
+    }
+    if (this.sessions.get(session.id) !== session) return;
+    const unsubscribe = this.bus.subscribeGuildBots(guildId, (message) =>
+      this.receiveGuildChannel(session, message),
+    );
+    session.guilds.set(guildId, { unsubscribe, visible });
+  }
+
   /** The socket went away: the session waits for a resume, then ends. */
   detach(session: Session, sink: SessionSink): void {
     if (session.sink !== sink) return;
@@ -130,6 +170,8 @@ export class SessionRegistry {
   destroy(session: Session): void {
     if (session.expiry) clearTimeout(session.expiry);
     session.unsubscribe();
+    for (const guild of session.guilds.values()) guild.unsubscribe();
+    session.guilds.clear();
     if (this.sessions.delete(session.id)) this.options.onSessionEnd?.(session);
   }
 
@@ -162,6 +204,7 @@ export class SessionRegistry {
       expiry: null,
       unsubscribe: () => undefined,
       pending: Promise.resolve(),
+      guilds: new Map(),
     };
     this.sessions.set(session.id, session);
     return session;
@@ -173,7 +216,96 @@ export class SessionRegistry {
       this.destroy(session);
       return;
     }
-    if (session.bot && botSessionReceives(session.bot, message)) this.dispatch(session, message.t, message.d);
+    if (!session.bot || !botSessionReceives(session.bot, message)) return;
+    if (message.t === 'GUILD_CREATE') {
+      return this.dispatchGuildCreate(
+        session,
+        message.d as Record<string, unknown>,
+        message.visibleChannelIds,
+      );
+    }
+    if (message.t === 'GUILD_DELETE') this.leaveGuild(session, String((message.d as { id?: unknown }).id));
+    this.dispatch(session, message.t, message.d);
+  }
+
+  private leaveGuild(session: Session, guildId: string): void {
+    session.guilds.get(guildId)?.unsubscribe();
+    session.guilds.delete(guildId);
+  }
+
+  private obfuscates(session: Session): boolean {
+    return ((session.bot?.capabilities ?? 0) & CHANNEL_OBFUSCATION_CAPABILITY) !== 0;
+  }
+
+  /**
+   * A channel change in one of the session's guilds. A session that did not ask for
+   * obfuscation gets the channel as it is. One that did learns, where it is, which channels
+   * its bot may view now: the changed channel goes out in full or obfuscated, then every
+   * other channel whose visibility differs from what the session was told
+   * (`onGuildPermissionsChanged`'s recheck does only the latter). Not knowing (permissions
+   * unreachable), it is told nothing now; the next change of the guild catches up.
+   */
+  private receiveGuildChannel(session: Session, message: GuildChannelMessage): void {
+    const facts = session.bot;
+    if (!facts || session.principal.kind !== 'bot') return;
+    const route = {
+      kind: 'dispatch',
+      t: '',
+      d: null,
+      guildId: message.guildId,
+      intent: GUILDS_INTENT,
+    } as const;
+    if (!botSessionReceives(facts, route)) return;
+    const view = session.guilds.get(message.guildId);
+    if (!view) return;
+    const deleted =
+      message.kind === 'channel' && (message.t === 'CHANNEL_DELETE' || message.t === 'THREAD_DELETE');
+    if (!view.visible) {
+      if (message.kind === 'channel') this.dispatch(session, message.t, message.channel);
+      if (deleted) this.leaveChannel(view, String(message.channel.id));
+      return;
+    }
+    const botId = session.principal.applicationId;
+    session.pending = session.pending
+      .then(() => this.options.guildView(message.guildId, botId))
+      .then(
+        (snapshot) => {
+          const current = session.guilds.get(message.guildId);
+          if (!snapshot || !current?.visible || this.sessions.get(session.id) !== session) return;
+          const before = current.visible;
+          const after = new Set(snapshot.visibleChannelIds ?? []);
+          const changedId = message.kind === 'channel' ? String(message.channel.id) : undefined;
+          if (message.kind === 'channel') {
+            // THREAD_DELETE carries ids only: nothing to hide.
+            const shownAs = deleted ? before : after;
+            const d =
+              message.t === 'THREAD_DELETE'
+                ? message.channel
+                : channelForViewer(message.channel, message.guildId, shownAs);
+            this.dispatch(session, message.t, d);
+          }
+          for (const change of channelViewChanges(
+            message.guildId,
+            before,
+            snapshot.channels,
+            after,
+            changedId,
+          )) {
+            this.dispatch(session, change.t, change.d);
+          }
+          current.visible = after;
+        },
+        (error: unknown) => {
+          this.options.logger.warn(
+            { err: error, guildId: message.guildId, applicationId: botId },
+            'channel visibility unknown; channel change not dispatched to the bot session',
+          );
+        },
+      );
+  }
+
+  private leaveChannel(view: { visible: Set<string> | null }, channelId: string): void {
+    view.visible?.delete(channelId);
   }
 
   private receiveUser(session: Session, message: UserDispatch): void {

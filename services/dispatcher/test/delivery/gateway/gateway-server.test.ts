@@ -138,6 +138,7 @@ async function startReplica(
     resumeWindowMs: 60_000,
     replayBufferSize: 100,
     canViewChannel: permissions.canViewChannel,
+    guildView: (guildId, viewerId) => permissions.guild(guildId, viewerId),
     logger: createLogger('dispatcher-test', 'silent'),
     onSessionEnd: (session) => presences.end(session.id),
   });
