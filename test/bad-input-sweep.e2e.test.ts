@@ -1387,7 +1387,7 @@ describe('ids above 2^63 - 1, U+0000 and megabyte numbers in every field', () =>
       case 'role_id':
         return w.role.id;
       case 'channel_id':
-        return voiceChannelId;
+        return routePath.endsWith('/voice-status') ? voiceChannelId : w.channel.id;
       case 'command_id':
         return routePath.includes('/guilds/') ? guildCommandId : globalCommandId;
       // A pending interaction for the callback; an answered one's webhook and follow-up.
@@ -1403,16 +1403,12 @@ describe('ids above 2^63 - 1, U+0000 and megabyte numbers in every field', () =>
         return routePath.startsWith('/lobbies/') ? lobbyMessageId : ix.answered.followupId;
       case 'lobby_id':
         return lobbyId;
-      case 'channel_id':
-        return w.channel.id;
       case 'sku_id':
         return money.subscriptionSku;
       case 'entitlement_id':
         return money.entitlement;
       case 'subscription_id':
         return money.subscription;
-      case 'channel_id':
-        return w.channel.id;
       // The @everyone role's overwrite.
       case 'overwrite_id':
         return w.guild.id;

@@ -145,7 +145,9 @@ export function createPermissionsClient(client: permissions.PermissionsServiceCl
     async guildBots(guildIds) {
       const bots = new Map<string, string[]>();
       for (let i = 0; i < guildIds.length; i += GUILD_BOTS_PAGE) {
-        const answer = await call(client.ListGuildBots, { guild_ids: guildIds.slice(i, i + GUILD_BOTS_PAGE) });
+        const answer = await call(client.ListGuildBots, {
+          guild_ids: guildIds.slice(i, i + GUILD_BOTS_PAGE),
+        });
         for (const g of answer.guilds) bots.set(g.guild_id, g.application_ids);
       }
       return bots;

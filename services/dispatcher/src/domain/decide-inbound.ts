@@ -63,9 +63,7 @@ export interface ResumeRequest {
 }
 
 /** Ops a ready session may send that this server accepts and does nothing with. */
-const ACCEPTED_AND_IGNORED: ReadonlySet<number> = new Set([
-  Op.REQUEST_SOUNDBOARD_SOUNDS,
-]);
+const ACCEPTED_AND_IGNORED: ReadonlySet<number> = new Set([Op.REQUEST_SOUNDBOARD_SOUNDS]);
 
 /** The largest snowflake: PostgreSQL's signed 64-bit range, which ids stay within. */
 const MAX_SNOWFLAKE = (1n << 63n) - 1n;

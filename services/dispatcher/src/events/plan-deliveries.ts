@@ -61,7 +61,8 @@ async function planGuildDeliveries(
   const routes = planGuildEvent(event, bots.get(guildId) ?? [], user);
   // A role's change, or a bot's own roles changing, can flip what the guild's bots may view:
   // the sessions that asked for obfuscation recheck their channels after the event itself.
-  const mayChangeViews = event.name.startsWith('permissions.role.') || ('bot' in event.data && event.data.bot);
+  const mayChangeViews =
+    event.name.startsWith('permissions.role.') || ('bot' in event.data && event.data.bot);
   return mayChangeViews ? [...routes, onGuildPermissionsChanged(guildId)] : routes;
 }
 

@@ -1,6 +1,5 @@
 import type { permissions } from '@acs/protos';
 import {
-  fieldError,
   MissingAccessError,
   MissingPermissionsError,
   parseJsonObject,

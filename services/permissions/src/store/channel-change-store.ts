@@ -66,10 +66,7 @@ export class ChannelChangeStore {
         where: { id: BigInt(channel.guildId) },
         select: { ownerId: true },
       });
-      const announce = async (
-        name: 'channel.updated' | 'channel.deleted',
-        c: Channel,
-      ) =>
+      const announce = async (name: 'channel.updated' | 'channel.deleted', c: Channel) =>
         writeOutboxEvent(tx, name, {
           guild_id: c.guildId,
           channel: renderChannel(c, owner.ownerId.toString()),
@@ -145,8 +142,7 @@ export class ChannelChangeStore {
       const parent =
         before.parentId === null ? null : ((await this.channels.getChannel(before.parentId, tx)) ?? null);
       const name = await apply(tx, before, parent);
-      const after =
-        name === 'channel.deleted' ? before : await this.channels.getChannel(channelId, tx);
+      const after = name === 'channel.deleted' ? before : await this.channels.getChannel(channelId, tx);
       const owner = await tx.guild.findUniqueOrThrow({
         where: { id: BigInt(before.guildId) },
         select: { ownerId: true },

@@ -16,7 +16,11 @@ import type { MemberRequestStore } from '../../store/member-request-store';
  */
 export interface PresenceSource {
   /** The presence objects of those of `userIds` who are not offline in the guild. */
-  presencesOf(guildId: string, userIds: readonly string[], guildMemberCount?: number): Promise<Record<string, unknown>[]>;
+  presencesOf(
+    guildId: string,
+    userIds: readonly string[],
+    guildMemberCount?: number,
+  ): Promise<Record<string, unknown>[]>;
 }
 
 export interface MemberRequestContext {

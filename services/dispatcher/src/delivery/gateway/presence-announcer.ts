@@ -50,7 +50,11 @@ export class PresenceAnnouncer {
    * The presences of the guild's members `userIds` (a Request Guild Members chunk's), as the
    * store renders them for a guild of `guildMemberCount` members (0 when not known).
    */
-  presencesOf(guildId: string, userIds: readonly string[], guildMemberCount = 0): Promise<Record<string, unknown>[]> {
+  presencesOf(
+    guildId: string,
+    userIds: readonly string[],
+    guildMemberCount = 0,
+  ): Promise<Record<string, unknown>[]> {
     return this.deps.store.presencesOf(guildId, userIds, guildMemberCount);
   }
 
