@@ -18,7 +18,9 @@ describe('decideInbound', () => {
     expect(decideInbound('ready', identify)).toMatchObject({ kind: 'close', close: { code: 4005 } });
     expect(decideInbound('hello', '{"op":3,"d":{}}')).toMatchObject({ kind: 'close', close: { code: 4003 } });
     expect(decideInbound('ready', '{"op":3,"d":{}}')).toEqual({ kind: 'presence', d: {} });
-    expect(decideInbound('ready', '{"op":8,"d":{}}')).toEqual({ kind: 'ignore' });
+    expect(decideInbound('ready', '{"op":31,"d":{"guild_ids":[]}}')).toEqual({ kind: 'ignore' });
+    // Op 8 with a payload of the wrong shape: 4001 (D:topics/opcodes-and-status-codes.mdx).
+    expect(decideInbound('ready', '{"op":8,"d":{}}')).toMatchObject({ kind: 'close', close: { code: 4001 } });
     expect(decideInbound('ready', '{"op":99}')).toMatchObject({ kind: 'close', close: { code: 4001 } });
     expect(decideInbound('hello', 'nope')).toMatchObject({ kind: 'close', close: { code: 4002 } });
     expect(decideInbound('hello', '{"op":1,"d":7}')).toEqual({ kind: 'heartbeat', seq: 7 });

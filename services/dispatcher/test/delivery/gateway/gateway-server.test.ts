@@ -63,7 +63,8 @@ const oauth = {
   forgetSettings: () => undefined,
   settings: async (applicationId: string) => ({
     applicationId,
-    flags: 0,
+    // GATEWAY_PRESENCE (1 << 12) granted: GUILD_PRESENCES is allowed, GUILD_MEMBERS is not.
+    flags: 1 << 12,
     botUser: { id: applicationId, username: 'bot', discriminator: '0000', bot: true },
   }),
   profilePrivacy: async () => 'everyone',
