@@ -10,7 +10,9 @@
  * No port is picked in advance (a port found free and released can be taken by another
  * process before the service binds it): internal gRPC goes over Unix domain sockets in a
  * directory of the stack's own, and the edges bind their fixed port, or port 0 with
- * `ports: 'free'`, and report the port they got.
+ * `ports: 'free'`, and report the port they got. With replicas, each backend's replicas
+ * bind port 0 on 127.0.0.1 and report it; their callers, started after them, get one
+ * `ipv4:` target listing every replica (grpc-js balances it with round_robin).
  */
 const fs = require('node:fs');
 const os = require('node:os');
@@ -58,9 +60,10 @@ const DEFAULT_READY_TIMEOUT_MS = 240_000;
  * @property {{ stream: string, subjectPrefix: string }} [events]  the JetStream stream and subject prefix
  *   every service uses (EVENTS_STREAM, EVENTS_SUBJECT_PREFIX); default ACS_EVENTS / acs. Stacks
  *   sharing one NATS server (parallel tests) each need their own.
- * @property {number} [replicas]  processes of each edge (api-gateway, dispatcher), default 1. Above 1
- *   they bind ports of their own on 127.0.0.1, behind an entry point in this process on the edges'
- *   ports (entry-point.js); api-gateway's rate limits must then count in Redis (env REDIS_URL).
+ * @property {number} [replicas]  processes of each service, default 1. Above 1 the edges bind ports
+ *   of their own on 127.0.0.1, behind an entry point in this process on the edges' ports
+ *   (entry-point.js), the backends TCP ports of their own on 127.0.0.1; api-gateway's rate limits
+ *   must then count in Redis (env REDIS_URL).
  */
 
 /**
@@ -69,7 +72,8 @@ const DEFAULT_READY_TIMEOUT_MS = 240_000;
  *   admin API under /admin); a getter: a restarted api-gateway may have another port
  * @property {string} adminToken
  * @property {Record<PortName, number>} ports  the TCP ports the edges are bound to (updated by restart)
- * @property {Record<GrpcName, string>} grpcTargets  gRPC target of each service, `unix:<dir>/<service>.sock`
+ * @property {Record<GrpcName, string>} grpcTargets  gRPC target of each service, `unix:<dir>/<service>.sock`,
+ *   or with replicas `ipv4:127.0.0.1:<port>,…` (the dispatcher: its first replica's socket)
  * @property {ServiceProcess[]} processes
  * @property {string[]} replicaApiUrls  each api-gateway process's own origin (behind the entry point
  *   when replicated; else just apiUrl)
@@ -414,7 +418,7 @@ async function startStack(options) {
   isReady = true;
   say(
     entry
-      ? `ready at ${apiUrl()} and ${gatewayUrl}: the entry point in front of ${replicas} replicas of api-gateway and dispatcher`
+      ? `ready at ${apiUrl()} and ${gatewayUrl}: the entry point in front of ${replicas} replicas of api-gateway and dispatcher, ${replicas} of every backend`
       : `ready at ${apiUrl()}`,
   );
   const metricsAt = processes
