@@ -10,6 +10,7 @@ import type { commandRegistry } from '@acs/protos';
 import {
   callUnary,
   CLIENT_CHANNEL_OPTIONS,
+  createGrpcClient,
   createGrpcServer,
   createLogger,
   fromGrpcError,
@@ -239,6 +240,65 @@ describe('createGrpcServer’s connection age', () => {
       expect(answers.length).toBeGreaterThan(40);
       // About one connection per 300 ms, ±10 %.
       expect(connections).toBeGreaterThanOrEqual(3);
+    } finally {
+      client.close();
+    }
+  });
+});
+
+describe('CLIENT_CHANNEL_OPTIONS over a target of several addresses', () => {
+  // How the launcher wires replicas (`ipv4:127.0.0.1:a,127.0.0.1:b`) and how a headless
+  // Service resolves: round_robin spreads the calls, and skips an address that is down.
+  const servers: GrpcServer[] = [];
+  const served = [0, 0];
+  let ports: number[] = [];
+
+  beforeAll(async () => {
+    ports = await Promise.all(
+      [0, 1].map(async (index) => {
+        const server = createGrpcServer({
+          logger,
+          isReady: async () => true,
+          services: [
+            {
+              name: 'acs.command_registry.v1.CommandRegistryService',
+              definition: proto.CommandRegistryService.service,
+              handlers: {
+                GetCommand: async () => {
+                  served[index] += 1;
+                  return { command_json: String(index) };
+                },
+              },
+            },
+          ],
+        });
+        servers.push(server);
+        return server.listen('127.0.0.1:0');
+      }),
+    );
+  });
+
+  afterAll(async () => {
+    await Promise.all(servers.map((server) => server.drain()));
+  });
+
+  it('spreads calls over every address, and sends them all to the other while one is down', async () => {
+    const client = createGrpcClient(
+      proto.CommandRegistryService,
+      `ipv4:${ports.map((port) => `127.0.0.1:${port}`).join(',')}`,
+    );
+    const call = () =>
+      callUnary(client, client.GetCommand, { application_id: '1', guild_id: '', command_id: '1' });
+    try {
+      for (let i = 0; i < 20; i += 1) await call();
+      // Both connect before the first call is sent; from then on, in turn.
+      expect(served[0]).toBeGreaterThanOrEqual(8);
+      expect(served[1]).toBeGreaterThanOrEqual(8);
+
+      await servers[0]!.drain();
+      const before = served[1]!;
+      for (let i = 0; i < 20; i += 1) await call();
+      expect(served[1]! - before).toBe(20);
     } finally {
       client.close();
     }
