@@ -137,12 +137,12 @@ describe('outbox relay', () => {
     const relays = [0, 1].map(
       () => new OutboxRelay({ pool, schema: SCHEMA, nats, logger: quiet, batchSize: 20 }),
     );
-    const published = [0, 0];
-    await Promise.all(
-      relays.map(async (relay, index) => {
-        for (let count = await relay.relayBatch(); count > 0; count = await relay.relayBatch()) {
-          published[index] += count;
-        }
+    const published = await Promise.all(
+      relays.map(async (relay) => {
+        let total = 0;
+        for (let count = await relay.relayBatch(); count > 0; count = await relay.relayBatch())
+          total += count;
+        return total;
       }),
     );
     await waitUntilPublished(ids);

@@ -265,7 +265,7 @@ describe('CLIENT_CHANNEL_OPTIONS over a target of several addresses', () => {
               definition: proto.CommandRegistryService.service,
               handlers: {
                 GetCommand: async () => {
-                  served[index] += 1;
+                  served[index] = (served[index] ?? 0) + 1;
                   return { command_json: String(index) };
                 },
               },
