@@ -28,7 +28,15 @@ async function waitForAll(ids: string[], timeoutMs: number): Promise<Map<string,
     const missing = ids.filter((id) => !counts.has(id));
     if (missing.length === 0) return counts;
     if (Date.now() > deadline) {
-      throw new Error(`${missing.length} of ${ids.length} events never arrived\n${stack.recentLogs(15)}`);
+      // Lost before the stream (a row left unpublished) or after it (not delivered)?
+      const { rows } = await pool.query(
+        'SELECT count(*)::int AS n FROM oauth.outbox WHERE id = ANY($1) AND published_at IS NULL',
+        [missing],
+      );
+      throw new Error(
+        `${missing.length} of ${ids.length} events never arrived (${rows[0].n} of them still unpublished ` +
+          `in oauth's outbox)\n${stack.recentLogs(15)}`,
+      );
     }
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -86,9 +94,10 @@ it('loses nothing when the dispatcher is killed with 1,000 events in flight', as
   // Kill it mid-stream: some delivered, most not.
   const deadline = Date.now() + 20_000;
   while (receiver.events().length < 50 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
-  const dispatcher = stack.processes.find((p) => p.name === 'dispatcher')!;
-  dispatcher.child.kill('SIGKILL');
-  await dispatcher.exited;
+  // Every dispatcher (each replica under ACS_TEST_REPLICAS).
+  const dispatchers = stack.processes.filter((p) => p.name.replace(/#\d+$/, '') === 'dispatcher');
+  for (const dispatcher of dispatchers) dispatcher.child.kill('SIGKILL');
+  await Promise.all(dispatchers.map((dispatcher) => dispatcher.exited));
   const deliveredBeforeKill = new Set(receiver.events().map((e) => e.eventId)).size;
   expect(deliveredBeforeKill).toBeLessThan(1000);
   await stack.restart('dispatcher');

@@ -18,10 +18,18 @@ describe('a running stack', () => {
   });
 
   it('serves gRPC on Unix sockets of its own and the edges on the ports the services reported', async () => {
-    const targets = Object.values(stack.grpcTargets);
+    const targets = Object.entries(stack.grpcTargets);
     expect(targets.length).toBeGreaterThanOrEqual(4);
-    for (const target of targets) expect(target).toMatch(/^unix:\/.*\/acs-[^/]+\/[a-z-]+\.sock$/);
-    expect(fs.existsSync(stack.grpcTargets.oauth.slice('unix:'.length))).toBe(true);
+    for (const [name, target] of targets) {
+      // Under ACS_TEST_REPLICAS each backend's replicas listen on TCP ports of their own,
+      // listed in one target (the dispatchers keep a socket each).
+      if (stack.replicas > 1 && name !== 'dispatcher')
+        expect(target).toMatch(
+          new RegExp(`^ipv4:127\\.0\\.0\\.1:\\d+(,127\\.0\\.0\\.1:\\d+){${stack.replicas - 1}}$`),
+        );
+      else expect(target).toMatch(/^unix:\/.*\/acs-[^/]+\/[a-z-]+\.sock$/);
+    }
+    if (stack.replicas === 1) expect(fs.existsSync(stack.grpcTargets.oauth.slice('unix:'.length))).toBe(true);
     expect(stack.apiUrl).toBe(`http://127.0.0.1:${stack.ports.http}`);
     expect(stack.ports.http).toBeGreaterThan(0);
     expect((await fetch(`${stack.apiUrl}/readyz`)).status).toBe(200);
@@ -40,13 +48,14 @@ describe('a running stack', () => {
 
 describe('a stack that cannot start', () => {
   it('names the service that died and shows its last lines', async () => {
-    const start = startTestStack({ env: { MAX_BODY_BYTES: '-1' } });
+    // One of each (ACS_TEST_REPLICAS aside): the message names the service, not a replica.
+    const start = startTestStack({ replicas: 1, env: { MAX_BODY_BYTES: '-1' } });
     await expect(start).rejects.toThrow(/^api-gateway exited with code 1 [^]*MAX_BODY_BYTES/);
   });
 
   it('names the service that did not report listening in time, with its last lines', async () => {
     // Nothing listens on port 1: the dispatcher waits for NATS before it listens.
-    const start = startTestStack({ natsUrl: 'nats://127.0.0.1:1', readyTimeoutMs: 10_000 });
+    const start = startTestStack({ replicas: 1, natsUrl: 'nats://127.0.0.1:1', readyTimeoutMs: 10_000 });
     // On a busy machine other services may be late too: the dispatcher must be among those
     // named, with its own last lines.
     await expect(start).rejects.toThrow(

@@ -24,7 +24,8 @@ const guildCommands = () =>
   fetch(`${stack.apiUrl}/api/v10/applications/${world.application.id}/guilds/${world.guild.id}/commands`, {
     headers: { Authorization: `Bot ${world.application.botToken}` },
   });
-const oauth = () => stack.processes.find((p) => p.name === 'oauth')!;
+/** oauth's processes: `oauth`, or each replica (`oauth#1`…) under ACS_TEST_REPLICAS. */
+const oauth = () => stack.processes.filter((p) => p.name.replace(/#\d+$/, '') === 'oauth');
 
 async function untilOk(timeoutMs: number): Promise<number[]> {
   const statuses: number[] = [];
@@ -39,7 +40,7 @@ async function untilOk(timeoutMs: number): Promise<number[]> {
 
 it('answers 503 while a peer of command-registry is down, and serves again once it is back', async () => {
   expect((await guildCommands()).status).toBe(200);
-  await oauth().stop();
+  await Promise.all(oauth().map((p) => p.stop()));
 
   const down = await guildCommands();
   expect(down.status).toBe(503);
@@ -60,7 +61,7 @@ it('answers 503 while a peer of command-registry is down, and serves again once 
 it('answers 504 within the request’s budget while a peer of command-registry does not answer', async () => {
   expect((await guildCommands()).status).toBe(200);
   const frozen = oauth();
-  frozen.child.kill('SIGSTOP');
+  for (const p of frozen) p.child.kill('SIGSTOP');
   try {
     const before = Date.now();
     const stalled = await guildCommands();
@@ -71,7 +72,7 @@ it('answers 504 within the request’s budget while a peer of command-registry d
     expect(took).toBeGreaterThanOrEqual(2_500);
     expect(took).toBeLessThan(4_500);
   } finally {
-    frozen.child.kill('SIGCONT');
+    for (const p of frozen) p.child.kill('SIGCONT');
   }
   expect((await untilOk(30_000)).at(-1)).toBe(200);
 });

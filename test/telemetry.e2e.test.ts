@@ -144,9 +144,10 @@ describe('tracing across HTTP → gRPC → PostgreSQL → outbox → NATS → di
     );
     // The request's trace id is in api-gateway's log line of the event it made (the cache
     // of the application's credentials dropped), written in the event's processing span.
+    // Under ACS_TEST_REPLICAS, in the log of one of the api-gateways.
     const logged = stack.processes
-      .find((p) => p.name === 'api-gateway')
-      ?.lastLines(500)
+      .filter((p) => p.name.replace(/#\d+$/, '') === 'api-gateway')
+      .flatMap((p) => p.lastLines(500))
       .map((line) => {
         try {
           return JSON.parse(line) as { msg?: string; trace_id?: string; span_id?: string };

@@ -9,8 +9,9 @@
  * Flags: --skip-build (use what is built; or ACS_SKIP_BUILD=1), --json-logs (the
  * services' raw JSON lines instead of the readable ones), --with-examples (also run the
  * example bots of examples/ against the demo world: infra/src/run-examples.js),
- * --replicas N (N api-gateway and N dispatcher processes behind one entry point on the
- * usual ports; the rate limits then count in Redis: REDIS_URL, else the Redis at
+ * --replicas N (N processes of every service, api-gateway and dispatcher behind one entry
+ * point on the usual ports, the backends reached by round_robin over their replicas' TCP
+ * ports; the rate limits then count in Redis: REDIS_URL, else the Redis at
  * 127.0.0.1:6379, else it refuses to start).
  */
 const { randomBytes } = require('node:crypto');

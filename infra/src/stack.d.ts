@@ -57,9 +57,11 @@ export interface StackOptions {
   /** JetStream stream and subject prefix of every service (default ACS_EVENTS / acs); one per stack sharing a NATS. */
   events?: { stream: string; subjectPrefix: string };
   /**
-   * Processes of each edge (api-gateway, dispatcher), default 1. Above 1 they listen on ports
-   * of their own behind an entry point on the edges' ports (infra/src/entry-point.js), which
-   * names the api-gateway replica that answered in `X-ACS-Replica`; REDIS_URL must be set.
+   * Processes of each service, default 1. Above 1 the edges (api-gateway, dispatcher) listen
+   * on ports of their own behind an entry point on the edges' ports (infra/src/entry-point.js),
+   * which names the api-gateway replica that answered in `X-ACS-Replica`; each backend's
+   * replicas listen on TCP ports of their own on 127.0.0.1, their callers balancing over
+   * them (round_robin); REDIS_URL must be set.
    */
   replicas?: number;
 }
@@ -70,14 +72,16 @@ export interface Stack {
   adminToken: string;
   /** The TCP ports the edges are bound to, as they reported them (updated by restart). */
   ports: Record<PortName, number>;
-  /** The gRPC target of each service: `unix:<the stack's directory>/<service>.sock`. */
+  /**
+   * The gRPC target of each service: `unix:<the stack's directory>/<service>.sock`; with
+   * replicas, a backend's lists every replica, `ipv4:127.0.0.1:<port>,127.0.0.1:<port>`.
+   */
   grpcTargets: Record<GrpcName, string>;
   /**
-   * Every service process; with replicas, the edges' are named `api-gateway#1`,
-   * `dispatcher#2`...
+   * Every service process; with replicas named `api-gateway#1`, `oauth#2`...
    */
   processes: ServiceProcess[];
-  /** Processes per edge service (1 unless replicated). */
+  /** Processes per service (1 unless replicated). */
   replicas: number;
   /** Each api-gateway process's own origin, by replica (behind the entry point when replicated; else `[apiUrl]`). */
   readonly replicaApiUrls: string[];
@@ -86,9 +90,11 @@ export interface Stack {
   /** SIGTERM to every service (edge services first), SIGKILL after 10 s. */
   stop(): Promise<void>;
   /**
-   * Starts a service again with the same environment and socket (stopping it first if it
-   * runs); resolves once it reports listening and the stack is ready again. An edge started
-   * on port 0 may get another port: read `ports` / `apiUrl` again.
+   * Starts a service again with the same environment and socket, or TCP port for a backend's
+   * replica (stopping it first if it runs); resolves once it reports listening and the stack
+   * is ready again. With replicas, a service's name (`oauth`) restarts each of its replicas,
+   * a replica's (`oauth#2`) that one. An edge started on port 0 may get another port: read
+   * `ports` / `apiUrl` again.
    */
   restart(name: string): Promise<ServiceProcess>;
 }

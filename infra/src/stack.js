@@ -10,7 +10,9 @@
  * No port is picked in advance (a port found free and released can be taken by another
  * process before the service binds it): internal gRPC goes over Unix domain sockets in a
  * directory of the stack's own, and the edges bind their fixed port, or port 0 with
- * `ports: 'free'`, and report the port they got.
+ * `ports: 'free'`, and report the port they got. With replicas, each backend's replicas
+ * bind port 0 on 127.0.0.1 and report it; their callers, started after them, get one
+ * `ipv4:` target listing every replica (grpc-js balances it with round_robin).
  */
 const fs = require('node:fs');
 const os = require('node:os');
@@ -58,9 +60,10 @@ const DEFAULT_READY_TIMEOUT_MS = 240_000;
  * @property {{ stream: string, subjectPrefix: string }} [events]  the JetStream stream and subject prefix
  *   every service uses (EVENTS_STREAM, EVENTS_SUBJECT_PREFIX); default ACS_EVENTS / acs. Stacks
  *   sharing one NATS server (parallel tests) each need their own.
- * @property {number} [replicas]  processes of each edge (api-gateway, dispatcher), default 1. Above 1
- *   they bind ports of their own on 127.0.0.1, behind an entry point in this process on the edges'
- *   ports (entry-point.js); api-gateway's rate limits must then count in Redis (env REDIS_URL).
+ * @property {number} [replicas]  processes of each service, default 1. Above 1 the edges bind ports
+ *   of their own on 127.0.0.1, behind an entry point in this process on the edges' ports
+ *   (entry-point.js), the backends TCP ports of their own on 127.0.0.1; api-gateway's rate limits
+ *   must then count in Redis (env REDIS_URL).
  */
 
 /**
@@ -69,7 +72,8 @@ const DEFAULT_READY_TIMEOUT_MS = 240_000;
  *   admin API under /admin); a getter: a restarted api-gateway may have another port
  * @property {string} adminToken
  * @property {Record<PortName, number>} ports  the TCP ports the edges are bound to (updated by restart)
- * @property {Record<GrpcName, string>} grpcTargets  gRPC target of each service, `unix:<dir>/<service>.sock`
+ * @property {Record<GrpcName, string>} grpcTargets  gRPC target of each service, `unix:<dir>/<service>.sock`,
+ *   or with replicas `ipv4:127.0.0.1:<port>,…` (the dispatcher: its first replica's socket)
  * @property {ServiceProcess[]} processes
  * @property {string[]} replicaApiUrls  each api-gateway process's own origin (behind the entry point
  *   when replicated; else just apiUrl)
@@ -88,7 +92,7 @@ async function startStack(options) {
   const logMode = options.logMode ?? 'pretty';
   const host = options.host ?? '127.0.0.1';
   const folders = findServices(root);
-  const replicaNames = SERVICE_WIRING.filter((w) => w.edge).flatMap((w) =>
+  const replicaNames = SERVICE_WIRING.flatMap((w) =>
     Array.from({ length: options.replicas ?? 1 }, (_, i) => `${w.name}#${i + 1}`),
   );
   const output = createOutput(logMode, options.logFile, [
@@ -130,9 +134,15 @@ async function startStack(options) {
     throw new Error(
       `${replicas} replicas need REDIS_URL: each api-gateway would count the rate limits on its own`,
     );
-  /** What runs: one unit per service, and per replica of the edges. */
+  /**
+   * What runs: one unit per service, or with replicas one per replica of every service.
+   * Replicas of a backend listen on TCP ports of their own on 127.0.0.1 (`port`, 0 until it
+   * reports one) and their peers get every address in one target, balanced by the channel's
+   * round_robin (service-kit's CLIENT_CHANNEL_OPTIONS).
+   * @type {{ wiring: import('./service-wiring').ServiceWiring, folder: any, replica: number, name: string, port?: number }[]}
+   */
   const units = services.flatMap(({ wiring, folder }) =>
-    wiring.edge && replicas > 1
+    replicas > 1
       ? Array.from({ length: replicas }, (_, replica) => ({
           wiring,
           folder,
@@ -141,6 +151,20 @@ async function startStack(options) {
         }))
       : [{ wiring, folder, replica: 0, name: wiring.name }],
   );
+  /** Whether a service's replicas serve gRPC on TCP ports (the dispatcher's keep their sockets: api-gateway i calls dispatcher i). */
+  const overTcp = (wiring) => replicas > 1 && Boolean(wiring.grpc) && !wiring.edge;
+  // Peers of a backend on TCP can only be given its addresses once its replicas report
+  // them: the services start in waves, each after the backends it calls.
+  const waveOf = (wiring) =>
+    Math.max(
+      0,
+      ...peersOf(wiring).map((grpcName) => {
+        const peer = services.find((s) => s.wiring.grpc === grpcName)?.wiring;
+        return peer && overTcp(peer) ? waveOf(peer) + 1 : 0;
+      }),
+    );
+  const waves = [];
+  for (const unit of units) (waves[waveOf(unit.wiring)] ??= []).push(unit);
   const requestedPorts = resolvePorts(options.ports ?? {});
   if (options.ports !== 'free') await assertPortsFree(services, requestedPorts);
   /** The ports the edges are bound to, as they report them. */
@@ -156,13 +180,19 @@ async function startStack(options) {
 
   // Short (a socket path has a limit of about 100 bytes) and this stack's alone.
   const socketDir = fs.mkdtempSync(path.join(os.tmpdir(), 'acs-'));
+  /** Filled for a backend on TCP once its replicas report their ports (`ipv4:127.0.0.1:a,127.0.0.1:b`). */
   const grpcTargets = /** @type {Record<GrpcName, string>} */ (
     Object.fromEntries(
-      SERVICE_WIRING.flatMap((w) =>
-        w.grpc ? [[w.grpc, `unix:${path.join(socketDir, `${w.name}.sock`)}`]] : [],
+      services.flatMap(({ wiring: w }) =>
+        w.grpc && !overTcp(w) ? [[w.grpc, `unix:${path.join(socketDir, `${w.name}.sock`)}`]] : [],
       ),
     )
   );
+  /** A backend's target once each of its replicas has a port. */
+  const tcpTargetOf = (wiring) => {
+    const mine = units.filter((u) => u.wiring === wiring);
+    return mine.every((u) => u.port) ? `ipv4:${mine.map((u) => `127.0.0.1:${u.port}`).join(',')}` : undefined;
+  };
   const readyTimeoutMs = options.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS;
   /** A replicated gRPC server's socket: the first replica's is the one of grpcTargets. */
   const replicaSocket = (grpcName, replica) =>
@@ -206,18 +236,26 @@ async function startStack(options) {
     }
     return { ...common, RATE_LIMIT_REPLICAS: String(replicas) };
   };
-  /** The gRPC targets a unit is given: a replica of the dispatcher serves on its own socket, api-gateway i calls dispatcher i. */
-  const grpcOf = ({ wiring, replica }) =>
-    entry && wiring.edge
+  /**
+   * The gRPC targets a unit is given: a replica of the dispatcher serves on its own socket,
+   * api-gateway i calls dispatcher i; a backend's replica listens on its TCP port (the one
+   * it had, on a restart).
+   */
+  const grpcOf = ({ wiring, replica, port }) => {
+    if (overTcp(wiring)) return { ...grpcTargets, [wiring.grpc]: `127.0.0.1:${port ?? 0}` };
+    return entry && wiring.edge
       ? { ...grpcTargets, dispatcher: replicaSocket('dispatcher', replica % replicas) }
       : grpcTargets;
+  };
   let isStopping = false;
   let isReady = false;
+  /** @type {Map<ServiceProcess, (typeof units)[number]>} */
+  const unitOf = new Map();
   const spawnOne = (unit) => {
     const { wiring, folder } = unit;
     const grpc = grpcOf(unit);
     // A process that was killed leaves its socket file behind, which a new bind refuses.
-    if (wiring.grpc) fs.rmSync(grpc[wiring.grpc].slice('unix:'.length), { force: true });
+    if (wiring.grpc && !overTcp(wiring)) fs.rmSync(grpc[wiring.grpc].slice('unix:'.length), { force: true });
     const child = spawnService({
       name: unit.name,
       main: folder.main,
@@ -257,14 +295,11 @@ async function startStack(options) {
     });
     const slots = replicaProcesses[wiring.name];
     if (entry && slots) slots[unit.replica] = child;
+    unitOf.set(child, unit);
     return child;
   };
   /** @type {ServiceProcess[]} */
-  const processes = units.map(spawnOne);
-  say(
-    `started ${processes.map((p) => `${p.name} (pid ${p.pid})`).join(', ')}; internal gRPC on unix sockets in ${socketDir}`,
-  );
-
+  const processes = [];
   // If this process dies without stop(), its children must not linger.
   const killOnExit = () => processes.forEach((p) => p.exitInfo || p.child.kill('SIGTERM'));
   process.once('exit', killOnExit);
@@ -294,12 +329,14 @@ async function startStack(options) {
    * until /readyz answers 200. Rejects at once when a service dies meanwhile, with its last
    * lines; at the deadline, naming those that did not report or are not serving, with theirs.
    */
-  const waitUntilReady = (started) =>
+  const waitUntilReady = (started, { untilListening = false } = {}) =>
     waitWithDeadline(readyTimeoutMs, async (isLate) => {
       const died = firstDeath([...processes]);
       const reported = Promise.all(
         started.map(async (p) => {
           const listeners = await p.listening;
+          const unit = unitOf.get(p);
+          if (unit && overTcp(unit.wiring) && typeof listeners?.grpc === 'number') unit.port = listeners.grpc;
           // Behind an entry point, the edges' own ports are their replicas' business.
           if (entry && wiringOf(baseName(p.name))?.edge) return;
           for (const name of Object.keys(wiringOf(p.name)?.tcp ?? {})) {
@@ -308,7 +345,7 @@ async function startStack(options) {
         }),
       );
       await Promise.race([reported, died]);
-      while (!isLate()) {
+      while (!isLate() && !untilListening) {
         // Every api-gateway replica on its own port (the entry point would ask one in turn).
         const urls = entry
           ? replicaProcesses['api-gateway'].map((p) => `http://127.0.0.1:${livePort(p, 'http')}`)
@@ -354,6 +391,25 @@ async function startStack(options) {
   };
 
   try {
+    for (const [index, wave] of waves.entries()) {
+      if (!wave) continue;
+      const spawned = wave.map(spawnOne);
+      processes.push(...spawned);
+      if (index === waves.length - 1) break;
+      await waitUntilReady(spawned, { untilListening: true });
+      for (const wiring of new Set(wave.map((u) => u.wiring))) {
+        if (overTcp(wiring)) grpcTargets[wiring.grpc] = /** @type {string} */ (tcpTargetOf(wiring));
+      }
+    }
+    say(
+      `started ${processes.map((p) => `${p.name} (pid ${p.pid})`).join(', ')}; internal gRPC ` +
+        (replicas > 1
+          ? `on 127.0.0.1 (${Object.entries(grpcTargets)
+              .filter(([, target]) => target.startsWith('ipv4:'))
+              .map(([name, target]) => `${name} ${target.slice('ipv4:'.length)}`)
+              .join('; ')}) and unix sockets in ${socketDir}`
+          : `on unix sockets in ${socketDir}`),
+    );
     await waitUntilReady(processes);
   } catch (error) {
     await stop();
@@ -362,7 +418,7 @@ async function startStack(options) {
   isReady = true;
   say(
     entry
-      ? `ready at ${apiUrl()} and ${gatewayUrl}: the entry point in front of ${replicas} replicas of api-gateway and dispatcher`
+      ? `ready at ${apiUrl()} and ${gatewayUrl}: the entry point in front of ${replicas} replicas of api-gateway and dispatcher, ${replicas} of every backend`
       : `ready at ${apiUrl()}`,
   );
   const metricsAt = processes
@@ -385,15 +441,20 @@ async function startStack(options) {
     processes,
     replicas,
     async restart(name) {
-      const index = processes.findIndex((p) => p.name === name);
-      const unit = units[index];
-      if (index < 0 || !unit) throw new Error(`no service ${name} in this stack`);
-      const current = /** @type {ServiceProcess} */ (processes[index]);
-      if (!current.exitInfo) await current.stop();
-      const next = spawnOne(unit);
-      processes[index] = next;
-      await waitUntilReady([next]);
-      return next;
+      // A replicated service's base name (`oauth`) restarts each of its replicas.
+      const targets = processes.filter((p) => p.name === name || (replicas > 1 && baseName(p.name) === name));
+      if (targets.length === 0) throw new Error(`no service ${name} in this stack`);
+      const restarted = await Promise.all(
+        targets.map(async (current) => {
+          const unit = /** @type {(typeof units)[number]} */ (unitOf.get(current));
+          if (!current.exitInfo) await current.stop();
+          const next = spawnOne(unit);
+          processes[processes.indexOf(current)] = next;
+          return next;
+        }),
+      );
+      await waitUntilReady(restarted);
+      return /** @type {ServiceProcess} */ (restarted[0]);
     },
     recentLogs: (count = 30) =>
       processes.map((p) => `--- ${p.name}\n${tail(p, count).join('\n')}`).join('\n'),
@@ -403,6 +464,28 @@ async function startStack(options) {
 
 /** The service a process runs: `api-gateway` for its replica `api-gateway#2`. */
 const baseName = (name) => name.replace(/#\d+$/, '');
+
+/**
+ * The gRPC services a service calls: those whose target its row's environment carries
+ * (its own GRPC_ADDRESS aside).
+ * @param {import('./service-wiring').ServiceWiring} wiring
+ * @returns {GrpcName[]}
+ */
+function peersOf(wiring) {
+  const names = /** @type {GrpcName[]} */ (
+    SERVICE_WIRING.flatMap((w) => (w.grpc && w.grpc !== wiring.grpc ? [w.grpc] : []))
+  );
+  const marker = (name) => `<${name}>`;
+  const values = Object.values(
+    wiring.env({
+      grpc: /** @type {Record<GrpcName, string>} */ (Object.fromEntries(names.map((n) => [n, marker(n)]))),
+      ports: { http: 0, gateway: 0 },
+      host: '127.0.0.1',
+      adminToken: '',
+    }),
+  );
+  return names.filter((name) => values.includes(marker(name)));
+}
 
 /** What `waitWithDeadline` rejects with when time is up. */
 const TIMED_OUT = Symbol('timed out');

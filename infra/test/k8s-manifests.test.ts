@@ -489,3 +489,93 @@ describe('overlays', () => {
     }
   });
 });
+
+/** Millicores of a Kubernetes CPU quantity (`500m`, `1`, `0.5`). */
+function millicores(quantity: string): number {
+  return quantity.endsWith('m') ? Number(quantity.slice(0, -1)) : Number(quantity) * 1000;
+}
+
+/** A container's value of a variable: its own `env`, else the acs-config ConfigMap it loads. */
+function variableOf(list: KubeObject[], container: KubeObject, name: string): string | undefined {
+  const own = (container.env ?? []).find((variable: KubeObject) => variable.name === name);
+  if (own) return own.value;
+  return (container.envFrom ?? [])
+    .map((source: KubeObject) => find(list, 'ConfigMap', source.configMapRef?.name)?.data?.[name])
+    .find((value: string | undefined) => value !== undefined);
+}
+
+describe('scaling', () => {
+  const base = objects.get('base')!;
+
+  it.each(wired.filter((row) => row.grpc).map((row) => [row.name, row] as const))(
+    '%s: a headless Service, dialled by every caller as dns:///<service>:<port>',
+    (name) => {
+      // A ClusterIP Service would pin each client's one HTTP/2 connection to one pod: the
+      // headless one lets the callers' round_robin resolve and use every pod.
+      const service = find(base, 'Service', name)!;
+      expect(service.spec.clusterIP).toBe('None');
+      const grpcPort = (service.spec.ports as KubeObject[]).find((port) => port.name === 'grpc')!;
+      expect(grpcPort).toMatchObject({ targetPort: 'grpc', appProtocol: 'grpc' });
+      const container = find(base, 'Deployment', name)!.spec.template.spec.containers[0];
+      expect(container.ports).toContainEqual({ name: 'grpc', containerPort: grpcPort.port });
+      expect(variableOf(base, container, 'GRPC_ADDRESS')).toBe(`0.0.0.0:${grpcPort.port}`);
+      const callers = wired.filter((caller) => peersOf(caller).includes(name));
+      expect(callers.length).toBeGreaterThan(0);
+      for (const caller of callers) {
+        const callerContainer = find(base, 'Deployment', caller.name)!.spec.template.spec.containers[0];
+        const dialled = (callerContainer.env as KubeObject[])
+          .filter((variable) => variable.name.endsWith('_GRPC_URL'))
+          .map((variable) => variable.value as string);
+        expect([caller.name, dialled]).toEqual([
+          caller.name,
+          expect.arrayContaining([`dns:///${name}:${grpcPort.port}`]),
+        ]);
+      }
+    },
+  );
+
+  it.each(wired.map((row) => [row.name] as const))(
+    '%s: the HPA adds pods at a share of a CPU request a pod can use (not at a few millicores)',
+    (name) => {
+      for (const dir of ['base', 'overlays/production']) {
+        const list = objects.get(dir)!;
+        const container = find(list, 'Deployment', name)!.spec.template.spec.containers[0];
+        const hpa = find(list, 'HorizontalPodAutoscaler', name)!;
+        const target = hpa.spec.metrics.find((metric: KubeObject) => metric.resource?.name === 'cpu');
+        const utilisation = target.resource.target.averageUtilization as number;
+        // A pod's event loop saturates near 800 millicores (k8s/README.md, Capacity): it
+        // should scale out well before, and not at a tenth of what it does.
+        const scalesAt = (millicores(container.resources.requests.cpu) * utilisation) / 100;
+        expect([dir, scalesAt >= 300 && scalesAt <= 700]).toEqual([dir, true]);
+      }
+    },
+  );
+
+  it.each(overlays)(
+    '%s: the pools of every pod at the HPA maxima fit within PostgreSQL’s max_connections',
+    (dir) => {
+      const list = objects.get(dir)!;
+      const cluster = list.find((object) => object.kind === 'Cluster');
+      const single = find(list, 'StatefulSet', 'postgres');
+      const args: string[] = single?.spec.template.spec.containers[0].args ?? [];
+      const limit = Number(
+        cluster?.spec.postgresql.parameters.max_connections ??
+          args.find((arg) => arg.startsWith('max_connections='))?.split('=')[1] ??
+          100,
+      );
+      let pools = 0;
+      for (const deployment of list.filter((object) => object.kind === 'Deployment')) {
+        const container = deployment.spec.template.spec.containers[0];
+        if (!(container.env ?? []).some((variable: KubeObject) => variable.name === 'DATABASE_URL')) continue;
+        const pool = Number(variableOf(list, container, 'DB_POOL_SIZE'));
+        const maxReplicas = find(list, 'HorizontalPodAutoscaler', deployment.metadata.name)!.spec.maxReplicas;
+        expect([deployment.metadata.name, pool > 0]).toEqual([deployment.metadata.name, true]);
+        pools += maxReplicas * pool;
+      }
+      expect(pools).toBeGreaterThan(0);
+      // Each migration Job holds a connection while it runs; PostgreSQL keeps 3 for the superuser.
+      const jobs = list.filter((object) => object.kind === 'Job').length;
+      expect(pools + jobs + 3).toBeLessThanOrEqual(limit);
+    },
+  );
+});

@@ -19,7 +19,7 @@ export interface TestStack {
   admin: AdminRequest;
   /** The running services (pids, exit state, last lines); replicas are named `api-gateway#2`. */
   processes: Stack['processes'];
-  /** Processes per edge (api-gateway, dispatcher): 1, or ACS_TEST_REPLICAS / the `replicas` option. */
+  /** Processes per service: 1, or ACS_TEST_REPLICAS / the `replicas` option. */
   replicas: number;
   /** Each api-gateway process's own origin, by replica (`[apiUrl]` unless replicated). */
   readonly replicaApiUrls: string[];
@@ -59,7 +59,7 @@ export async function startTestStack(
     /** How long the services may take to get ready (default: the launcher's, minutes). */
     readyTimeoutMs?: number;
     /**
-     * Processes per edge behind one entry point (`npm start -- --replicas N`); default
+     * Processes per service, the edges behind one entry point (`npm start -- --replicas N`); default
      * ACS_TEST_REPLICAS, else 1. Above 1 the rate limits count in Redis (REDIS_URL, default
      * the test Redis on 127.0.0.1:6379).
      */

@@ -131,6 +131,28 @@ describe('outbox relay', () => {
     expect(copies).toHaveLength(1);
   });
 
+  it('shares the rows between replicas’ relays: each row published by one of them, once', async () => {
+    const ids = await insertEvents(400);
+    // Two replicas of a service, each with its relay, on one outbox.
+    const relays = [0, 1].map(
+      () => new OutboxRelay({ pool, schema: SCHEMA, nats, logger: quiet, batchSize: 20 }),
+    );
+    const published = await Promise.all(
+      relays.map(async (relay) => {
+        let total = 0;
+        for (let count = await relay.relayBatch(); count > 0; count = await relay.relayBatch())
+          total += count;
+        return total;
+      }),
+    );
+    await waitUntilPublished(ids);
+    // FOR UPDATE SKIP LOCKED: a batch one relay holds is skipped by the other, never sent twice.
+    expect(published[0]! + published[1]!).toBe(ids.length);
+    expect(Math.min(...published)).toBeGreaterThan(0);
+    const messages = (await readStream(500)).filter((m) => ids.includes(m.headers?.get('Nats-Msg-Id') ?? ''));
+    expect(new Set(messages.map((m) => m.headers?.get('Nats-Msg-Id'))).size).toBe(ids.length);
+  });
+
   it('leaves rows unpublished, and writes unaffected, while NATS cannot be reached', async () => {
     const relay = startOutboxRelay({
       pool,

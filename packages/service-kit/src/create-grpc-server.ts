@@ -27,6 +27,17 @@ export interface GrpcServer {
 }
 
 /**
+ * How long a connection to an ACS gRPC server lives. A client's round_robin balances over the addresses its
+ * name resolved to when it connected, and grpc-js resolves a name again only when a
+ * connection ends: without an end, pods that an autoscaler adds would get no calls from
+ * clients already connected. So a connection lives about a minute (grpc-js adds ±10 %
+ * of jitter): the server then sends GOAWAY, lets the calls in flight finish (up to
+ * 30 s, far beyond a call's 5 s deadline), and the client resolves the name again and
+ * connects to every pod it now finds, without failing a call.
+ */
+export const MAX_CONNECTION_AGE_MS = 60_000;
+
+/**
  * Creates a gRPC server whose handlers are plain async functions. Each runs with the
  * incoming call's deadline (`runWithDeadline`), so the calls it makes to other services
  * end when its caller stops waiting. Errors go through the one translation (DiscordError
@@ -41,10 +52,16 @@ export function createGrpcServer(options: {
   services: ServiceBinding[];
   isReady: () => Promise<boolean>;
   readinessIntervalMs?: number;
+  /** How long a client's connection lives before GOAWAY (default MAX_CONNECTION_AGE_MS). */
+  maxConnectionAgeMs?: number;
 }): GrpcServer {
   const { logger } = options;
   const errorLog = new RepeatedErrorLog(logger);
-  const server = new grpc.Server({ 'grpc.max_receive_message_length': 8 * 1024 * 1024 });
+  const server = new grpc.Server({
+    'grpc.max_receive_message_length': 8 * 1024 * 1024,
+    'grpc.max_connection_age_ms': options.maxConnectionAgeMs ?? MAX_CONNECTION_AGE_MS,
+    'grpc.max_connection_age_grace_ms': 30_000,
+  });
   const names = ['', ...options.services.map((s) => s.name)];
   const health = new HealthImplementation(Object.fromEntries(names.map((n) => [n, 'NOT_SERVING'])));
   health.addToServer(server);

@@ -1,9 +1,16 @@
 import * as grpc from '@grpc/grpc-js';
+import {
+  connect,
+  createServer as createNetServer,
+  type AddressInfo,
+  type Server as NetServer,
+} from 'node:net';
 import { loadCommandRegistryProto } from '@acs/protos';
 import type { commandRegistry } from '@acs/protos';
 import {
   callUnary,
   CLIENT_CHANNEL_OPTIONS,
+  createGrpcClient,
   createGrpcServer,
   createLogger,
   fromGrpcError,
@@ -165,5 +172,135 @@ describe('createGrpcServer', () => {
     ready = true;
     await new Promise((r) => setTimeout(r, 150));
     expect(await isServing(client)).toBe(true);
+  });
+});
+
+describe('createGrpcServer’s connection age', () => {
+  // A client resolves its target again only when a connection ends: the server ends each
+  // after maxConnectionAgeMs (GOAWAY), so clients find pods added since; calls in flight
+  // then must finish, and new ones go on a new connection, none failing.
+  let server: GrpcServer;
+  let proxy: NetServer;
+  let connections = 0;
+
+  beforeAll(async () => {
+    server = createGrpcServer({
+      logger,
+      maxConnectionAgeMs: 300,
+      isReady: async () => true,
+      services: [
+        {
+          name: 'acs.command_registry.v1.CommandRegistryService',
+          definition: proto.CommandRegistryService.service,
+          handlers: {
+            GetCommand: async (req: commandRegistry.GetCommandRequest__Output) => {
+              await new Promise((r) => setTimeout(r, 80));
+              return { command_json: req.command_id };
+            },
+          },
+        },
+      ],
+    });
+    const port = await server.listen('127.0.0.1:0');
+    // Counts the client's TCP connections on their way to the server.
+    proxy = createNetServer((socket) => {
+      connections += 1;
+      const upstream = connect(port, '127.0.0.1');
+      socket.pipe(upstream).pipe(socket);
+      for (const s of [socket, upstream]) s.on('error', () => s.destroy());
+      socket.on('close', () => upstream.destroy());
+      upstream.on('close', () => socket.destroy());
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  });
+
+  afterAll(async () => {
+    await server.drain();
+    await new Promise((resolve) => proxy.close(resolve));
+  });
+
+  it('ends each connection after its age without failing a call', async () => {
+    const { port } = proxy.address() as AddressInfo;
+    const client = new proto.CommandRegistryService(
+      `127.0.0.1:${port}`,
+      grpc.credentials.createInsecure(),
+      CLIENT_CHANNEL_OPTIONS,
+    );
+    try {
+      const calls: Promise<unknown>[] = [];
+      const until = Date.now() + 1500;
+      for (let i = 0; Date.now() < until; i += 1) {
+        calls.push(
+          callUnary(client, client.GetCommand, { application_id: '1', guild_id: '', command_id: `${i}` }),
+        );
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      const answers = await Promise.allSettled(calls);
+      expect(answers.filter((a) => a.status === 'rejected')).toEqual([]);
+      expect(answers.length).toBeGreaterThan(40);
+      // About one connection per 300 ms, ±10 %.
+      expect(connections).toBeGreaterThanOrEqual(3);
+    } finally {
+      client.close();
+    }
+  });
+});
+
+describe('CLIENT_CHANNEL_OPTIONS over a target of several addresses', () => {
+  // How the launcher wires replicas (`ipv4:127.0.0.1:a,127.0.0.1:b`) and how a headless
+  // Service resolves: round_robin spreads the calls, and skips an address that is down.
+  const servers: GrpcServer[] = [];
+  const served = [0, 0];
+  let ports: number[] = [];
+
+  beforeAll(async () => {
+    ports = await Promise.all(
+      [0, 1].map(async (index) => {
+        const server = createGrpcServer({
+          logger,
+          isReady: async () => true,
+          services: [
+            {
+              name: 'acs.command_registry.v1.CommandRegistryService',
+              definition: proto.CommandRegistryService.service,
+              handlers: {
+                GetCommand: async () => {
+                  served[index] = (served[index] ?? 0) + 1;
+                  return { command_json: String(index) };
+                },
+              },
+            },
+          ],
+        });
+        servers.push(server);
+        return server.listen('127.0.0.1:0');
+      }),
+    );
+  });
+
+  afterAll(async () => {
+    await Promise.all(servers.map((server) => server.drain()));
+  });
+
+  it('spreads calls over every address, and sends them all to the other while one is down', async () => {
+    const client = createGrpcClient(
+      proto.CommandRegistryService,
+      `ipv4:${ports.map((port) => `127.0.0.1:${port}`).join(',')}`,
+    );
+    const call = () =>
+      callUnary(client, client.GetCommand, { application_id: '1', guild_id: '', command_id: '1' });
+    try {
+      for (let i = 0; i < 20; i += 1) await call();
+      // Both connect before the first call is sent; from then on, in turn.
+      expect(served[0]).toBeGreaterThanOrEqual(8);
+      expect(served[1]).toBeGreaterThanOrEqual(8);
+
+      await servers[0]!.drain();
+      const before = served[1]!;
+      for (let i = 0; i < 20; i += 1) await call();
+      expect(served[1]! - before).toBe(20);
+    } finally {
+      client.close();
+    }
   });
 });
