@@ -139,6 +139,90 @@ afterAll(async () => {
   await stack?.stop();
 });
 
+describe('GUILD_CREATE after Identify', () => {
+  const guildCreateOf = (packets: Array<{ t?: string; d?: any }>, id: string) =>
+    packets.find((p) => p.t === 'GUILD_CREATE' && p.d.id === id)?.d;
+
+  it('with GUILD_PRESENCES: every member of a small guild and the presences of those connected', () => {
+    const d = guildCreateOf(raw, guildId);
+    expect(d.large).toBe(false);
+    expect(d.members.map((m: any) => m.user.id)).toEqual([
+      app.id,
+      ...[owner.id, alice.id, bob.id, carol.id].sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : 1)),
+    ]);
+    expect(d.members.find((m: any) => m.user.id === alice.id).user).toMatchObject({ username: 'alice' });
+    // The users' presences; the bot's own (discord.js's Identify sets it) is set after READY.
+    expect(d.presences.map((p: any) => p.user.id).sort()).toEqual([alice.id, bob.id].sort());
+    expect(d.presences.find((p: any) => p.user.id === bob.id).activities).toEqual([
+      expect.objectContaining({ name: 'Go', type: 0 }),
+    ]);
+    const guild = discord.guilds.cache.get(guildId)!;
+    expect(guild.members.cache.size).toBe(5);
+    expect(guild.members.cache.get(alice.id)?.presence?.status).toBe('dnd');
+    expect(guild.presences.cache.get(alice.id)?.activities.map((a) => a.type)).toEqual([
+      ActivityType.Playing,
+      ActivityType.Custom,
+    ]);
+    expect(guild.presences.cache.get(bob.id)?.status).toBe('idle');
+    expect(guild.presences.cache.has(carol.id)).toBe(false);
+  });
+
+  it('without GUILD_PRESENCES: the bot alone, no presences', async () => {
+    const session = await GatewayTestClient.connect(gatewayUrl);
+    sessions.push(session);
+    await session.identify(app.bot_token, { intents: 1 | (1 << 1) });
+    const d = (await session.dispatch('GUILD_CREATE')).d as any;
+    expect(d.members.map((m: any) => m.user.id)).toEqual([app.id]);
+    expect(d.presences).toEqual([]);
+    expect(d.large).toBe(false);
+  });
+
+  it('above large_threshold: large, with only the members online, with a role or a nickname', async () => {
+    const crowded = (await createGuild(stack, { name: 'Crowded', owner_id: owner.id })).id;
+    const role = await admin(
+      'POST',
+      `/admin/guilds/${crowded}/roles`,
+      { name: 'ranked', permissions: '0' },
+      201,
+    );
+    await admin('PUT', `/admin/guilds/${crowded}/members/${alice.id}`, {}, 201);
+    await admin('PUT', `/admin/guilds/${crowded}/members/${bob.id}`, { nick: 'Bobby' }, 201);
+    await admin('PUT', `/admin/guilds/${crowded}/members/${carol.id}`, { roles: [role.id] }, 201);
+    const extras = Array.from({ length: 47 }, (_, i) => i);
+    for (let i = 0; i < extras.length; i += 12) {
+      await Promise.all(
+        extras.slice(i, i + 12).map(async (n) => {
+          const user = await createUser(stack, { username: `extra${n}` });
+          await admin('PUT', `/admin/guilds/${crowded}/members/${user.id}`, {}, 201);
+        }),
+      );
+    }
+    await admin(
+      'POST',
+      '/admin/oauth2/authorize',
+      { client_id: app.id, user_id: owner.id, guild_id: crowded, scope: 'bot', permissions: '0' },
+      200,
+    );
+    // owner, alice, bob, carol, 47 others and the bot: 52 members.
+    for (const [threshold, large] of [
+      [50, true],
+      [250, false],
+    ] as const) {
+      const session = await GatewayTestClient.connect(gatewayUrl);
+      sessions.push(session);
+      await session.identify(app.bot_token, { intents: 1 | (1 << 8), large_threshold: threshold });
+      const d = (await session.next((p) => p.t === 'GUILD_CREATE' && (p.d as any).id === crowded)).d as any;
+      expect(d.large).toBe(large);
+      expect(d.member_count).toBe(52);
+      const listed = d.members.map((m: any) => m.user.id);
+      if (large) expect(listed.sort()).toEqual([app.id, alice.id, bob.id, carol.id].sort());
+      else expect(listed).toHaveLength(52);
+      expect(d.presences.map((p: any) => p.user.id).sort()).toEqual([alice.id, bob.id, app.id].sort());
+      session.close(1000);
+    }
+  }, 60_000);
+});
+
 describe('guild.members.fetch({ withPresences: true })', () => {
   let guild: Guild;
   beforeAll(() => {
