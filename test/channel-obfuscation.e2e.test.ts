@@ -438,3 +438,110 @@ describe('elsewhere', () => {
     }
   });
 });
+
+describe('visibility flipped by roles, not overwrites', () => {
+  const managedRole = () =>
+    client.guilds.cache.get(guildId)!.roles.cache.find((r) => r.tags?.botId === botId)!;
+  const updatesOf = (id: string, from: number) =>
+    raw.slice(from).filter((p) => p.t === 'CHANNEL_UPDATE' && p.d.id === id);
+
+  it('a role granted to the bot shows a channel open to that role; taking the role hides it again', async () => {
+    const role = await admin(
+      'POST',
+      `/admin/guilds/${guildId}/roles`,
+      { name: 'insiders', permissions: '0' },
+      201,
+    );
+    const inner = await admin(
+      'POST',
+      `/admin/guilds/${guildId}/channels`,
+      {
+        name: 'inner',
+        type: 0,
+        permission_overwrites: [
+          { id: guildId, type: 0, allow: '0', deny: VIEW_CHANNEL.toString() },
+          { id: role.id, type: 0, allow: VIEW_CHANNEL.toString(), deny: '0' },
+        ],
+      },
+      201,
+    );
+    await waitFor('the new channel', () => cached(inner.id));
+    expect(cached(inner.id)?.name).toBe('___hidden___');
+    expect(cached(inner.id)?.flags.has(ChannelFlags.ChannelObfuscated)).toBe(true);
+
+    // The bot's managed role stays in the list (the route keeps it anyway).
+    const managedId = managedRole().id;
+    let from = raw.length;
+    const granted = await admin(
+      'PUT',
+      `/admin/guilds/${guildId}/members/${botId}`,
+      { roles: [managedId, role.id] },
+      200,
+    );
+    expect([...granted.roles].sort()).toEqual([managedId, role.id].sort());
+    await waitFor('the channel in full', () => (cached(inner.id)?.name === 'inner' ? true : undefined));
+    expect(cached(inner.id)?.flags.has(ChannelFlags.ChannelObfuscated)).toBe(false);
+    expect(updatesOf(inner.id, from).map((p) => [p.d.name, p.d.flags ?? 0])).toEqual([['inner', 0]]);
+    // Only the channel whose visibility flipped is sent: the secret one stays hidden, untouched.
+    expect(updatesOf(secretId, from)).toEqual([]);
+    expect(cached(secretId)?.name).toBe('___hidden___');
+
+    from = raw.length;
+    const taken = await admin('PUT', `/admin/guilds/${guildId}/members/${botId}`, { roles: [] }, 200);
+    // An empty list keeps the bot's own managed role, as the route promises.
+    expect(taken.roles).toEqual([managedId]);
+    await waitFor('the channel hidden again', () =>
+      cached(inner.id)?.name === '___hidden___' ? true : undefined,
+    );
+    expect(cached(inner.id)?.flags.has(ChannelFlags.ChannelObfuscated)).toBe(true);
+    expect(updatesOf(inner.id, from).map((p) => [p.d.name, p.d.flags])).toEqual([['___hidden___', 1 << 17]]);
+  });
+
+  it('@everyone losing VIEW_CHANNEL hides every channel without an allowing overwrite; regaining it shows them', async () => {
+    // The managed role gives SEND_MESSAGES only: the bot views channels through @everyone.
+    await admin(
+      'PATCH',
+      `/admin/guilds/${guildId}/roles/${managedRole().id}`,
+      { permissions: SEND_MESSAGES.toString() },
+      200,
+    );
+    await waitFor('the managed role changed', () =>
+      managedRole().permissions.bitfield === SEND_MESSAGES ? true : undefined,
+    );
+    expect(cached(publicId)?.name).toBe('lobby');
+    const everyone = await admin('PATCH', `/admin/guilds/${guildId}/roles/${guildId}`, {}, 200);
+    const withView = BigInt(everyone.permissions);
+    expect(withView & VIEW_CHANNEL).toBe(VIEW_CHANNEL);
+
+    let from = raw.length;
+    await admin(
+      'PATCH',
+      `/admin/guilds/${guildId}/roles/${guildId}`,
+      { permissions: (withView & ~VIEW_CHANNEL).toString() },
+      200,
+    );
+    await waitFor('the channels hidden', () =>
+      cached(publicId)?.name === '___hidden___' && cached(categoryId)?.name === '___hidden___'
+        ? true
+        : undefined,
+    );
+    expect(cached(publicId)?.flags.has(ChannelFlags.ChannelObfuscated)).toBe(true);
+    expect(updatesOf(publicId, from)).toHaveLength(1);
+    // Hidden already: not sent again.
+    expect(updatesOf(secretId, from)).toEqual([]);
+
+    from = raw.length;
+    await admin(
+      'PATCH',
+      `/admin/guilds/${guildId}/roles/${guildId}`,
+      { permissions: withView.toString() },
+      200,
+    );
+    await waitFor('the channels shown', () =>
+      cached(publicId)?.name === 'lobby' && cached(categoryId)?.name === 'hall' ? true : undefined,
+    );
+    expect(cached(publicId)?.flags.has(ChannelFlags.ChannelObfuscated)).toBe(false);
+    expect(updatesOf(publicId, from).map((p) => [p.d.name, p.d.flags ?? 0])).toEqual([['lobby', 0]]);
+    expect(cached(secretId)?.name).toBe('___hidden___');
+  });
+});

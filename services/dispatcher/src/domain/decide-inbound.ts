@@ -52,6 +52,12 @@ export interface IdentifyRequest {
   presence: unknown;
   /** Identify's `capabilities` bit set; 0 when absent or not one. */
   capabilities: number;
+  /**
+   * Identify's `large_threshold` (D:events/gateway-events.mdx §Identify: 50-250, default 50):
+   * above that many members a guild is `large` and its GUILD_CREATE lists no offline member.
+   * An integer out of range counts as the nearest bound, anything else as the default.
+   */
+  largeThreshold: number;
 }
 
 /** The fields of Resume (op 6). */
@@ -143,6 +149,10 @@ export function decideInbound(phase: ConnectionPhase, text: string): InboundDeci
   }
 }
 
+/** Identify's `large_threshold` bounds; the lower one is its default. */
+const MIN_LARGE_THRESHOLD = 50;
+const MAX_LARGE_THRESHOLD = 250;
+
 function readIdentify(d: unknown): InboundDecision {
   if (!isObject(d) || typeof d.token !== 'string') return { kind: 'close', close: Close.DECODE_ERROR };
   const token = readToken(d.token);
@@ -167,9 +177,12 @@ function readIdentify(d: unknown): InboundDecision {
     typeof d.capabilities === 'number' && Number.isSafeInteger(d.capabilities) && d.capabilities >= 0
       ? d.capabilities
       : 0;
+  const largeThreshold = Number.isInteger(d.large_threshold)
+    ? Math.min(MAX_LARGE_THRESHOLD, Math.max(MIN_LARGE_THRESHOLD, d.large_threshold as number))
+    : MIN_LARGE_THRESHOLD;
   return {
     kind: 'identify',
-    identify: { ...token, intents, shard, capabilities, presence: d.presence ?? undefined },
+    identify: { ...token, intents, shard, capabilities, largeThreshold, presence: d.presence ?? undefined },
   };
 }
 

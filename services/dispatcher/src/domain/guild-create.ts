@@ -1,3 +1,5 @@
+import type { MemberObject } from './guild-members-chunks';
+
 /** What a GUILD_CREATE is built from. */
 export interface GuildCreateSource {
   /** The guild object (with roles) as permissions' `GetGuild` answers it. */
@@ -13,6 +15,50 @@ export interface GuildCreateSource {
    * Identify); absent or false when the bot has just joined the guild.
    */
   fillsReadyGuild?: boolean;
+  /**
+   * For a session with GUILD_PRESENCES: the guild's members besides the bot and the
+   * presences of those connected, as `guildCrowd` picks them; absent, only the bot is listed.
+   */
+  crowd?: GuildCrowd;
+}
+
+/** The members (besides the bot) and presences a GUILD_CREATE lists, and whether the guild is large. */
+export interface GuildCrowd {
+  members: readonly MemberObject[];
+  presences: readonly Record<string, unknown>[];
+  large: boolean;
+  /** Every member of the guild, the bot and those not listed included. */
+  memberCount: number;
+}
+
+/** Above this many members a GUILD_CREATE lists only the bot (D:events/gateway-events.mdx §Guild Create). */
+export const CROWDED_GUILD_SIZE = 75_000;
+
+/**
+ * GUILD_CREATE's members and presences for a session with GUILD_PRESENCES
+ * (D:events/gateway-events.mdx §Guild Create Extra Fields and §Request Guild Members): the
+ * presences of the connected members; every member when the guild has at most
+ * `largeThreshold` members, else (a `large` guild) only those online, with a role or with a
+ * nickname. `members` are all the guild's members, the bot among them (left out of the
+ * crowd: the payload lists it first itself); `presences` those of its connected members.
+ */
+export function guildCrowd(
+  members: readonly MemberObject[],
+  presences: readonly Record<string, unknown>[],
+  botUserId: string,
+  largeThreshold: number,
+): GuildCrowd {
+  const large = members.length > largeThreshold;
+  const online = new Set(presences.map((p) => (p.user as { id?: unknown } | undefined)?.id));
+  const listed = members.filter(
+    (m) =>
+      m.user.id !== botUserId &&
+      (!large ||
+        online.has(m.user.id) ||
+        (Array.isArray(m.roles) && m.roles.length > 0) ||
+        (typeof m.nick === 'string' && m.nick !== '')),
+  );
+  return { members: listed, presences, large, memberCount: members.length };
 }
 
 /** Thread types (D:resources/channel.mdx §Channel Types): GUILD_CREATE lists them apart. */
@@ -26,8 +72,9 @@ const THREAD_TYPES: readonly unknown[] = [10, 11, 12];
  * with it). `channels` holds the guild's channels and `threads` its threads (ACS never
  * archives one, so all are active), each with `guild_id`; `members` holds the bot's own
  * member, which clients need for `guild.members.me` (discord.js) and the bot's
- * permissions (with its managed role, found among the guild's roles). ACS streams no
- * other members, presences or voice states.
+ * permissions (with its managed role, found among the guild's roles), then, for a session
+ * with GUILD_PRESENCES, the `crowd`'s members, with its `presences` and `large`. ACS streams
+ * no voice states.
  */
 export function guildCreatePayload(source: GuildCreateSource): Record<string, unknown> {
   const { guild, botUser, joinedAt } = source;
@@ -35,20 +82,21 @@ export function guildCreatePayload(source: GuildCreateSource): Record<string, un
     ...channel,
     guild_id: guild.id,
   }));
-  const members = [botMember(botUser, managedRoleIds(guild, botUser), joinedAt)];
+  const { crowd } = source;
+  const members = [botMember(botUser, managedRoleIds(guild, botUser), joinedAt), ...(crowd?.members ?? [])];
   const count = typeof guild.approximate_member_count === 'number' ? guild.approximate_member_count : 0;
   return {
     ...guild,
     joined_at: joinedAt,
-    large: false,
+    large: crowd?.large ?? false,
     ...(source.fillsReadyGuild ? { unavailable: false } : {}),
     // Never fewer than the members listed.
-    member_count: Math.max(count, members.length),
+    member_count: Math.max(crowd?.memberCount ?? count, members.length),
     voice_states: [],
     members,
     channels: channels.filter((channel) => !THREAD_TYPES.includes(channel.type)),
     threads: channels.filter((channel) => THREAD_TYPES.includes(channel.type)),
-    presences: [],
+    presences: crowd?.presences ?? [],
     stage_instances: [],
     guild_scheduled_events: [],
     soundboard_sounds: [],

@@ -13,7 +13,14 @@ describe('decideInbound', () => {
   it('follows the protocol of each phase', () => {
     expect(decideInbound('hello', identify)).toEqual({
       kind: 'identify',
-      identify: { token: 'abc', botPrefixed: true, intents: 1, shard: null, capabilities: 0 },
+      identify: {
+        token: 'abc',
+        botPrefixed: true,
+        intents: 1,
+        shard: null,
+        capabilities: 0,
+        largeThreshold: 50,
+      },
     });
     expect(decideInbound('ready', identify)).toMatchObject({ kind: 'close', close: { code: 4005 } });
     expect(decideInbound('hello', '{"op":3,"d":{}}')).toMatchObject({ kind: 'close', close: { code: 4003 } });
@@ -29,6 +36,21 @@ describe('decideInbound', () => {
       resume: { token: 't', botPrefixed: false, sessionId: 's', seq: 3 },
     });
   });
+  it("reads Identify's large_threshold: 50-250, the nearest bound beyond, 50 for anything else", () => {
+    const threshold = (value: unknown) => {
+      const decision = decideInbound(
+        'hello',
+        JSON.stringify({ op: 2, d: { token: 't', large_threshold: value } }),
+      );
+      return decision.kind === 'identify' ? decision.identify.largeThreshold : undefined;
+    };
+    expect([threshold(120), threshold(250), threshold(251), threshold(7), threshold(-1)]).toEqual([
+      120, 250, 250, 50, 50,
+    ]);
+    expect([threshold(undefined), threshold('99'), threshold(80.5), threshold(null)]).toEqual([
+      50, 50, 50, 50,
+    ]);
+  });
   it('checks intents and shards', () => {
     // A `Bot ` token must come with intents; a bare one may be a user's, which needs none.
     expect(decideInbound('hello', '{"op":2,"d":{"token":"Bot t"}}')).toMatchObject({ close: { code: 4013 } });
@@ -37,7 +59,14 @@ describe('decideInbound', () => {
     });
     expect(decideInbound('hello', '{"op":2,"d":{"token":"t","capabilities":16381}}')).toEqual({
       kind: 'identify',
-      identify: { token: 't', botPrefixed: false, intents: null, shard: null, capabilities: 16381 },
+      identify: {
+        token: 't',
+        botPrefixed: false,
+        intents: null,
+        shard: null,
+        capabilities: 16381,
+        largeThreshold: 50,
+      },
     });
     expect(decideInbound('hello', '{"op":2,"d":{"token":"t","intents":"all"}}')).toMatchObject({
       identify: { intents: null },

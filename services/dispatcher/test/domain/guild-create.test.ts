@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { guildCreatePayload, type GuildCreateSource } from '../../src/domain/guild-create';
+import { guildCreatePayload, guildCrowd, type GuildCreateSource } from '../../src/domain/guild-create';
 
 // Discord's OpenAPI description (MIT), kept with the end-to-end tests.
 const OPENAPI = path.resolve(__dirname, '../../../../test/fixtures/discord-openapi.json');
@@ -136,5 +136,53 @@ describe('guildCreatePayload', () => {
     expect(guildCreatePayload(counted).member_count).toBe(7);
     const none = source({ guild: { id: GUILD, roles: [everyone], approximate_member_count: 0 } });
     expect(guildCreatePayload(none).member_count).toBe(1);
+  });
+});
+
+describe('guildCrowd', () => {
+  const member = (id: string, extra: Record<string, unknown> = {}) => ({
+    user: { id, username: `user${id}` },
+    nick: null,
+    roles: [] as string[],
+    ...extra,
+  });
+  const presence = (id: string, status: string) => ({
+    user: { id },
+    guild_id: GUILD,
+    status,
+    activities: [],
+  });
+  const members = [
+    member(botUser.id, { roles: ['7'] }),
+    member('1'),
+    member('2', { roles: ['5'] }),
+    member('3', { nick: 'Three' }),
+    member('4'),
+  ];
+  const presences = [presence('4', 'idle'), presence(botUser.id, 'online')];
+
+  it('lists every member besides the bot, up to large_threshold members, and the presences as given', () => {
+    const crowd = guildCrowd(members, presences, botUser.id, 5);
+    expect(crowd.large).toBe(false);
+    expect(crowd.members.map((m) => m.user.id)).toEqual(['1', '2', '3', '4']);
+    expect(crowd.presences).toEqual(presences);
+  });
+
+  it('lists, in a large guild, only the members online, with a role or with a nickname', () => {
+    const crowd = guildCrowd(members, presences, botUser.id, 4);
+    expect(crowd.large).toBe(true);
+    expect(crowd.members.map((m) => m.user.id)).toEqual(['2', '3', '4']);
+  });
+
+  it('goes into GUILD_CREATE after the bot member, with large and presences', () => {
+    const d = guildCreatePayload(source({ crowd: guildCrowd(members, presences, botUser.id, 4) }));
+    expect((d.members as Array<{ user: { id: string } }>).map((m) => m.user.id)).toEqual([
+      botUser.id,
+      '2',
+      '3',
+      '4',
+    ]);
+    expect(d).toMatchObject({ large: true, presences, member_count: 5 });
+    expect(guildCreatePayload(source())).toMatchObject({ large: false, presences: [] });
   });
 });

@@ -83,9 +83,18 @@ export async function answerMemberRequest(
   }
 }
 
+/** Every member of the guild, in user id order, each with its full user. */
+export async function allMembersOf(
+  context: Pick<MemberRequestContext, 'oauth' | 'permissions'>,
+  guildId: string,
+): Promise<MemberObject[]> {
+  const request = { guildId, query: '', limit: 0, presences: false, userIds: null, nonce: null };
+  return (await findMembers(context, request)).members;
+}
+
 /** The members a request names, each with its full user, and (for `user_ids`) those not found. */
 async function findMembers(
-  context: MemberRequestContext,
+  context: Pick<MemberRequestContext, 'oauth' | 'permissions'>,
   request: RequestGuildMembers,
 ): Promise<{ members: MemberObject[]; notFound: string[] | null }> {
   const { permissions } = context;
@@ -120,7 +129,10 @@ async function findMembers(
 }
 
 /** The members with their `user` as others see it (`{id}` alone for a user oauth no longer knows). */
-async function withUsers(context: MemberRequestContext, members: MemberObject[]): Promise<MemberObject[]> {
+async function withUsers(
+  context: Pick<MemberRequestContext, 'oauth'>,
+  members: MemberObject[],
+): Promise<MemberObject[]> {
   const users = await context.oauth.users(members.map((m) => m.user.id));
   return members.map((m) => ({ ...m, user: (users.get(m.user.id) as { id: string } | undefined) ?? m.user }));
 }

@@ -15,6 +15,7 @@ import {
 import {
   Close,
   GATEWAY_VERSION,
+  Intent,
   MAX_SENDS_PER_WINDOW,
   Op,
   SEND_WINDOW_MS,
@@ -22,7 +23,12 @@ import {
 } from '../../domain/gateway-codes';
 import { payload, type GatewayPayload } from '../../domain/gateway-payload';
 import type { GatewayPrincipal } from '../../domain/gateway-principal';
-import { guildCreatePayload } from '../../domain/guild-create';
+import {
+  CROWDED_GUILD_SIZE,
+  guildCreatePayload,
+  guildCrowd,
+  type GuildCrowd,
+} from '../../domain/guild-create';
 import { identifyRefusal, rateLimitKey, type IdentifyDecision } from '../../domain/identify-limits';
 import { SendWindow } from '../../domain/send-window';
 import { shardOf } from '../../domain/shard-of';
@@ -32,7 +38,7 @@ import { disallowedIntents } from '../../domain/privileged-intents';
 import type { RequestGuildMembers } from '../../domain/read-request-guild-members';
 import type { IdentifyStore } from '../../store/identify-store';
 import type { PresenceAnnouncer } from './presence-announcer';
-import { answerMemberRequest, type MemberRequestContext } from './answer-member-request';
+import { allMembersOf, answerMemberRequest, type MemberRequestContext } from './answer-member-request';
 import type { Session, SessionRegistry, SessionSink } from './session-registry';
 
 /** What every connection shares. */
@@ -270,6 +276,15 @@ export class GatewayConnection implements SessionSink {
     if (!(await this.claimIdentify(principal, shard))) return;
     const mine = shard ? guildIds.filter((id) => shardOf(id, shard[1]) === shard[0]) : guildIds;
     const guilds = await Promise.all(mine.map((id) => permissions.guild(id, applicationId)));
+    // Looked up before READY: the GUILD_CREATEs then follow it with nothing in between.
+    const crowds =
+      (request.intents & Intent.GUILD_PRESENCES) !== 0
+        ? await this.crowdsOf(
+            mine.filter((_, index) => guilds[index]),
+            applicationId,
+            request.largeThreshold,
+          )
+        : new Map<string, GuildCrowd>();
     if (this.closed) return;
     const session = registry.createBotSession(
       applicationId,
@@ -307,9 +322,42 @@ export class GatewayConnection implements SessionSink {
         botUser: settings.botUser,
         joinedAt,
         fillsReadyGuild: true,
+        crowd: crowds.get(String(snapshot.guild.id)),
       });
       registry.dispatchGuildCreate(session, d, snapshot.visibleChannelIds);
     }
+  }
+
+  /**
+   * The GUILD_CREATEs' members and presences, guild by guild, for a session with
+   * GUILD_PRESENCES (`guildCrowd`), by guild id; none beyond the bot in a guild of over
+   * 75,000 members, nor in one whose members could not be listed (logged).
+   */
+  private async crowdsOf(
+    guildIds: readonly string[],
+    botUserId: string,
+    largeThreshold: number,
+  ): Promise<Map<string, GuildCrowd>> {
+    const { permissions, presences } = this.context;
+    // The bot is a member of each of its guilds: one lookup counts them all.
+    const counts = new Map(
+      (await permissions.memberGuildCounts(botUserId)).map((g) => [g.guildId, g.memberCount]),
+    );
+    const crowds = new Map<string, GuildCrowd>();
+    await Promise.all(
+      guildIds.map(async (guildId) => {
+        if ((counts.get(guildId) ?? 0) > CROWDED_GUILD_SIZE) return;
+        try {
+          const members = await allMembersOf(this.context, guildId);
+          const ids = members.map((m) => m.user.id);
+          const present = await presences.presencesOf(guildId, ids, members.length);
+          crowds.set(guildId, guildCrowd(members, present, botUserId, largeThreshold));
+        } catch (error: unknown) {
+          this.context.logger.warn({ err: error, guildId }, "guild's members not listed in GUILD_CREATE");
+        }
+      }),
+    );
+    return crowds;
   }
 
   /**

@@ -29,10 +29,22 @@ export interface PresenceAnnouncerDeps {
  * they go offline the same way.
  */
 export class PresenceAnnouncer {
+  /** Per session, the last of its presence changes still under way. */
+  private readonly turns = new Map<string, Promise<void>>();
+
   constructor(private readonly deps: PresenceAnnouncerDeps) {}
 
-  /** A session set its presence (op 3, or Identify's `presence`, or a chat client's connection). */
-  async set(sessionId: string, principal: GatewayPrincipal, presence: Presence): Promise<void> {
+  /**
+   * A session set its presence (op 3, or Identify's `presence`, or a chat client's connection).
+   * A session's changes are stored and announced in the order they were made: an op 3 sent
+   * right after READY is not overtaken by the connection's own `online`.
+   */
+  set(sessionId: string, principal: GatewayPrincipal, presence: Presence): Promise<void> {
+    return this.inTurn(sessionId, () => this.store(sessionId, principal, presence));
+  }
+
+  /** Stores one presence of the session and announces it. */
+  private async store(sessionId: string, principal: GatewayPrincipal, presence: Presence): Promise<void> {
     const isBot = principal.kind === 'bot';
     const userId = isBot ? principal.applicationId : principal.userId;
     // Bots have no privacy setting: their custom status is everyone's to see.
@@ -58,10 +70,12 @@ export class PresenceAnnouncer {
     return this.deps.store.presencesOf(guildId, userIds, guildMemberCount);
   }
 
-  /** A session ended: its presence goes; the user's is their other sessions', or offline. */
+  /**
+   * A session ended: its presence goes (after any change still under way, which would
+   * otherwise store it again); the user's is their other sessions', or offline.
+   */
   end(sessionId: string): void {
-    void this.deps.store
-      .remove(sessionId)
+    void this.inTurn(sessionId, () => this.deps.store.remove(sessionId))
       .then((left) => {
         if (!left) return;
         return this.announce(
@@ -76,6 +90,20 @@ export class PresenceAnnouncer {
       .catch((error: unknown) =>
         this.deps.logger.warn({ err: error, sessionId }, 'presence of an ended session not cleared'),
       );
+  }
+
+  /** Runs `work` after the session's earlier presence changes settled, whatever their outcome. */
+  private inTurn<T>(sessionId: string, work: () => Promise<T>): Promise<T> {
+    const result = (this.turns.get(sessionId) ?? Promise.resolve()).then(work);
+    const settled = result.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.turns.set(sessionId, settled);
+    void settled.then(() => {
+      if (this.turns.get(sessionId) === settled) this.turns.delete(sessionId);
+    });
+    return result;
   }
 
   /** PRESENCE_UPDATE of the user to the bots of each of their guilds. */

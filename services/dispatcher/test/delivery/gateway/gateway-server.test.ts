@@ -381,6 +381,53 @@ describe('presence across replicas', () => {
     expect(await store.presencesOf(guildId, [user.userId])).toEqual([]);
     expect(deaf.received.some((p) => p.t === 'PRESENCE_UPDATE')).toBe(false);
   });
+  it("keeps a session's presence changes in order: an op 3 right after READY, a close right after an op 3", async () => {
+    const bot = newBot();
+    const user = newUser();
+    const guildId = `${user.userId}1`;
+    permissions.memberGuildCounts = async (id) => (id === user.userId ? [{ guildId, memberCount: 3 }] : []);
+    permissions.guildBots = async (ids) =>
+      new Map(ids.map((id) => [id, id === guildId ? [bot.applicationId] : []]));
+    const a = await startReplica({ limits: { ...LIMITS, concurrencyWindowMs: 1 } });
+    const watcher = await open(a.url);
+    await watcher.identify(bot.token, { intents: 1 << 8 });
+    const statuses = () =>
+      watcher.received
+        .filter((p) => p.t === 'PRESENCE_UPDATE')
+        .map((p) => (p.d as { status: string }).status);
+    // The first change of each pair is slow to learn the user's privacy setting.
+    const original = oauth.profilePrivacy;
+    let slow = true;
+    oauth.profilePrivacy = async (...args) => {
+      if (slow) {
+        slow = false;
+        await new Promise((r) => setTimeout(r, 300));
+      }
+      return original.apply(oauth, args);
+    };
+    try {
+      const session = await open(a.url);
+      await session.identify(user.token, { intents: undefined, capabilities: 16381 });
+      session.send({ op: 3, d: { since: null, status: 'dnd', afk: false, activities: [] } });
+      await watcher.next((p) => p.t === 'PRESENCE_UPDATE' && (p.d as { status: string }).status === 'dnd');
+      expect(statuses()).toEqual(['online', 'dnd']);
+      const store = new PresenceStore(pool);
+      expect((await store.latestOf([user.userId])).get(user.userId)?.presence.status).toBe('dnd');
+
+      slow = true;
+      session.send({ op: 3, d: { since: null, status: 'idle', afk: true, activities: [] } });
+      await new Promise((r) => setTimeout(r, 50));
+      session.close(1000);
+      await watcher.next(
+        (p) => p.t === 'PRESENCE_UPDATE' && (p.d as { status: string }).status === 'offline',
+      );
+      expect(statuses()).toEqual(['online', 'dnd', 'idle', 'offline']);
+      // The ended session left no presence behind.
+      expect(await store.presencesOf(guildId, [user.userId])).toEqual([]);
+    } finally {
+      oauth.profilePrivacy = original;
+    }
+  });
 });
 
 describe('PresenceStore', () => {
