@@ -442,6 +442,9 @@ describe('PresenceStore', () => {
       setter: 'user',
       profilePrivacy: 'everyone',
     });
+    // The later update is the user's presence: a few milliseconds apart, so that the two rows'
+    // `updated_at` (millisecond precision) cannot tie.
+    await new Promise((resolve) => setTimeout(resolve, 10));
     await live.put('live-session', {
       userId: user.userId,
       presence: { ...presence, status: 'dnd' },
