@@ -5,6 +5,7 @@ import { expectSchema } from './helpers/openapi-validator';
 import { GatewayTestClient } from './helpers/gateway-client';
 import { createApplication, createGuild, createUser, startTestStack, type TestStack } from './support';
 import { ChatUser } from './support/chat-user';
+import { expectAdmin, waitUntil } from './support/stack-steps';
 
 /**
  * Channels a bot cannot view (issue 13 item 1): a discord.js bot that asks for channel
@@ -38,25 +39,11 @@ let categoryId: string;
 const raw: Array<{ t: string; d: any }> = [];
 const originalSend = WebSocketShard.prototype.send;
 
-async function admin(method: string, path: string, body: unknown, status: number): Promise<any> {
-  const answer = await stack.admin(method, path, body);
-  expect({ path, status: answer.status, body: answer.status === status ? null : answer.body }).toEqual({
-    path,
-    status,
-    body: null,
-  });
-  return answer.body;
-}
+const admin = (method: string, path: string, body: unknown, status: number): Promise<any> =>
+  expectAdmin(stack, method, path, body, status);
 
-async function waitFor<T>(what: string, probe: () => T | undefined, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}\n${stack.recentLogs(10)}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+const waitFor = <T>(what: string, probe: () => T | undefined | false, timeoutMs?: number): Promise<T> =>
+  waitUntil(stack, what, probe, timeoutMs);
 
 /** A raw HTTP call to the public API with the bot's token (or `auth`). */
 async function call(method: string, path: string, body?: string, auth = `Bot ${botToken}`) {

@@ -15,6 +15,7 @@ import {
 } from './support';
 import { WebhookReceiver } from './helpers/webhook-receiver';
 import { percentile, writeOutboxEvents } from './helpers/write-outbox-event';
+import { waitUntil } from './support/stack-steps';
 
 let stack: TestStack;
 let world: DemoWorld;
@@ -80,15 +81,8 @@ function patchApplication(id: string, body: Record<string, unknown>) {
   return stack.admin('PATCH', `/admin/applications/${id}`, body);
 }
 
-async function waitFor<T>(what: string, probe: () => T | undefined, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}\n${stack.recentLogs(10)}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+const waitFor = <T>(what: string, probe: () => T | undefined | false, timeoutMs?: number): Promise<T> =>
+  waitUntil(stack, what, probe, timeoutMs);
 
 beforeAll(async () => {
   // Retries at 1/100 of real time: 10 ms, 20 ms, 40 ms… within a 6 s budget.

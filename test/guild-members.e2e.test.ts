@@ -9,6 +9,7 @@ import {
   type DemoWorld,
   type TestStack,
 } from './support';
+import { expectAdmin, waitUntil } from './support/stack-steps';
 
 /**
  * Members, roles and privileged intents end to end (issue 13, items 2 and 3): discord.js's
@@ -35,26 +36,11 @@ const MEMBERS_FLAG = 1 << 14;
 /** More than one Guild Members Chunk of 1,000. */
 const CROWD = 1020;
 
-async function admin(method: string, path: string, body: unknown, status: number): Promise<any> {
-  const answer = await stack.admin(method, path, body);
-  if (answer.status >= 500) throw new Error(`${method} ${path}: ${answer.status}\n${stack.recentLogs(20)}`);
-  expect({ path, status: answer.status, body: answer.status === status ? null : answer.body }).toEqual({
-    path,
-    status,
-    body: null,
-  });
-  return answer.body;
-}
+const admin = (method: string, path: string, body: unknown, status: number): Promise<any> =>
+  expectAdmin(stack, method, path, body, status);
 
-async function waitFor<T>(what: string, probe: () => T | undefined, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}\n${stack.recentLogs(10)}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+const waitFor = <T>(what: string, probe: () => T | undefined | false, timeoutMs?: number): Promise<T> =>
+  waitUntil(stack, what, probe, timeoutMs);
 
 /** A raw gateway connection, closed after the test file. */
 async function connect(): Promise<GatewayTestClient> {

@@ -12,6 +12,7 @@ import {
 import { api, ChatUser } from './support/chat-user';
 import { expectSchema } from './helpers/openapi-validator';
 import { WebhookReceiver } from './helpers/webhook-receiver';
+import { waitUntil } from './support/stack-steps';
 
 // The Social SDK lobby routes end to end: api-gateway's principals and development
 // limits, the lobby service, the dispatcher's LOBBY_* dispatches to members' sessions and
@@ -39,15 +40,8 @@ async function userToken(appId: string, secret: string, userId: string, scope: s
   return `Bearer ${await userAccessToken(stack.apiUrl, stack.admin, { application, userId, scope, redirectUri: REDIRECT })}`;
 }
 
-async function waitFor<T>(what: string, probe: () => T | undefined, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}\n${stack.recentLogs(10)}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+const waitFor = <T>(what: string, probe: () => T | undefined | false, timeoutMs?: number): Promise<T> =>
+  waitUntil(stack, what, probe, timeoutMs);
 
 beforeAll(async () => {
   stack = await startTestStack({

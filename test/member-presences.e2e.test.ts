@@ -1,6 +1,7 @@
 import { ActivityType, Client, Events, GatewayIntentBits, type Guild } from 'discord.js';
 import { GatewayTestClient } from './helpers/gateway-client';
 import { createApplication, createGuild, createUser, startTestStack, type TestStack } from './support';
+import { expectAdmin } from './support/stack-steps';
 
 /**
  * Presences in Guild Members Chunks (issue 13, the members and presence branches wired
@@ -27,15 +28,8 @@ let discord: Client<true>;
 const raw: Array<{ t: string; d: any }> = [];
 const sessions: GatewayTestClient[] = [];
 
-async function admin(method: string, path: string, body: unknown, status: number): Promise<any> {
-  const answer = await stack.admin(method, path, body);
-  expect({ path, status: answer.status, body: answer.status === status ? null : answer.body }).toEqual({
-    path,
-    status,
-    body: null,
-  });
-  return answer.body;
-}
+const admin = (method: string, path: string, body: unknown, status: number): Promise<any> =>
+  expectAdmin(stack, method, path, body, status);
 
 async function eventually<T>(what: string, check: () => T | undefined, timeoutMs = 15_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;

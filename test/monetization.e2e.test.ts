@@ -10,6 +10,7 @@ import {
   type TestStack,
 } from './support';
 import { api, ChatUser } from './support/chat-user';
+import { expectAdmin, waitUntil } from './support/stack-steps';
 
 /**
  * Monetization end to end (facts C): the admin API plays the store and the payment system;
@@ -33,25 +34,11 @@ const REDIRECT = 'https://shop.example/callback';
 const bot = () => `Bot ${world.application.botToken}`;
 const appId = () => world.application.id;
 
-async function admin(method: string, path: string, body: unknown, status: number): Promise<any> {
-  const answer = await stack.admin(method, path, body);
-  expect({ path, status: answer.status, body: answer.status === status ? null : answer.body }).toEqual({
-    path,
-    status,
-    body: null,
-  });
-  return answer.body;
-}
+const admin = (method: string, path: string, body: unknown, status: number): Promise<any> =>
+  expectAdmin(stack, method, path, body, status);
 
-async function waitFor<T>(what: string, probe: () => T | undefined, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}\n${stack.recentLogs(10)}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+const waitFor = <T>(what: string, probe: () => T | undefined | false, timeoutMs?: number): Promise<T> =>
+  waitUntil(stack, what, probe, timeoutMs);
 
 /** Waits until the bot has got `count` monetization events since `from`, and answers their names. */
 async function eventsSince(from: number, count: number): Promise<Array<[string, any]>> {

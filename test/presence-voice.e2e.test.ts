@@ -9,6 +9,7 @@ import {
   type TestStack,
 } from './support';
 import { api } from './support/chat-user';
+import { expectAdmin } from './support/stack-steps';
 
 /**
  * Presence and voice (issue 13 items 4 and 5) on the whole stack, with discord.js: a user's
@@ -58,15 +59,8 @@ function rawAfter(from: number, t: string, match: (d: any) => boolean = () => tr
   return eventually(() => raw.slice(from).find((p) => p.t === t && match(p.d))?.d);
 }
 
-async function admin(method: string, path: string, body: unknown, status: number): Promise<any> {
-  const answer = await stack.admin(method, path, body);
-  expect({ path, status: answer.status, body: answer.status === status ? null : answer.body }).toEqual({
-    path,
-    status,
-    body: null,
-  });
-  return answer.body;
-}
+const admin = (method: string, path: string, body: unknown, status: number): Promise<any> =>
+  expectAdmin(stack, method, path, body, status);
 
 async function channel(guildId: string, body: Record<string, unknown>): Promise<string> {
   return (await admin('POST', `/admin/guilds/${guildId}/channels`, body, 201)).id as string;
