@@ -130,12 +130,13 @@ describe('guildCreatePayload', () => {
     expect((d.threads as { type: number }[]).map((c) => c.type)).toEqual([10, 11, 12]);
   });
 
-  it('counts the guild members it knows of, never fewer than those listed', () => {
+  it("counts the guild's members whatever is listed, never fewer than those listed", () => {
     expect(guildCreatePayload(source()).member_count).toBe(1);
-    const counted = source({ guild: { id: GUILD, roles: [everyone], approximate_member_count: 7 } });
-    expect(guildCreatePayload(counted).member_count).toBe(7);
-    const none = source({ guild: { id: GUILD, roles: [everyone], approximate_member_count: 0 } });
-    expect(guildCreatePayload(none).member_count).toBe(1);
+    // Without a crowd (no GUILD_PRESENCES) the count is still the guild's.
+    const counted = guildCreatePayload(source({ memberCount: 7 }));
+    expect(counted).toMatchObject({ member_count: 7, members: [{ user: botUser }] });
+    // A count of 0 (a permissions replica that does not count) falls back to those listed.
+    expect(guildCreatePayload(source({ memberCount: 0 })).member_count).toBe(1);
   });
 });
 
@@ -183,6 +184,8 @@ describe('guildCrowd', () => {
       '4',
     ]);
     expect(d).toMatchObject({ large: true, presences, member_count: 5 });
+    const both = source({ memberCount: 6, crowd: guildCrowd(members, presences, botUser.id, 4) });
+    expect(guildCreatePayload(both).member_count).toBe(6);
     expect(guildCreatePayload(source())).toMatchObject({ large: false, presences: [] });
   });
 });
