@@ -106,6 +106,24 @@ export function guildCreatePayload(source: GuildCreateSource): Record<string, un
 }
 
 /**
+ * A GUILD_CREATE's `d` built without a crowd (the one a bot's sessions share when it joins
+ * a guild), as `guildCreatePayload` would have built it with `crowd`: the bot's member
+ * first, then the crowd's, its presences and `large`.
+ */
+export function withCrowd(d: Record<string, unknown>, crowd: GuildCrowd): Record<string, unknown> {
+  const listed = Array.isArray(d.members) ? (d.members as unknown[]).slice(0, 1) : [];
+  const members = [...listed, ...crowd.members];
+  const count = typeof d.member_count === 'number' ? d.member_count : 0;
+  return {
+    ...d,
+    large: crowd.large,
+    member_count: Math.max(count, crowd.memberCount, members.length),
+    members,
+    presences: crowd.presences,
+  };
+}
+
+/**
  * The ids of the bot's managed role (`tags.bot_id` = the bot user's id, which permissions
  * creates when the app is installed with non-zero permissions): none, or one.
  */

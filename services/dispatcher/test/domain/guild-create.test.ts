@@ -1,6 +1,11 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { guildCreatePayload, guildCrowd, type GuildCreateSource } from '../../src/domain/guild-create';
+import {
+  guildCreatePayload,
+  guildCrowd,
+  withCrowd,
+  type GuildCreateSource,
+} from '../../src/domain/guild-create';
 
 // Discord's OpenAPI description (MIT), kept with the end-to-end tests.
 const OPENAPI = path.resolve(__dirname, '../../../../test/fixtures/discord-openapi.json');
@@ -187,5 +192,12 @@ describe('guildCrowd', () => {
     const both = source({ memberCount: 6, crowd: guildCrowd(members, presences, botUser.id, 4) });
     expect(guildCreatePayload(both).member_count).toBe(6);
     expect(guildCreatePayload(source())).toMatchObject({ large: false, presences: [] });
+  });
+
+  it('withCrowd gives a GUILD_CREATE built without a crowd what guildCreatePayload gives it with one', () => {
+    const crowd = guildCrowd(members, presences, botUser.id, 50);
+    const shared = guildCreatePayload(source({ memberCount: 5 }));
+    expect(withCrowd(shared, crowd)).toEqual(guildCreatePayload(source({ memberCount: 5, crowd })));
+    expect(shared).toMatchObject({ large: false, presences: [], members: [{ user: botUser }] });
   });
 });
