@@ -23,11 +23,7 @@ import {
 } from '../../domain/gateway-codes';
 import { payload, type GatewayPayload } from '../../domain/gateway-payload';
 import type { GatewayPrincipal } from '../../domain/gateway-principal';
-import {
-  CROWDED_GUILD_SIZE,
-  guildCreatePayload,
-  type GuildCrowd,
-} from '../../domain/guild-create';
+import { CROWDED_GUILD_SIZE, guildCreatePayload, type GuildCrowd } from '../../domain/guild-create';
 import { identifyRefusal, rateLimitKey, type IdentifyDecision } from '../../domain/identify-limits';
 import { SendWindow } from '../../domain/send-window';
 import { shardOf } from '../../domain/shard-of';

@@ -69,7 +69,12 @@ const joined = (memberCount: number): BotMessage => ({
   }),
   guildId: GUILD,
 });
-const memberAdd: BotMessage = { kind: 'dispatch', t: 'GUILD_MEMBER_ADD', d: { guild_id: GUILD }, guildId: GUILD };
+const memberAdd: BotMessage = {
+  kind: 'dispatch',
+  t: 'GUILD_MEMBER_ADD',
+  d: { guild_id: GUILD },
+  guildId: GUILD,
+};
 const settle = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('SessionRegistry: the GUILD_CREATE of a guild joined', () => {
@@ -85,7 +90,11 @@ describe('SessionRegistry: the GUILD_CREATE of a guild joined', () => {
     publish(joined(3));
     publish(memberAdd);
     expect(plain.payloads.map((p) => p.t)).toEqual(['GUILD_CREATE', 'GUILD_MEMBER_ADD']);
-    expect(plain.payloads[0]!.d).toMatchObject({ member_count: 3, members: [{ user: botUser }], presences: [] });
+    expect(plain.payloads[0]!.d).toMatchObject({
+      member_count: 3,
+      members: [{ user: botUser }],
+      presences: [],
+    });
     // The members are being listed: nothing yet, the member add waits behind.
     await settle();
     expect(crowded.payloads).toEqual([]);
