@@ -174,7 +174,9 @@ describe('the gateway protocol', () => {
       name: expect.any(String),
       unavailable: false,
       roles: expect.any(Array),
-      member_count: 1,
+      // The guild's whole count (its owner and the bot), though without GUILD_PRESENCES
+      // only the bot is listed.
+      member_count: 2,
       threads: [],
     });
     // The guild's channels (with guild_id) and the bot's own member, as discord.js needs them.

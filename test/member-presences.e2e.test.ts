@@ -198,6 +198,15 @@ describe('GUILD_CREATE after Identify', () => {
       200,
     );
     // owner, alice, bob, carol, 47 others and the bot: 52 members.
+    // discord.js's session (GUILD_PRESENCES, large_threshold 50) learns of the join with the
+    // same crowd as after an Identify.
+    const joined = await eventually('the GUILD_CREATE of the join', () => guildCreateOf(raw, crowded));
+    expect(joined).toMatchObject({ large: true, member_count: 52 });
+    expect(joined).not.toHaveProperty('unavailable');
+    expect(joined.members.map((m: any) => m.user.id).sort()).toEqual(
+      [app.id, alice.id, bob.id, carol.id].sort(),
+    );
+    expect(joined.presences.map((p: any) => p.user.id).sort()).toEqual([alice.id, bob.id, app.id].sort());
     for (const [threshold, large] of [
       [50, true],
       [250, false],

@@ -13,6 +13,7 @@ import { createOAuthClient } from './clients/oauth-client';
 import { createPermissionsClient } from './clients/permissions-client';
 import { DB_SCHEMA, loadConfig, SERVICE_NAME } from './config';
 import { createServer } from './create-server';
+import { crowdOf } from './delivery/gateway/answer-member-request';
 import { DispatchBus } from './delivery/gateway/dispatch-bus';
 import { startGatewayServer } from './delivery/gateway/gateway-server';
 import { PresenceAnnouncer } from './delivery/gateway/presence-announcer';
@@ -72,6 +73,8 @@ export async function startService(
     replayBufferSize: config.REPLAY_BUFFER_SIZE,
     canViewChannel: (userId, guildId, channelId) => permissions.canViewChannel(userId, guildId, channelId),
     guildView: (guildId, viewerId) => permissions.guild(guildId, viewerId),
+    crowdOf: (guildId, botUserId, largeThreshold) =>
+      crowdOf({ oauth, permissions, presences }, guildId, botUserId, largeThreshold),
     logger,
     onSessionEnd: (session) => presences.end(session.id),
   });

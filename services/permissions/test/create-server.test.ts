@@ -177,9 +177,15 @@ describe('PermissionsService over gRPC', () => {
     expect(JSON.parse(withChannels.guild_json)).toEqual(guild);
     // By position then id: the thread (position 0) sorts after the older category.
     expect(JSON.parse(withChannels.channels_json)).toEqual([category, thread, text, voice]);
+    // The owner is the guild's one member; the count follows the members.
+    expect(withChannels.member_count).toBe(1);
+    await callUnary(client, client.PutMember, { guild_id: guild.id, user_id: '4242', body_json: '' });
+    const counted = await callUnary(client, client.GetGuild, { guild_id: guild.id, with_channels: true });
+    expect(counted.member_count).toBe(2);
 
     const without = await callUnary(client, client.GetGuild, { guild_id: guild.id });
     expect(without.channels_json).toBe('');
+    expect(without.member_count).toBe(0);
     const unknown = await errorOf(
       callUnary(client, client.GetGuild, { guild_id: '123456789', with_channels: true }),
     );

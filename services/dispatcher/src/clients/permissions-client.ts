@@ -10,6 +10,11 @@ export interface GuildSnapshot {
   channels: Record<string, unknown>[];
   /** With a viewer: the ids of the channels and threads the viewer may view. */
   visibleChannelIds?: string[];
+  /**
+   * How many members the guild has, bots included; 0 from a permissions replica that does
+   * not count them yet (a rolling update), absent from fakes.
+   */
+  memberCount?: number;
 }
 
 /**
@@ -102,6 +107,7 @@ export function createPermissionsClient(client: permissions.PermissionsServiceCl
         return {
           ...(viewerId === undefined ? {} : { visibleChannelIds: answer.visible_channel_ids }),
           guild: JSON.parse(answer.guild_json) as Record<string, unknown>,
+          memberCount: answer.member_count,
           // Empty from a permissions replica older than `with_channels` (a rolling update).
           channels: answer.channels_json
             ? (JSON.parse(answer.channels_json) as Record<string, unknown>[])

@@ -64,6 +64,8 @@ export interface BotSessionFacts {
   intents: number;
   /** Identify's `capabilities` (0 when absent). */
   capabilities?: number;
+  /** Identify's `large_threshold` (50-250), for the GUILD_CREATE of a guild the bot joins. */
+  largeThreshold?: number;
 }
 
 /** Whether a bot session receives a dispatch: it is on the dispatch's shard and has its intent. */

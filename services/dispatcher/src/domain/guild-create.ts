@@ -8,6 +8,8 @@ export interface GuildCreateSource {
   channels: readonly Record<string, unknown>[];
   /** The bot user, as READY's `user` shows it. */
   botUser: Record<string, unknown>;
+  /** How many members the guild has, bots included (permissions' count; 0 when unknown). */
+  memberCount?: number;
   /** When the bot joined the guild (ISO 8601). */
   joinedAt: string;
   /**
@@ -73,8 +75,9 @@ const THREAD_TYPES: readonly unknown[] = [10, 11, 12];
  * archives one, so all are active), each with `guild_id`; `members` holds the bot's own
  * member, which clients need for `guild.members.me` (discord.js) and the bot's
  * permissions (with its managed role, found among the guild's roles), then, for a session
- * with GUILD_PRESENCES, the `crowd`'s members, with its `presences` and `large`. ACS streams
- * no voice states.
+ * with GUILD_PRESENCES, the `crowd`'s members, with its `presences` and `large`.
+ * `member_count` is the guild's whole count, with or without a crowd. ACS streams no voice
+ * states.
  */
 export function guildCreatePayload(source: GuildCreateSource): Record<string, unknown> {
   const { guild, botUser, joinedAt } = source;
@@ -84,14 +87,13 @@ export function guildCreatePayload(source: GuildCreateSource): Record<string, un
   }));
   const { crowd } = source;
   const members = [botMember(botUser, managedRoleIds(guild, botUser), joinedAt), ...(crowd?.members ?? [])];
-  const count = typeof guild.approximate_member_count === 'number' ? guild.approximate_member_count : 0;
   return {
     ...guild,
     joined_at: joinedAt,
     large: crowd?.large ?? false,
     ...(source.fillsReadyGuild ? { unavailable: false } : {}),
-    // Never fewer than the members listed.
-    member_count: Math.max(crowd?.memberCount ?? count, members.length),
+    // The guild's count whatever the intents; never fewer than the members listed.
+    member_count: Math.max(source.memberCount ?? 0, crowd?.memberCount ?? 0, members.length),
     voice_states: [],
     members,
     channels: channels.filter((channel) => !THREAD_TYPES.includes(channel.type)),
@@ -100,6 +102,24 @@ export function guildCreatePayload(source: GuildCreateSource): Record<string, un
     stage_instances: [],
     guild_scheduled_events: [],
     soundboard_sounds: [],
+  };
+}
+
+/**
+ * A GUILD_CREATE's `d` built without a crowd (the one a bot's sessions share when it joins
+ * a guild), as `guildCreatePayload` would have built it with `crowd`: the bot's member
+ * first, then the crowd's, its presences and `large`.
+ */
+export function withCrowd(d: Record<string, unknown>, crowd: GuildCrowd): Record<string, unknown> {
+  const listed = Array.isArray(d.members) ? (d.members as unknown[]).slice(0, 1) : [];
+  const members = [...listed, ...crowd.members];
+  const count = typeof d.member_count === 'number' ? d.member_count : 0;
+  return {
+    ...d,
+    large: crowd.large,
+    member_count: Math.max(count, crowd.memberCount, members.length),
+    members,
+    presences: crowd.presences,
   };
 }
 

@@ -38,6 +38,7 @@ beforeAll(async () => {
               guild_json: JSON.stringify({ id: GUILD, name: 'Guild', roles: [] }),
               owner_id: '1',
               channels_json: request.with_channels ? JSON.stringify([{ id: '2', type: 0 }]) : '',
+              member_count: request.with_channels ? 3 : 0,
             };
           },
           async ListMemberGuilds(
@@ -78,6 +79,7 @@ describe('createPermissionsClient', () => {
     await expect(client.guild(GUILD)).resolves.toEqual({
       guild: { id: GUILD, name: 'Guild', roles: [] },
       channels: [{ id: '2', type: 0 }],
+      memberCount: 3,
     });
     await expect(client.guild('1600000000000000009')).resolves.toBeUndefined();
   });

@@ -1,6 +1,11 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { guildCreatePayload, guildCrowd, type GuildCreateSource } from '../../src/domain/guild-create';
+import {
+  guildCreatePayload,
+  guildCrowd,
+  withCrowd,
+  type GuildCreateSource,
+} from '../../src/domain/guild-create';
 
 // Discord's OpenAPI description (MIT), kept with the end-to-end tests.
 const OPENAPI = path.resolve(__dirname, '../../../../test/fixtures/discord-openapi.json');
@@ -130,12 +135,13 @@ describe('guildCreatePayload', () => {
     expect((d.threads as { type: number }[]).map((c) => c.type)).toEqual([10, 11, 12]);
   });
 
-  it('counts the guild members it knows of, never fewer than those listed', () => {
+  it("counts the guild's members whatever is listed, never fewer than those listed", () => {
     expect(guildCreatePayload(source()).member_count).toBe(1);
-    const counted = source({ guild: { id: GUILD, roles: [everyone], approximate_member_count: 7 } });
-    expect(guildCreatePayload(counted).member_count).toBe(7);
-    const none = source({ guild: { id: GUILD, roles: [everyone], approximate_member_count: 0 } });
-    expect(guildCreatePayload(none).member_count).toBe(1);
+    // Without a crowd (no GUILD_PRESENCES) the count is still the guild's.
+    const counted = guildCreatePayload(source({ memberCount: 7 }));
+    expect(counted).toMatchObject({ member_count: 7, members: [{ user: botUser }] });
+    // A count of 0 (a permissions replica that does not count) falls back to those listed.
+    expect(guildCreatePayload(source({ memberCount: 0 })).member_count).toBe(1);
   });
 });
 
@@ -183,6 +189,15 @@ describe('guildCrowd', () => {
       '4',
     ]);
     expect(d).toMatchObject({ large: true, presences, member_count: 5 });
+    const both = source({ memberCount: 6, crowd: guildCrowd(members, presences, botUser.id, 4) });
+    expect(guildCreatePayload(both).member_count).toBe(6);
     expect(guildCreatePayload(source())).toMatchObject({ large: false, presences: [] });
+  });
+
+  it('withCrowd gives a GUILD_CREATE built without a crowd what guildCreatePayload gives it with one', () => {
+    const crowd = guildCrowd(members, presences, botUser.id, 50);
+    const shared = guildCreatePayload(source({ memberCount: 5 }));
+    expect(withCrowd(shared, crowd)).toEqual(guildCreatePayload(source({ memberCount: 5, crowd })));
+    expect(shared).toMatchObject({ large: false, presences: [], members: [{ user: botUser }] });
   });
 });

@@ -35,7 +35,11 @@ function oauthWith(answer: () => Promise<ApplicationSettings>): OAuthClient {
 }
 
 const permissions = {
-  guild: async (guildId: string) => ({ guild: { id: guildId, name: 'Guild', roles: [] }, channels: [] }),
+  guild: async (guildId: string) => ({
+    guild: { id: guildId, name: 'Guild', roles: [] },
+    channels: [],
+    memberCount: 12,
+  }),
 } as Partial<PermissionsClient> as PermissionsClient;
 
 describe('planDeliveries', () => {
@@ -53,6 +57,10 @@ describe('planDeliveries', () => {
     expect(plan.gateway).toMatchObject([
       { to: 'bot', applicationId: APP, message: { t: 'GUILD_CREATE', guildId: GUILD } },
     ]);
+    // The guild's whole count, though only the bot is listed.
+    const route = plan.gateway[0] as { message: { d: { member_count: number; members: unknown[] } } };
+    expect(route.message.d.member_count).toBe(12);
+    expect(route.message.d.members).toHaveLength(1);
   });
 
   it('sends ENTITLEMENT_CREATE as the webhook event (the entitlement as data) and to the bot, UPDATE and DELETE only to the bot', async () => {

@@ -37,12 +37,14 @@ export function createGuildHandlers({ guilds, channels, contexts }: GuildHandler
     async GetGuild(request: permissions.GetGuildRequest__Output): Promise<permissions.GetGuildResponse> {
       const guildId = readPathSnowflake('guild_id', request.guild_id);
       const viewerId = request.viewer_id ? readPathSnowflake('viewer_id', request.viewer_id) : undefined;
-      const [{ guild, roles }, guildChannels, viewer] = await Promise.all([
+      const [{ guild, roles }, guildChannels, viewer, memberCount] = await Promise.all([
         guilds.getGuild(guildId),
         request.with_channels ? channels.listChannels(guildId) : undefined,
         request.with_channels && viewerId ? contexts.loadPermissionContext(guildId, viewerId) : undefined,
+        request.with_channels ? guilds.countMembers(guildId) : 0,
       ]);
       return {
+        member_count: memberCount,
         visible_channel_ids: guildChannels && viewer ? [...visibleChannelIds(viewer, guildChannels)] : [],
         guild_json: JSON.stringify(renderGuild(guild, roles)),
         owner_id: guild.ownerId,

@@ -56,6 +56,11 @@ export class GuildStore {
     return { guild: toGuild(row), roles: row.roles.map(toRole) };
   }
 
+  /** How many members the guild has, bots included (0 for an unknown guild). */
+  countMembers(guildId: string): Promise<number> {
+    return this.prisma.member.count({ where: { guildId: BigInt(guildId) } });
+  }
+
   /** Changes a guild's fields; 404 10004 for an unknown guild. */
   async updateGuild(guildId: string, input: UpdateGuildInput): Promise<GuildWithRoles> {
     const [row] = await this.prisma.guild.updateManyAndReturn({

@@ -1,6 +1,7 @@
 import type { OAuthClient } from '../../clients/oauth-client';
 import type { PermissionsClient } from '../../clients/permissions-client';
 import { Intent, MAX_MEMBERS_PER_QUERY, MEMBERS_PER_CHUNK, Op } from '../../domain/gateway-codes';
+import { guildCrowd, type GuildCrowd } from '../../domain/guild-create';
 import { guildMembersChunks, matchesQuery, type MemberObject } from '../../domain/guild-members-chunks';
 import { shardOf } from '../../domain/shard-of';
 import {
@@ -90,6 +91,22 @@ export async function allMembersOf(
 ): Promise<MemberObject[]> {
   const request = { guildId, query: '', limit: 0, presences: false, userIds: null, nonce: null };
   return (await findMembers(context, request)).members;
+}
+
+/**
+ * A GUILD_CREATE's members and presences for a session with GUILD_PRESENCES (`guildCrowd`):
+ * every member of the guild, and the presences of those connected.
+ */
+export async function crowdOf(
+  context: Pick<MemberRequestContext, 'oauth' | 'permissions'> & { presences: PresenceSource },
+  guildId: string,
+  botUserId: string,
+  largeThreshold: number,
+): Promise<GuildCrowd> {
+  const members = await allMembersOf(context, guildId);
+  const ids = members.map((m) => m.user.id);
+  const present = await context.presences.presencesOf(guildId, ids, members.length);
+  return guildCrowd(members, present, botUserId, largeThreshold);
 }
 
 /** The members a request names, each with its full user, and (for `user_ids`) those not found. */

@@ -23,12 +23,7 @@ import {
 } from '../../domain/gateway-codes';
 import { payload, type GatewayPayload } from '../../domain/gateway-payload';
 import type { GatewayPrincipal } from '../../domain/gateway-principal';
-import {
-  CROWDED_GUILD_SIZE,
-  guildCreatePayload,
-  guildCrowd,
-  type GuildCrowd,
-} from '../../domain/guild-create';
+import { CROWDED_GUILD_SIZE, guildCreatePayload, type GuildCrowd } from '../../domain/guild-create';
 import { identifyRefusal, rateLimitKey, type IdentifyDecision } from '../../domain/identify-limits';
 import { SendWindow } from '../../domain/send-window';
 import { shardOf } from '../../domain/shard-of';
@@ -38,7 +33,7 @@ import { disallowedIntents } from '../../domain/privileged-intents';
 import type { RequestGuildMembers } from '../../domain/read-request-guild-members';
 import type { IdentifyStore } from '../../store/identify-store';
 import type { PresenceAnnouncer } from './presence-announcer';
-import { allMembersOf, answerMemberRequest, type MemberRequestContext } from './answer-member-request';
+import { answerMemberRequest, crowdOf, type MemberRequestContext } from './answer-member-request';
 import type { Session, SessionRegistry, SessionSink } from './session-registry';
 
 /** What every connection shares. */
@@ -288,7 +283,12 @@ export class GatewayConnection implements SessionSink {
     if (this.closed) return;
     const session = registry.createBotSession(
       applicationId,
-      { shard, intents: request.intents, capabilities: request.capabilities },
+      {
+        shard,
+        intents: request.intents,
+        capabilities: request.capabilities,
+        largeThreshold: request.largeThreshold,
+      },
       this,
     );
     this.session = session;
@@ -338,7 +338,7 @@ export class GatewayConnection implements SessionSink {
     botUserId: string,
     largeThreshold: number,
   ): Promise<Map<string, GuildCrowd>> {
-    const { permissions, presences } = this.context;
+    const { permissions } = this.context;
     // The bot is a member of each of its guilds: one lookup counts them all.
     const counts = new Map(
       (await permissions.memberGuildCounts(botUserId)).map((g) => [g.guildId, g.memberCount]),
@@ -348,10 +348,7 @@ export class GatewayConnection implements SessionSink {
       guildIds.map(async (guildId) => {
         if ((counts.get(guildId) ?? 0) > CROWDED_GUILD_SIZE) return;
         try {
-          const members = await allMembersOf(this.context, guildId);
-          const ids = members.map((m) => m.user.id);
-          const present = await presences.presencesOf(guildId, ids, members.length);
-          crowds.set(guildId, guildCrowd(members, present, botUserId, largeThreshold));
+          crowds.set(guildId, await crowdOf(this.context, guildId, botUserId, largeThreshold));
         } catch (error: unknown) {
           this.context.logger.warn({ err: error, guildId }, "guild's members not listed in GUILD_CREATE");
         }

@@ -5,6 +5,7 @@ import { isSamePrincipal, type GatewayPrincipal } from '../../domain/gateway-pri
 import {
   botSessionReceives,
   userSessionReceives,
+  type BotDispatch,
   type BotMessage,
   type BotSessionFacts,
   type ChannelDispatch,
@@ -18,6 +19,7 @@ import {
   obfuscateGuildCreate,
 } from '../../domain/obfuscate-channel';
 import { ReplayBuffer } from '../../domain/replay-buffer';
+import { CROWDED_GUILD_SIZE, withCrowd, type GuildCrowd } from '../../domain/guild-create';
 import type { GuildSnapshot } from '../../clients/permissions-client';
 import type { DispatchBus } from './dispatch-bus';
 
@@ -46,6 +48,11 @@ export interface Session {
    */
   pending: Promise<void>;
   /**
+   * How many of a bot session's dispatches wait in `pending` behind the members of a
+   * GUILD_CREATE (`SessionRegistryOptions.crowdOf`): while any do, the next ones queue too.
+   */
+  held: number;
+  /**
    * A bot session's guilds (those of the GUILD_CREATEs it was sent): the subscription to
    * each guild's channel changes and, when the session asked for channel obfuscation, the
    * ids of the channels it was shown in full.
@@ -55,6 +62,10 @@ export interface Session {
 
 /** GUILDS (1 << 0): channel events need it (D:events/gateway.mdx §List of Intents). */
 const GUILDS_INTENT = 1 << 0;
+/** GUILD_PRESENCES (1 << 8): a GUILD_CREATE lists the guild's members and presences (§Guild Create). */
+const GUILD_PRESENCES_INTENT = 1 << 8;
+/** Identify's default `large_threshold` (D:events/gateway-events.mdx §Identify). */
+const DEFAULT_LARGE_THRESHOLD = 50;
 
 /** What the registry needs besides the bus. */
 export interface SessionRegistryOptions {
@@ -65,6 +76,11 @@ export interface SessionRegistryOptions {
   /** The guild's channels and which of them `viewerId` (a bot) may view now; undefined: no such guild. */
   guildView: (guildId: string, viewerId: string) => Promise<GuildSnapshot | undefined>;
   logger: Pick<Logger, 'warn'>;
+  /**
+   * The members and presences of the GUILD_CREATE of a guild the bot joins, for its sessions
+   * with GUILD_PRESENCES (as after Identify); absent, or rejecting (logged), only the bot is listed.
+   */
+  crowdOf?: (guildId: string, botUserId: string, largeThreshold: number) => Promise<GuildCrowd>;
   /** Called once when a session ends for good (its presence goes). */
   onSessionEnd?: (session: Session) => void;
 }
@@ -204,6 +220,7 @@ export class SessionRegistry {
       expiry: null,
       unsubscribe: () => undefined,
       pending: Promise.resolve(),
+      held: 0,
       guilds: new Map(),
     };
     this.sessions.set(session.id, session);
@@ -217,6 +234,21 @@ export class SessionRegistry {
       return;
     }
     if (!session.bot || !botSessionReceives(session.bot, message)) return;
+    const crowd = message.t === 'GUILD_CREATE' ? this.crowdFor(session, message.d) : undefined;
+    if (!crowd && session.held === 0) return this.deliverBot(session, message);
+    // Behind a GUILD_CREATE whose members are being listed: in turn.
+    session.held += 1;
+    session.pending = session.pending
+      .then(() => crowd)
+      .then((found) => {
+        session.held -= 1;
+        if (this.sessions.get(session.id) !== session) return;
+        const d = message.d as Record<string, unknown>;
+        this.deliverBot(session, found ? { ...message, d: withCrowd(d, found) } : message);
+      });
+  }
+
+  private deliverBot(session: Session, message: BotDispatch): void {
     if (message.t === 'GUILD_CREATE') {
       return this.dispatchGuildCreate(
         session,
@@ -226,6 +258,26 @@ export class SessionRegistry {
     }
     if (message.t === 'GUILD_DELETE') this.leaveGuild(session, String((message.d as { id?: unknown }).id));
     this.dispatch(session, message.t, message.d);
+  }
+
+  /**
+   * The members and presences a joined guild's GUILD_CREATE lists for a session with
+   * GUILD_PRESENCES (undefined when it lists the bot alone: no such intent, a guild of over
+   * 75,000 members, or a lookup that failed, logged).
+   */
+  private crowdFor(session: Session, d: unknown): Promise<GuildCrowd | undefined> | undefined {
+    const { crowdOf } = this.options;
+    const facts = session.bot;
+    if (!crowdOf || !facts || session.principal.kind !== 'bot') return undefined;
+    if ((facts.intents & GUILD_PRESENCES_INTENT) === 0) return undefined;
+    const { id, member_count: count } = d as { id?: unknown; member_count?: unknown };
+    if (typeof count === 'number' && count > CROWDED_GUILD_SIZE) return undefined;
+    const guildId = String(id);
+    const threshold = facts.largeThreshold ?? DEFAULT_LARGE_THRESHOLD;
+    return crowdOf(guildId, session.principal.applicationId, threshold).catch((error: unknown) => {
+      this.options.logger.warn({ err: error, guildId }, "guild's members not listed in GUILD_CREATE");
+      return undefined;
+    });
   }
 
   private leaveGuild(session: Session, guildId: string): void {
