@@ -33,9 +33,22 @@ async function waitForAll(ids: string[], timeoutMs: number): Promise<Map<string,
         'SELECT count(*)::int AS n FROM oauth.outbox WHERE id = ANY($1) AND published_at IS NULL',
         [missing],
       );
+      // After it: handled by a dispatcher (processed_event) and with what delivery row?
+      const handled = await pool.query(
+        'SELECT count(*)::int AS n FROM dispatcher.processed_event WHERE id = ANY($1)',
+        [missing],
+      );
+      const deliveries = await pool.query(
+        `SELECT status, attempts, leased_until IS NOT NULL AS leased, last_error, count(*)::int AS n
+           FROM dispatcher.webhook_delivery WHERE event_id = ANY($1)
+          GROUP BY 1, 2, 3, 4 ORDER BY 5 DESC`,
+        [missing],
+      );
       throw new Error(
         `${missing.length} of ${ids.length} events never arrived (${rows[0].n} of them still unpublished ` +
-          `in oauth's outbox)\n${stack.recentLogs(15)}`,
+          `in oauth's outbox, ${handled.rows[0].n} handled by a dispatcher, delivery rows: ` +
+          `${JSON.stringify(deliveries.rows)}; first missing: ${missing.slice(0, 3).join(', ')})\n` +
+          stack.recentLogs(15),
       );
     }
     await new Promise((r) => setTimeout(r, 100));

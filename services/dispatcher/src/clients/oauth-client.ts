@@ -23,8 +23,13 @@ export interface ApplicationSettings {
  * transport with 503 or 504.
  */
 export interface OAuthClient {
-  /** The application's settings (cached for a few seconds: every webhook attempt needs the signing key). */
-  settings(applicationId: string): Promise<ApplicationSettings>;
+  /**
+   * The application's settings (cached for a few seconds: every webhook attempt needs the
+   * signing key). With `notBefore`, only an answer asked of oauth at or after that time
+   * does (else oauth is asked again): another replica may have changed the settings
+   * within the cache's life, and forgot them only in its own cache.
+   */
+  settings(applicationId: string, options?: { notBefore?: Date }): Promise<ApplicationSettings>;
   /** Forgets cached settings (after the URL was changed through this replica). */
   forgetSettings(applicationId: string): void;
   /** The application a bot token belongs to, or undefined when the token is not valid. */
@@ -50,23 +55,36 @@ const SETTINGS_CACHE_MS = 5_000;
 /** How many applications (and users) the caches hold at most; the least recently used go first. */
 const CACHE_ENTRIES = 10_000;
 
+/** An answer in flight or settled, and when it was asked for. */
+interface CachedAnswer<T> {
+  value: Promise<T>;
+  askedAt: number;
+}
+
 /** A cache of in-flight or settled answers: concurrent askers share one call. */
-function answerCache<T extends object>(): LRUCache<string, Promise<T>> {
+function answerCache<T extends object>(): LRUCache<string, CachedAnswer<T>> {
   return new LRUCache({ max: CACHE_ENTRIES, ttl: SETTINGS_CACHE_MS });
 }
 
-/** The answer of `key` from the cache, or from `fetch` (forgotten again if it fails). */
+/**
+ * The answer of `key` from the cache, or from `fetch` (forgotten again if it fails); with
+ * `notBefore`, a cached answer asked for before that time is not used but replaced.
+ */
 function cached<T extends object>(
-  cache: LRUCache<string, Promise<T>>,
+  cache: LRUCache<string, CachedAnswer<T>>,
   key: string,
   fetch: () => Promise<T>,
+  notBefore?: Date,
 ): Promise<T> {
   const known = cache.get(key);
-  if (known) return known;
-  const value = fetch();
-  value.catch(() => cache.delete(key));
-  cache.set(key, value);
-  return value;
+  if (known && (notBefore === undefined || known.askedAt >= notBefore.getTime())) return known.value;
+  const askedAt = Date.now();
+  const entry = { value: fetch(), askedAt };
+  entry.value.catch(() => {
+    if (cache.get(key) === entry) cache.delete(key);
+  });
+  cache.set(key, entry);
+  return entry.value;
 }
 
 /** oauth's own error as the DiscordError it carries; any other failure as it is. */
@@ -97,19 +115,24 @@ export function createOAuthClient(client: oauth.OAuthServiceClient): OAuthClient
   };
 
   return {
-    settings: (applicationId) =>
-      cached(settingsCache, applicationId, async () => {
-        const r = await call(client.GetEventWebhookSettings, { application_id: applicationId });
-        return {
-          applicationId,
-          webhookUrl: r.event_webhooks_url || null,
-          webhookTypes: r.event_webhooks_types,
-          verifyKey: r.verify_key,
-          signingKeyPem: r.signing_key_pem,
-          flags: Number(r.flags),
-          botUser: JSON.parse(r.bot_user_json) as Record<string, unknown>,
-        };
-      }),
+    settings: (applicationId, options) =>
+      cached(
+        settingsCache,
+        applicationId,
+        async () => {
+          const r = await call(client.GetEventWebhookSettings, { application_id: applicationId });
+          return {
+            applicationId,
+            webhookUrl: r.event_webhooks_url || null,
+            webhookTypes: r.event_webhooks_types,
+            verifyKey: r.verify_key,
+            signingKeyPem: r.signing_key_pem,
+            flags: Number(r.flags),
+            botUser: JSON.parse(r.bot_user_json) as Record<string, unknown>,
+          };
+        },
+        options?.notBefore,
+      ),
 
     forgetSettings: (applicationId) => {
       settingsCache.delete(applicationId);

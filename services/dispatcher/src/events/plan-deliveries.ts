@@ -83,7 +83,7 @@ async function planLobbyDeliveries(event: LobbyEvent, oauth: OAuthClient): Promi
   const plan = planLobbyEvent(event);
   if (!plan.webhook) return { webhook: null, gateway: plan.gateway };
   const applicationId = event.data.application_id;
-  const settings = await settingsOf(oauth, applicationId);
+  const settings = await settingsOf(oauth, applicationId, event);
   const url = plan.webhook.overrideUrl ?? settings?.webhookUrl ?? null;
   if (!settings || url === null || !settings.webhookTypes.includes(plan.webhook.type)) {
     return { webhook: null, gateway: plan.gateway };
@@ -120,7 +120,7 @@ async function planApplicationEvent(
   };
   let webhook: NewDelivery | null = null;
   if (plan.webhook) {
-    const settings = await settingsOf(oauth, applicationId);
+    const settings = await settingsOf(oauth, applicationId, event);
     if (settings?.webhookUrl && settings.webhookTypes.includes(plan.webhook.type)) {
       const data: Record<string, unknown> = { ...plan.webhook.data };
       if (plan.webhook.userId) data.user = await oauth.user(plan.webhook.userId);
@@ -143,7 +143,10 @@ async function planApplicationEvent(
   if (g?.kind === 'dispatch') {
     toBot({ kind: 'dispatch', t: g.t, d: g.d, guildId: g.guildId });
   } else if (g?.kind === 'guild-create') {
-    const [snapshot, settings] = await Promise.all([guildOf(g.guildId), settingsOf(oauth, applicationId)]);
+    const [snapshot, settings] = await Promise.all([
+      guildOf(g.guildId),
+      settingsOf(oauth, applicationId, event),
+    ]);
     // A deleted guild or application has nothing to announce (and the latter no session).
     if (snapshot && settings) {
       const d = guildCreatePayload({ ...snapshot, botUser: settings.botUser, joinedAt: event.occurredAt });
@@ -163,9 +166,19 @@ async function planApplicationEvent(
   return { webhook, gateway };
 }
 
-/** The application's settings, or undefined when oauth no longer knows it. */
-function settingsOf(oauth: OAuthClient, applicationId: string): Promise<ApplicationSettings | undefined> {
-  return oauth.settings(applicationId).catch((error: unknown) => {
+/**
+ * The application's settings as they were when the event occurred or later, or undefined
+ * when oauth no longer knows it. Not older: settings changed through another replica
+ * before the event (a webhook URL set) may still be cached here as they were.
+ */
+function settingsOf(
+  oauth: OAuthClient,
+  applicationId: string,
+  event: { occurredAt: string },
+): Promise<ApplicationSettings | undefined> {
+  const occurredAt = new Date(event.occurredAt);
+  const notBefore = Number.isNaN(occurredAt.getTime()) ? new Date() : occurredAt;
+  return oauth.settings(applicationId, { notBefore }).catch((error: unknown) => {
     if (error instanceof DiscordError && error.httpStatus === 404) return undefined;
     throw error;
   });

@@ -104,6 +104,29 @@ describe('createOAuthClient', () => {
     expect(calls).toEqual(['GetEventWebhookSettings', 'GetEventWebhookSettings']);
   });
 
+  it('asks oauth again for settings cached before `notBefore` (changed through another replica), and keeps the newer answer', async () => {
+    client.forgetSettings(APP);
+    webhookUrl = '';
+    expect((await client.settings(APP)).webhookUrl).toBeNull();
+    const cachedAt = new Date();
+    await new Promise((r) => setTimeout(r, 5));
+    // Another replica set the URL and forgot only its own cache; an event follows.
+    webhookUrl = 'https://example.com/events';
+    const eventAt = new Date();
+    calls.length = 0;
+    expect((await client.settings(APP)).webhookUrl).toBeNull();
+    const [first, second] = await Promise.all([
+      client.settings(APP, { notBefore: eventAt }),
+      client.settings(APP, { notBefore: eventAt }),
+    ]);
+    expect([first.webhookUrl, second.webhookUrl]).toEqual([webhookUrl, webhookUrl]);
+    expect(calls).toEqual(['GetEventWebhookSettings']);
+    // The newer answer now serves later askers, and an earlier bound reuses it.
+    expect((await client.settings(APP)).webhookUrl).toBe(webhookUrl);
+    expect((await client.settings(APP, { notBefore: cachedAt })).webhookUrl).toBe(webhookUrl);
+    expect(calls).toEqual(['GetEventWebhookSettings']);
+  });
+
   it("rejects with oauth's own error for an application it does not know, and does not cache the failure", async () => {
     const unknown = '1500000000000000009';
     const failure = await client.settings(unknown).catch((error: unknown) => error);

@@ -63,6 +63,20 @@ describe('planDeliveries', () => {
     expect(route.message.d.members).toHaveLength(1);
   });
 
+  it("asks for the application's settings as of the event or later, not an older cached answer", async () => {
+    const asked: Array<Date | undefined> = [];
+    const oauth = {
+      ...oauthWith(async () => settings),
+      settings: async (_id: string, options?: { notBefore?: Date }) => {
+        asked.push(options?.notBefore);
+        return settings;
+      },
+    } as OAuthClient;
+    await planDeliveries(authorized, oauth, permissions);
+    expect(asked.length).toBeGreaterThan(0);
+    for (const notBefore of asked) expect(notBefore?.toISOString()).toBe(authorized.occurredAt);
+  });
+
   it('sends ENTITLEMENT_CREATE as the webhook event (the entitlement as data) and to the bot, UPDATE and DELETE only to the bot', async () => {
     const entitlement = {
       id: '1700000000000000020',

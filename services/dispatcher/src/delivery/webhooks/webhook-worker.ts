@@ -1,7 +1,7 @@
 import type { Logger } from '@acs/service-kit';
 import { WakeSignal } from '@acs/events';
 import { signatureTimestamp, signWebhook, type WebhookPoster } from '@acs/outbound';
-import type { OAuthClient } from '../../clients/oauth-client';
+import type { ApplicationSettings, OAuthClient } from '../../clients/oauth-client';
 import { deliveryUrlOf } from '../../domain/plan-lobby-event';
 import { countDeliveries } from '../delivery-metrics';
 import { nextAttemptAt } from '../../domain/retry-schedule';
@@ -146,9 +146,14 @@ export class WebhookWorker {
 
   private async attempt(delivery: ClaimedDelivery): Promise<void> {
     const { store, oauth, poster, logger } = this.options;
-    const settings = await oauth.settings(delivery.applicationId);
+    let settings = await oauth.settings(delivery.applicationId);
+    if (!receives(delivery, settings)) {
+      // Before skipping, oauth's answer of now: the cached one may predate a change made
+      // through another replica (which the replica that recorded the delivery saw).
+      settings = await oauth.settings(delivery.applicationId, { notBefore: new Date() });
+    }
     const url = deliveryUrlOf(delivery, settings.webhookUrl);
-    if (!url || !settings.webhookTypes.includes(delivery.eventType)) {
+    if (!url || !receives(delivery, settings)) {
       await store.markSkipped(delivery, 'the application no longer receives this event');
       countDeliveries({ channel: 'webhook', outcome: 'skipped' });
       return;
@@ -194,4 +199,9 @@ export class WebhookWorker {
       });
     }
   }
+}
+
+/** Whether the application's settings still take the delivery (a URL, the event type). */
+function receives(delivery: ClaimedDelivery, settings: ApplicationSettings): boolean {
+  return !!deliveryUrlOf(delivery, settings.webhookUrl) && settings.webhookTypes.includes(delivery.eventType);
 }
