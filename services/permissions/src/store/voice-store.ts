@@ -18,12 +18,6 @@ export interface VoiceChannelInfo {
   voice_start_time: number | null;
 }
 
-/** A guild and the ids of the applications whose bots are its members. */
-export interface GuildBots {
-  guild_id: string;
-  application_ids: string[];
-}
-
 /**
  * Voice: who is connected where (op 4), voice channel statuses, and the start of each
  * channel's voice session. Each change writes its events (VOICE_STATE_UPDATE,
