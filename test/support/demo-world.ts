@@ -25,7 +25,7 @@ export function createDemoWorld(
 /** A user (201 from POST /admin/users). */
 export function createUser(
   target: AdminTarget,
-  body: { username: string; global_name?: string; locale?: string },
+  body: { username: string; global_name?: string; locale?: string; email?: string },
 ): Promise<{ id: string; username: string; [key: string]: unknown }> {
   return adminExpect(adminOf(target), 201, 'POST', '/admin/users', body);
 }

@@ -62,8 +62,11 @@ export interface OAuthClient {
   resetClientSecret(applicationId: string): Promise<string>;
   /** A new user, as JSON text. */
   createUser(bodyJson: string): Promise<string>;
-  /** The user, as JSON text; 404 (10013 Unknown User) when there is none. */
-  getUser(userId: string): Promise<string>;
+  /**
+   * The user as others see them (no e-mail, locale, MFA or premium fields), as JSON text;
+   * 404 (10013 Unknown User) when there is none.
+   */
+  getPublicUser(userId: string): Promise<string>;
   /** `PATCH /admin/users/{id}`: the updated user, as JSON text; 404 (10013) when there is none. */
   updateUser(userId: string, bodyJson: string): Promise<string>;
   /** `GET /users/@me` as the principal may see it (its scopes decide the fields), as JSON text. */
@@ -197,8 +200,8 @@ export function createOAuthClient(client: oauth.OAuthServiceClient): OAuthClient
       return (await callPeer(client, client.CreateUser, { body_json: bodyJson })).user_json;
     },
 
-    async getUser(userId) {
-      return (await callPeer(client, client.GetUser, { user_id: userId })).user_json;
+    async getPublicUser(userId) {
+      return (await callPeer(client, client.GetUser, { user_id: userId })).public_user_json;
     },
 
     async updateUser(userId, bodyJson) {

@@ -26,36 +26,6 @@ export function dmRecipientCandidates(body: unknown): string[] {
   return [...ids];
 }
 
-/** The fields of a user as others see them (OAS `UserResponse`). */
-const PUBLIC_USER_FIELDS = [
-  'id',
-  'username',
-  'avatar',
-  'discriminator',
-  'public_flags',
-  'flags',
-  'bot',
-  'system',
-  'banner',
-  'accent_color',
-  'global_name',
-  'avatar_decoration_data',
-  'collectibles',
-  'primary_guild',
-] as const;
-
-/**
- * A user object as another user sees it, from oauth's `GetUser` (which answers the user
- * whole, `UserPIIResponse`): without email, locale, MFA and premium fields, and with `bot`
- * only on bots, as oauth's public rendering has it.
- */
-export function publicUserOf(user: Record<string, unknown>): Record<string, unknown> {
-  const json: Record<string, unknown> = {};
-  for (const field of PUBLIC_USER_FIELDS) if (field in user) json[field] = user[field];
-  if (json.bot !== true) delete json.bot;
-  return json;
-}
-
 /**
  * The DM or group DM channel `POST /users/@me/channels` answers (OAS
  * `PrivateChannelResponse` / `PrivateGroupChannelResponse`): permissions' channel with

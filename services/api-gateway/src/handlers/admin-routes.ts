@@ -47,7 +47,7 @@ export function adminRoutes(
   async function assertUserField(field: string, value: unknown): Promise<void> {
     if (typeof value !== 'string' || !isSnowflake(value)) return; // the owning service reports the type error
     try {
-      await oauth.getUser(value);
+      await oauth.getPublicUser(value);
     } catch (error) {
       if (error instanceof DiscordError && error.httpStatus === 404) {
         throw fieldError(field, 'UNKNOWN_USER', `Unknown user ${value}`);
@@ -182,7 +182,7 @@ export function adminRoutes(
       handlers: w(async (req, res) => {
         const guild_id = snowflakeParam(req, 'guild_id');
         const user_id = snowflakeParam(req, 'user_id');
-        await oauth.getUser(user_id);
+        await oauth.getPublicUser(user_id);
         const member = await permissions.putMember(guild_id, user_id, body(req));
         sendJson(res, member.created ? 201 : 200, member.memberJson);
       }),

@@ -2,7 +2,7 @@ import type { RequestHandler } from 'express';
 import { DiscordError, InvalidRecipientsError, UnauthorizedError } from '@acs/discord-errors';
 import type { Authenticator } from '../auth/create-authenticator';
 import type { PeerClients } from '../clients/peer-clients';
-import { dmRecipientCandidates, publicUserOf, renderDmChannel } from '../domain/dm-channel';
+import { dmRecipientCandidates, renderDmChannel } from '../domain/dm-channel';
 import type { Route } from '../http/route-table';
 import { sendJson } from '../http/send-json';
 
@@ -27,7 +27,7 @@ export function dmChannelRoutes(
   /** The user object of `userId` as others see it; 50033 when oauth knows no such user. */
   async function recipientOf(userId: string): Promise<Record<string, unknown>> {
     try {
-      return publicUserOf(JSON.parse(await oauth.getUser(userId)) as Record<string, unknown>);
+      return JSON.parse(await oauth.getPublicUser(userId)) as Record<string, unknown>;
     } catch (error) {
       if (error instanceof DiscordError && error.code === UNKNOWN_USER) throw new InvalidRecipientsError();
       throw error;

@@ -206,7 +206,7 @@ describe('every client', () => {
   });
 
   it('rejects with the DiscordError a peer answered, and 503 when the peer is down', async () => {
-    await expect(peers.oauth.getUser('1400000000000000009')).rejects.toEqual(
+    await expect(peers.oauth.getPublicUser('1400000000000000009')).rejects.toEqual(
       new UnknownResourceError(10013, 'Unknown User'),
     );
     await expect(peers.permissions.isMember('1400000000000000199', USER)).rejects.toMatchObject({

@@ -1,4 +1,4 @@
-import { dmRecipientCandidates, publicUserOf } from '../../src/domain/dm-channel';
+import { dmRecipientCandidates } from '../../src/domain/dm-channel';
 
 describe('dmRecipientCandidates', () => {
   it('reads the ids permissions may accept: `recipients` when present, else `recipient_id`', () => {
@@ -17,26 +17,5 @@ describe('dmRecipientCandidates', () => {
     expect(dmRecipientCandidates(['1'])).toEqual([]);
     expect(dmRecipientCandidates(undefined)).toEqual([]);
     expect(dmRecipientCandidates({})).toEqual([]);
-  });
-});
-
-describe('publicUserOf', () => {
-  it('keeps the fields of UserResponse, and `bot` only on bots', () => {
-    const user = {
-      id: '1',
-      username: 'a',
-      global_name: null,
-      bot: false,
-      email: 'a@b.c',
-      locale: 'fr',
-      verified: true,
-    };
-    expect(publicUserOf(user)).toEqual({ id: '1', username: 'a', global_name: null });
-    expect(publicUserOf({ ...user, bot: true })).toEqual({
-      id: '1',
-      username: 'a',
-      global_name: null,
-      bot: true,
-    });
   });
 });

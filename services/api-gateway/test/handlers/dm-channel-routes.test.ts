@@ -49,8 +49,9 @@ function principal(
 }
 
 /** A user as oauth's GetUser answers it: whole, private fields included. */
-function userJson(id: string, username: string): string {
-  return JSON.stringify({
+/** A user as oauth answers GetUser: whole (`user_json`) and as others see them (`public_user_json`). */
+function userJson(id: string, username: string): { whole: string; shown: string } {
+  const shown = {
     id,
     username,
     avatar: null,
@@ -63,13 +64,17 @@ function userJson(id: string, username: string): string {
     avatar_decoration_data: null,
     collectibles: null,
     primary_guild: null,
+  };
+  const whole = {
+    ...shown,
     bot: false,
     mfa_enabled: false,
     locale: 'en-US',
     premium_type: 0,
     email: `${username}@example.test`,
     verified: true,
-  });
+  };
+  return { whole: JSON.stringify(whole), shown: JSON.stringify(shown) };
 }
 const USERS = new Map([
   [ALICE, userJson(ALICE, 'alice')],
@@ -102,7 +107,7 @@ beforeAll(async () => {
             userLookups.push(request.user_id);
             const user = USERS.get(request.user_id);
             if (!user) throw new UnknownResourceError(10013, 'Unknown User');
-            return { user_json: user, locale: 'en-US' };
+            return { user_json: user.whole, public_user_json: user.shown, locale: 'en-US' };
           },
         },
       },

@@ -3,7 +3,6 @@ import { LRUCache } from 'lru-cache';
 import type { oauth } from '@acs/protos';
 import { callUnary, fromGrpcError, isServiceError } from '@acs/service-kit';
 import type { ProfilePrivacy } from '../domain/presence';
-import { publicUser } from '../domain/public-user';
 
 /** An application's webhook settings and signing key, as oauth keeps them. */
 export interface ApplicationSettings {
@@ -151,7 +150,7 @@ export function createOAuthClient(client: oauth.OAuthServiceClient): OAuthClient
     user: (userId) =>
       cached(userCache, userId, async () => {
         const answer = await call(client.GetUser, { user_id: userId });
-        return publicUser(JSON.parse(answer.user_json) as Record<string, unknown>);
+        return JSON.parse(answer.public_user_json) as Record<string, unknown>;
       }),
 
     async profilePrivacy(userId) {
@@ -166,7 +165,7 @@ export function createOAuthClient(client: oauth.OAuthServiceClient): OAuthClient
       if (userIds.length === 0) return found;
       const answer = await call(client.ListUsers, { user_ids: [...userIds] });
       for (const user of JSON.parse(answer.users_json) as Record<string, unknown>[])
-        found.set(String(user.id), publicUser(user));
+        found.set(String(user.id), user);
       return found;
     },
 

@@ -63,7 +63,8 @@ beforeAll(async () => {
               verified: true,
               locale: 'fr',
             };
-            return { user_json: JSON.stringify(user), locale: 'fr' };
+            const shown = { id: USER, username: 'someone' };
+            return { user_json: JSON.stringify(user), public_user_json: JSON.stringify(shown), locale: 'fr' };
           },
         },
       },

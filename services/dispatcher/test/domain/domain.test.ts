@@ -2,7 +2,6 @@ import { decideInbound } from '../../src/domain/decide-inbound';
 import { dispatchPayload } from '../../src/domain/gateway-payload';
 import { isPong, pingInteractionBody } from '../../src/domain/interaction-body';
 import { DISPATCHED_EVENTS, planEvent } from '../../src/domain/plan-event';
-import { publicUser } from '../../src/domain/public-user';
 import { ReplayBuffer } from '../../src/domain/replay-buffer';
 import { nextAttemptAt, retryDelayMs, RETRY_BUDGET_MS } from '../../src/domain/retry-schedule';
 import { SendWindow } from '../../src/domain/send-window';
@@ -187,22 +186,5 @@ describe('interaction PING', () => {
     expect(isPong('{"type":1,"data":{}}')).toBe(true);
     for (const answer of ['', 'pong', '{"type":"1"}', '{"type":4}', 'null', '[1]'])
       expect(isPong(answer)).toBe(false);
-  });
-});
-
-describe('publicUser', () => {
-  it('keeps what others see of a user, and leaves the user it was given as it was', () => {
-    const user = {
-      id: '1',
-      username: 'someone',
-      avatar: null,
-      email: 'a@example.com',
-      verified: true,
-      locale: 'fr',
-      mfa_enabled: false,
-      premium_type: 0,
-    };
-    expect(publicUser(user)).toEqual({ id: '1', username: 'someone', avatar: null });
-    expect(user.email).toBe('a@example.com');
   });
 });

@@ -50,7 +50,7 @@ export function createLobbyHandlers({ lobbies, oauth, permissions }: LobbyHandle
   async function assertUsers(ids: string[]): Promise<void> {
     await Promise.all(
       [...new Set(ids)].map((id) =>
-        oauth.getUser(id).catch((error: unknown) => {
+        oauth.getPublicUser(id).catch((error: unknown) => {
           if (error instanceof DiscordError && error.code === UNKNOWN_USER) throw new UnknownUserError();
           throw error;
         }),
@@ -126,7 +126,7 @@ export function createLobbyHandlers({ lobbies, oauth, permissions }: LobbyHandle
       const caller = callerOf(req);
       const lobbyId = lobbyIdOf(req);
       const input = readMessageBody(parseJsonBody(req.body_json));
-      const user = await oauth.getUser(caller.userId);
+      const user = await oauth.getPublicUser(caller.userId);
       const message = await lobbies.createMessage(
         caller.applicationId,
         lobbyId,

@@ -66,7 +66,7 @@ export async function startLobbyWorld(options: { idleSecondMs?: number } = {}): 
     logger: createLogger('lobby-test', 'silent'),
     lobbies: store,
     oauth: {
-      async getUser(userId) {
+      async getPublicUser(userId) {
         if (!known.has(userId)) throw new DiscordError(404, 10013, 'Unknown User');
         return {
           id: userId,

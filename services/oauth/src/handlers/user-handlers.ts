@@ -4,7 +4,7 @@ import { BaseErrorCode, fieldError, parseJsonObject } from '@acs/discord-errors'
 import { MAX_LISTED_USERS } from '../domain/limits';
 import { parseSnowflakeParam } from '../domain/parse-snowflake-param';
 import { generateSessionToken } from '../domain/random-token';
-import { renderUser } from '../domain/render-user';
+import { renderPublicUser, renderUser } from '../domain/render-user';
 import { validateNewUser } from '../domain/validate-user-body';
 import { validateUserUpdate } from '../domain/validate-user-update';
 import type { HandlerDeps } from './handler-deps';
@@ -23,6 +23,7 @@ export function createUserHandlers({ users, tokens, snowflakes }: HandlerDeps) {
         user_json: JSON.stringify(renderUser(user)),
         locale: user.locale,
         profile_privacy: user.profilePrivacy,
+        public_user_json: JSON.stringify(renderPublicUser(user)),
       };
     },
 
@@ -40,7 +41,7 @@ export function createUserHandlers({ users, tokens, snowflakes }: HandlerDeps) {
           `Must be ${MAX_LISTED_USERS} or fewer in length.`,
         );
       const found = await users.findMany(request.user_ids.map((id) => parseSnowflakeParam('user_ids', id)));
-      return { users_json: JSON.stringify(found.map(renderUser)) };
+      return { users_json: JSON.stringify(found.map(renderPublicUser)) };
     },
 
     async CreateSession(request: oauth.CreateSessionRequest__Output): Promise<oauth.CreateSessionResponse> {

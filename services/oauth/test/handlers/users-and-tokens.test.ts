@@ -63,19 +63,36 @@ describe('users', () => {
     });
   });
 
-  it('lists many users at once, in the order asked, without the unknown ones', async () => {
-    const a = await createUser(env.handlers, { username: 'listed-a' });
+  it('lists many users at once as others see them, in the order asked, without the unknown ones', async () => {
+    const a = await createUser(env.handlers, { username: 'listed-a', email: 'a@example.com' });
     const b = await createUser(env.handlers, { username: 'listed-b' });
     const answer = await env.handlers.ListUsers({
       user_ids: [b.id as string, '123456789012345678', a.id as string, b.id as string],
     });
-    expect(JSON.parse(answer.users_json as string)).toEqual([b, a]);
+    const publicOf = async (id: unknown) =>
+      JSON.parse((await env.handlers.GetUser({ user_id: id as string })).public_user_json as string);
+    expect(JSON.parse(answer.users_json as string)).toEqual([await publicOf(b.id), await publicOf(a.id)]);
     const tooMany = await discordErrorOf(
       env.handlers.ListUsers({ user_ids: Array.from({ length: 1001 }, (_, i) => String(i + 1)) }),
     );
     expect(Object.keys(tooMany.errors ?? {})).toEqual(['user_ids']);
     const badId = await discordErrorOf(env.handlers.ListUsers({ user_ids: ['18446744073709551616'] }));
     expect(Object.keys(badId.errors ?? {})).toEqual(['user_ids']);
+  });
+
+  it('shows a user to others without e-mail, locale, MFA or premium fields, and whole to the admin API', async () => {
+    const user = await createUser(env.handlers, {
+      username: 'private',
+      email: 'p@example.com',
+      locale: 'fr',
+    });
+    const answer = await env.handlers.GetUser({ user_id: user.id as string });
+    const whole = JSON.parse(answer.user_json as string);
+    expect(whole).toMatchObject({ email: 'p@example.com', verified: true, locale: 'fr', mfa_enabled: false });
+    const shown = JSON.parse(answer.public_user_json as string);
+    for (const field of ['email', 'verified', 'locale', 'mfa_enabled', 'premium_type', 'bot'])
+      expect(shown).not.toHaveProperty(field);
+    expect(shown).toMatchObject({ id: user.id, username: 'private', discriminator: '0' });
   });
 
   it('answers 404 / 10013 for an unknown user and 50035 for a bad body', async () => {
