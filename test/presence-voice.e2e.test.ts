@@ -556,4 +556,19 @@ describe('voice', () => {
     expect((answer.d as any).guild_id).toBe(guild.id);
     expect(session.received.slice(from).filter((p) => p.t === 'CHANNEL_INFO')).toHaveLength(1);
   });
+
+  it('answers op 43 with only the voice channels the bot may view (issue 28, finding 6)', async () => {
+    const hidden = await channel(guild.id, {
+      name: 'hidden',
+      type: 2,
+      permission_overwrites: [{ id: guild.id, type: 0, allow: '0', deny: String(1n << 10n) }],
+    });
+    const session = await botSession(managerApp.bot_token, 1);
+    const from = session.received.length;
+    session.send({ op: 43, d: { guild_id: guild.id, fields: ['status'] } });
+    const answer: Received = await session.next((p) => p.t === 'CHANNEL_INFO', 15_000, from);
+    const ids = (answer.d as { channels: Array<{ id: string }> }).channels.map((c) => c.id);
+    expect(ids).toEqual(expect.arrayContaining([talk, locked]));
+    expect(ids).not.toContain(hidden);
+  });
 });

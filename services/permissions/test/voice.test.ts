@@ -58,6 +58,11 @@ it('records voice states, starts and ends voice sessions, and sets statuses unde
     type: 2,
     permission_overwrites: [{ id: guild.id, type: 0, allow: '0', deny: CONNECT.toString() }],
   });
+  const hidden = await channel({
+    name: 'hidden',
+    type: 2,
+    permission_overwrites: [{ id: guild.id, type: 0, allow: '0', deny: VIEW_CHANNEL.toString() }],
+  });
   // The bot holds SET_VOICE_CHANNEL_STATUS only; the other bot has MANAGE_CHANNELS too.
   for (const [bot, permissions] of [
     [BOT, VIEW_CHANNEL | CONNECT | SET_VOICE_CHANNEL_STATUS],
@@ -112,6 +117,14 @@ it('records voice states, starts and ends voice sessions, and sets statuses unde
     { id: locked.id, status: null, voice_start_time: null },
   ]);
   expect(Math.abs(info[0].voice_start_time - Date.now() / 1000)).toBeLessThan(60);
+  // A channel the caller may not view is left out; its owner sees it (issue 28, finding 6).
+  await setStatus(hidden.id, OWNER, { status: 'secret plans' });
+  const shown = async (userId: string) =>
+    JSON.parse(
+      (await callUnary(client, client.GetChannelInfo, { guild_id: guild.id, user_id: userId })).channels_json,
+    ).map((c: { id: string }) => c.id);
+  expect(await shown(BOT)).toEqual([talk.id, stage.id, locked.id]);
+  expect(await shown(OWNER)).toEqual([talk.id, stage.id, locked.id, hidden.id]);
 
   // Bad channels, bodies and callers.
   expect(await errorOf(join(BOT, text.id))).toMatchObject({ httpStatus: 400, code: 50024 });

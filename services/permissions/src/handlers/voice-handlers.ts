@@ -5,6 +5,7 @@ import {
   parseJsonObject,
   readPathSnowflake,
 } from '@acs/discord-errors';
+import { visibleChannelIds } from '../domain/channel-visibility';
 import { checkPermissions } from '../domain/check-permissions';
 import { namePermissions, PERMISSION_FLAGS } from '../domain/permission-flags';
 import {
@@ -89,10 +90,15 @@ export function createVoiceHandlers({ contexts, channels, voice }: VoiceHandlerD
     ): Promise<permissions.GetChannelInfoResponse> {
       const guildId = readPathSnowflake('guild_id', request.guild_id);
       const userId = readPathSnowflake('user_id', request.user_id);
-      if (!checkPermissions(await contexts.loadPermissionContext(guildId, userId), 0n).isMember) {
-        throw new UnknownGuildError();
-      }
-      return { channels_json: JSON.stringify(await voice.listVoiceChannelInfo(guildId)) };
+      const [viewer, guildChannels, infos] = await Promise.all([
+        contexts.loadPermissionContext(guildId, userId),
+        channels.listChannels(guildId),
+        voice.listVoiceChannelInfo(guildId),
+      ]);
+      if (!checkPermissions(viewer, 0n).isMember) throw new UnknownGuildError();
+      // Only the channels the caller may view (D:topics/permissions.mdx §Channel Visibility).
+      const visible = visibleChannelIds(viewer, guildChannels);
+      return { channels_json: JSON.stringify(infos.filter((info) => visible.has(info.id))) };
     },
   };
 }
