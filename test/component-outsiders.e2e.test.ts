@@ -73,11 +73,18 @@ beforeAll(async () => {
   stack = await startTestStack();
   world = await createDemoWorld(stack);
   owner = await ChatUser.open(stack, world.user.id);
-  app = await createApplication(stack, { name: 'Door App', owner_id: world.user.id, integration_types: [0, 1] });
+  app = await createApplication(stack, {
+    name: 'Door App',
+    owner_id: world.user.id,
+    integration_types: [0, 1],
+  });
   endpoint = await new InteractionsEndpoint(app.verify_key).start();
   endpoint.answer = (interaction) => {
     if (interaction.type === InteractionType.APPLICATION_COMMAND) {
-      return { status: 200, body: { type: InteractionResponseType.CHANNEL_MESSAGE_WITH_SOURCE, data: panel } };
+      return {
+        status: 200,
+        body: { type: InteractionResponseType.CHANNEL_MESSAGE_WITH_SOURCE, data: panel },
+      };
     }
     if (interaction.type === InteractionType.MESSAGE_COMPONENT && interaction.data.custom_id === 'sign') {
       return { status: 200, body: { type: InteractionResponseType.MODAL, data: guestbook } };

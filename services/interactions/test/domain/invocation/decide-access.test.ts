@@ -143,7 +143,9 @@ describe('decideAccess', () => {
     ];
     expect(refusal({ place: nonMember })).toEqual(noPermission);
     // Installed nowhere here, or a context the command does not take: still the same answer.
-    expect(refusal({ place: nonMember, parties: partiesOf({ guildInstalled: false }) })).toEqual(noPermission);
+    expect(refusal({ place: nonMember, parties: partiesOf({ guildInstalled: false }) })).toEqual(
+      noPermission,
+    );
     expect(refusal({ place: nonMember, command: commandOf({ contexts: [1] }) })).toEqual(noPermission);
     // Even with a decision that would allow it (a peer that erred): no member, no command.
     expect(refusal({ place: placeOf({ member: null, allowed: true }) })).toEqual(noPermission);
