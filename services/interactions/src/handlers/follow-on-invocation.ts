@@ -4,7 +4,6 @@ import { randomBytes } from 'node:crypto';
 import type { JsonObject } from '@acs/validation';
 import {
   buildComponentData,
-  checkFollowOnPlace,
   buildModalData,
   judgeComponentUse,
   judgeModalSubmit,
@@ -15,6 +14,7 @@ import {
 import { formatInteractionToken, hashInteractionToken } from '../domain/interaction-token';
 import {
   buildInteraction,
+  checkGuildPresence,
   invocationLocale,
   withoutToken,
   type ComponentBody,
@@ -128,7 +128,11 @@ export async function invokeModalSubmit(
   );
 }
 
-/** oauth's and permissions' view of the user and the place, with the ids the values name. */
+/**
+ * oauth's and permissions' view of the user and the place, with the ids the values name;
+ * in a guild the user must be a member now who sees the channel, as for a command
+ * (checkGuildPresence, the rule decideAccess applies first).
+ */
 async function describe(
   deps: FollowOnDeps,
   userId: string,
@@ -149,7 +153,7 @@ async function describe(
       userId,
       applicationId: body.applicationId,
       // The place is asked about with the origin's command; its decision is not this
-      // interaction's to apply (whoever sees a message may use its components).
+      // interaction's to apply (a member who sees a message may use its components).
       command: {
         applicationId: body.applicationId,
         commandId: origin.commandId ?? '0',
@@ -163,7 +167,7 @@ async function describe(
       resolveChannelIds: ids.channels,
     }),
   ]);
-  checkFollowOnPlace(body.guildId, place);
+  checkGuildPresence(body.guildId, place);
   return { parties, place };
 }
 

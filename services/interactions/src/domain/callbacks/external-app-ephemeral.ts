@@ -1,6 +1,6 @@
 import { isJsonObject, type JsonObject } from '@acs/discord-errors';
 import { Permission } from '../interaction-enums';
-import { hasPermission } from '../invocation/decide-access';
+import { hasPermission } from '../invocation/has-permission';
 import { MessageFlag } from '../messages/message-flags';
 import type { MessageInput } from '../messages/validate-message';
 import { CallbackType } from './callback-types';

@@ -3,4 +3,3 @@ export * from './follow-on-sources';
 export * from './judge-component-use';
 export * from './judge-modal-submit';
 export * from './read-select-values';
-export * from './check-follow-on-place';

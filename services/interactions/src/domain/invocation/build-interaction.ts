@@ -58,6 +58,15 @@ function partialChannel(input: InteractionInput): JsonRecord {
 }
 
 /**
+ * The invoker's member as permissions stored it (roles, joined_at, `permissions` in the
+ * channel...), never one made up: checkGuildPresence has refused a user who is not a member.
+ */
+function storedMember(place: InvocationPlace): JsonRecord {
+  if (place.member === null) throw new Error('an interaction in a guild is built for a member only');
+  return place.member;
+}
+
+/**
  * The interaction object the application receives (A1, FACTS §8), keys in the real API's
  * order: in a guild `guild` {id, features, locale}, `guild_id`, `member` (with `user` and
  * `permissions`), `guild_locale`; elsewhere `user`. `version` is always 1; `entitlements`
@@ -85,15 +94,7 @@ export function buildInteraction(input: InteractionInput): JsonRecord {
       : {}),
     channel: partialChannel(input),
     channel_id: input.channelId,
-    ...(inGuild
-      ? {
-          member: {
-            ...place.member,
-            permissions: place.member?.permissions ?? place.userPermissions,
-            user: parties.user,
-          },
-        }
-      : { user: parties.user }),
+    ...(inGuild ? { member: { ...storedMember(place), user: parties.user } } : { user: parties.user }),
     token: input.token,
     version: INTERACTION_VERSION,
     app_permissions: place.appPermissions,

@@ -1,4 +1,4 @@
-import { MissingAccessError, MissingPermissionsError } from '@acs/discord-errors';
+import { MissingPermissionsError } from '@acs/discord-errors';
 import {
   ChannelType,
   CommandType,
@@ -6,7 +6,9 @@ import {
   InteractionContext,
   Permission,
 } from '../interaction-enums';
+import { checkGuildPresence } from './check-guild-presence';
 import type { CommandSpec } from './command-spec';
+import { hasPermission } from './has-permission';
 import type { InvocationParties, InvocationPlace } from './invocation-facts';
 import { InvocationErrorCode, InvocationErrorMessage, throwInvocationError } from './invocation-errors';
 
@@ -84,17 +86,12 @@ export function authorizingOwnersOf(input: AccessInput, context: number): Record
 /**
  * Whether the user may run the command here; every refusal is a 50035 at `data` (the
  * command is not visible to them here) except two: a guild channel the user cannot see
- * (403 / 50001) and a USER command where they cannot send messages (403 / 50013).
+ * (403 / 50001) and a USER command where they cannot send messages (403 / 50013). The
+ * first rule is the one every interaction in a guild obeys (checkGuildPresence).
  */
 export function decideAccess(input: AccessInput): Access {
   const { command, place } = input;
-  if (
-    input.guildId !== null &&
-    place.member !== null &&
-    !hasPermission(place.userPermissions, Permission.VIEW_CHANNEL)
-  ) {
-    throw new MissingAccessError();
-  }
+  checkGuildPresence(input.guildId, place);
   const context = contextOf(input.guildId, place, input.applicationId);
   if (!allowedContextsOf(command).includes(context)) {
     throwInvocationError(['data'], InvocationErrorCode.INVALID, InvocationErrorMessage.CONTEXT);
@@ -118,10 +115,4 @@ export function decideAccess(input: AccessInput): Access {
     authorizingIntegrationOwners: owners,
     userInstallOnly: keys.length === 1 && keys[0] === String(IntegrationType.USER_INSTALL),
   };
-}
-
-/** Whether a decimal bit set holds `bit`; a malformed set holds nothing. */
-export function hasPermission(bits: string, bit: bigint): boolean {
-  if (!/^\d{1,30}$/.test(bits)) return false;
-  return (BigInt(bits) & bit) === bit;
 }

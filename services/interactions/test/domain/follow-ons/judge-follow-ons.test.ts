@@ -2,7 +2,6 @@ import { FormErrors } from '@acs/validation';
 import {
   buildComponentData,
   buildModalData,
-  checkFollowOnPlace,
   judgeComponentUse,
   judgeModalSubmit,
   type ComponentSource,
@@ -492,18 +491,5 @@ describe('judgeModalSubmit: file uploads', () => {
   it('takes no files for an upload that is not required', () => {
     const judged = judgeModalSubmit(submitFiles([]), USER, uploadModal({ required: false }), []);
     expect(judged.answers.get('docs')).toEqual({ type: 19, id: 2, custom_id: 'docs', values: [] });
-  });
-});
-
-describe('checkFollowOnPlace', () => {
-  const place = (userPermissions: string, member: object | null = {}) =>
-    ({ member, userPermissions }) as unknown as Parameters<typeof checkFollowOnPlace>[1];
-  it('refuses a guild member who cannot view the channel (403 / 50001), and nobody elsewhere', () => {
-    expect(discordErrorOf(() => checkFollowOnPlace('1', place('0'))).toBody()).toEqual({
-      code: 50001,
-      message: 'Missing Access',
-    });
-    expect(() => checkFollowOnPlace('1', place(String(1 << 10)))).not.toThrow();
-    expect(() => checkFollowOnPlace(null, place('0', null))).not.toThrow();
   });
 });

@@ -90,6 +90,22 @@ describe('buildInteraction', () => {
     expect(interaction.user).toBeUndefined();
   });
 
+  it("shows the invoker's member as permissions stored it, and never makes one up", () => {
+    const input = inputFor(GUILD);
+    const stored = {
+      nick: 'Ada L.',
+      roles: ['1500000000000000077'],
+      joined_at: '2026-01-01T00:00:00.000000+00:00',
+      permissions: '3072',
+    };
+    const interaction = buildInteraction({ ...input, place: { ...input.place, member: stored } });
+    expect(interaction.member).toEqual({ ...stored, user: user(USER, 'ada') });
+    // A guild interaction without a member is a caller that skipped checkGuildPresence.
+    expect(() => buildInteraction({ ...input, place: { ...input.place, member: null } })).toThrow(
+      'an interaction in a guild is built for a member only',
+    );
+  });
+
   it("carries the invoker's entitlements as oauth rendered them, in its order", () => {
     const entitlements = [
       {

@@ -133,6 +133,24 @@ describe('decideAccess', () => {
     expect(error.toBody()).toEqual({ code: 50013, message: 'Missing Permissions' });
   });
 
+  it('refuses a non-member first, before the context and install checks tell anything of the guild', () => {
+    const nonMember = placeOf({ member: null, userPermissions: '0', allowed: false, reason: 'not_member' });
+    const noPermission = [
+      {
+        code: 'INTERACTION_APPLICATION_COMMAND_INVALID',
+        message: 'You do not have permission to use this command here',
+      },
+    ];
+    expect(refusal({ place: nonMember })).toEqual(noPermission);
+    // Installed nowhere here, or a context the command does not take: still the same answer.
+    expect(refusal({ place: nonMember, parties: partiesOf({ guildInstalled: false }) })).toEqual(
+      noPermission,
+    );
+    expect(refusal({ place: nonMember, command: commandOf({ contexts: [1] }) })).toEqual(noPermission);
+    // Even with a decision that would allow it (a peer that erred): no member, no command.
+    expect(refusal({ place: placeOf({ member: null, allowed: true }) })).toEqual(noPermission);
+  });
+
   it('refuses a guild channel the member cannot see with 403 / 50001', () => {
     const error = errorOf(() => decideAccess(input({ place: placeOf({ userPermissions: '2048' }) })));
     expect(error).toBeInstanceOf(MissingAccessError);
