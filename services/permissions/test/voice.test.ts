@@ -180,6 +180,7 @@ it('records voice states, starts and ends voice sessions, and sets statuses unde
   expect(await outbox('voice_channel.status_updated')).toEqual([
     { id: talk.id, guild_id: guild.id, status: 'set by a manager' },
     { id: talk.id, guild_id: guild.id, status: 'x'.repeat(500) },
+    { id: hidden.id, guild_id: guild.id, status: 'secret plans' },
     { id: talk.id, guild_id: guild.id, status: null },
   ]);
 });
