@@ -12,6 +12,7 @@ export { createEvent } from './create-event';
 export { writePrismaOutboxEvent, type PrismaOutboxTransaction } from './write-outbox-event';
 export type { EventEnvelope, OutboxRow } from './event-envelope';
 export { outboxNotifySql, outboxChannel } from './outbox-sql';
+export { insertOutboxSql, writeOutboxRows, type SqlParameters, type SqlRunner } from './write-outbox-rows';
 export { OutboxRelay, type OutboxRelayOptions, type RelayLogger } from './outbox-relay';
 export { startOutboxRelay, type RunningRelay } from './start-outbox-relay';
 export {

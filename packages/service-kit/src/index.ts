@@ -11,6 +11,13 @@ export {
 } from './parse-config';
 export { createDatabasePool } from './create-database-pool';
 export {
+  withTransaction,
+  beginStatement,
+  type IsolationLevel,
+  type TransactionOptions,
+} from './with-transaction';
+export { StatementParameters } from './statement-parameters';
+export {
   holdSnowflakeProcessId,
   leaseSnowflakeProcessId,
   type SnowflakeLease,

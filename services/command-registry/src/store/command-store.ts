@@ -1,5 +1,6 @@
 import type { Pool, PoolClient } from 'pg';
-import { createEvent, outboxNotifySql, type OutboxRow } from '@acs/events';
+import { createEvent, writeOutboxRows, type OutboxRow } from '@acs/events';
+import { withTransaction } from '@acs/service-kit';
 import type { SnowflakeGenerator } from '@acs/snowflake';
 import {
   commandsEqual,
@@ -25,7 +26,6 @@ import { CommandNameTakenError } from './command-name-taken-error';
 import { ListCache } from './list-cache';
 import { renderCommand } from './render-command';
 import { guildColumn, type CommandScope, type StoredCommand } from './stored-command';
-import { withTransaction } from './with-transaction';
 
 /** How a list is shown: with every localization dictionary, or localized for one locale. */
 export interface ListView {
@@ -294,7 +294,7 @@ export class CommandStore {
         if (plan.fresh.length > quota.remaining) throw new MaxDailyCreatesError();
         return { diff: describeOverwrite(plan), createsCounted: plan.fresh.length, quota };
       },
-      'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY',
+      { isolation: 'repeatable read', readOnly: true },
     );
   }
 
@@ -493,23 +493,11 @@ function renamedEvent(stored: StoredCommand, previousName: string): OutboxRow {
 }
 
 /**
- * Records a change: its events in the outbox with a wake-up for the relay (delivered at
- * commit), and a new revision of the scope so that every replica's list cache misses.
+ * Records a change: its events in the outbox, in order, with a wake-up for the relay (delivered
+ * at commit), and a new revision of the scope so that every replica's list cache misses.
  */
 async function recordChange(db: PoolClient, scope: CommandScope, rows: OutboxRow[]): Promise<void> {
-  if (rows.length > 0) {
-    await db.query(
-      `INSERT INTO outbox (id, subject, payload, trace_context)
-       SELECT * FROM unnest($1::text[], $2::text[], $3::jsonb[], $4::jsonb[])`,
-      [
-        rows.map((r) => r.id),
-        rows.map((r) => r.subject),
-        rows.map((r) => JSON.stringify(r.payload)),
-        rows.map((r) => (r.traceContext ? JSON.stringify(r.traceContext) : null)),
-      ],
-    );
-    await db.query(outboxNotifySql(DB_SCHEMA));
-  }
+  await writeOutboxRows(db, DB_SCHEMA, rows);
   await db.query(
     'UPDATE command_scope SET revision = revision + 1 WHERE application_id = $1 AND guild_id = $2',
     scopeParams(scope),

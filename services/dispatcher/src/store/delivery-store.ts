@@ -1,4 +1,5 @@
 import type { Pool } from 'pg';
+import { withTransaction } from '@acs/service-kit';
 
 /** A webhook delivery to record with its event. */
 export interface NewDelivery {
@@ -48,23 +49,21 @@ export class DeliveryStore {
    */
   async record(events: Array<{ id: string; subject: string }>, deliveries: NewDelivery[]): Promise<void> {
     if (events.length === 0) return;
-    const client = await this.pool.connect();
-    try {
-      await client.query('BEGIN');
+    return withTransaction(this.pool, async (client) => {
       await client.query(
         `INSERT INTO dispatcher.processed_event (id, subject)
-         SELECT * FROM unnest($1::text[], $2::text[]) ON CONFLICT DO NOTHING`,
+       SELECT * FROM unnest($1::text[], $2::text[]) ON CONFLICT DO NOTHING`,
         [events.map((e) => e.id), events.map((e) => e.subject)],
       );
       if (deliveries.length > 0) {
         await client.query(
           `INSERT INTO dispatcher.webhook_delivery (event_id, application_id, event_type, url, body, status)
-           SELECT d.event_id, d.application_id, d.event_type, d.url, d.body,
-                  CASE WHEN e.disabled_at IS NULL THEN 'pending' ELSE 'skipped' END
-             FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[])
-                  AS d(event_id, application_id, event_type, url, body)
-             LEFT JOIN dispatcher.webhook_endpoint e ON e.application_id = d.application_id
-           ON CONFLICT DO NOTHING`,
+         SELECT d.event_id, d.application_id, d.event_type, d.url, d.body,
+                CASE WHEN e.disabled_at IS NULL THEN 'pending' ELSE 'skipped' END
+           FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[])
+                AS d(event_id, application_id, event_type, url, body)
+           LEFT JOIN dispatcher.webhook_endpoint e ON e.application_id = d.application_id
+         ON CONFLICT DO NOTHING`,
           [
             deliveries.map((d) => d.eventId),
             deliveries.map((d) => d.applicationId),
@@ -74,13 +73,7 @@ export class DeliveryStore {
           ],
         );
       }
-      await client.query('COMMIT');
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
+    });
   }
 
   /**
@@ -187,42 +180,34 @@ export class DeliveryStore {
     error: string,
     disableAfter: number,
   ): Promise<boolean> {
-    const client = await this.pool.connect();
-    try {
-      await client.query('BEGIN');
+    return withTransaction(this.pool, async (client) => {
       await client.query(
         `UPDATE dispatcher.webhook_delivery
-            SET status = 'failed', attempts = attempts + 1, leased_until = NULL, finished_at = now(),
-                first_attempt_at = coalesce(first_attempt_at, $3), last_error = $4
-          WHERE event_id = $1 AND application_id = $2`,
+          SET status = 'failed', attempts = attempts + 1, leased_until = NULL, finished_at = now(),
+              first_attempt_at = coalesce(first_attempt_at, $3), last_error = $4
+        WHERE event_id = $1 AND application_id = $2`,
         [delivery.eventId, delivery.applicationId, attemptedAt, error],
       );
       const { rows } = await client.query<{ disabled: boolean }>(
         `INSERT INTO dispatcher.webhook_endpoint (application_id, consecutive_failures) VALUES ($1, 1)
-         ON CONFLICT (application_id) DO UPDATE
-           SET consecutive_failures = webhook_endpoint.consecutive_failures + 1, updated_at = now(),
-               disabled_at = CASE WHEN webhook_endpoint.disabled_at IS NULL
-                                   AND webhook_endpoint.consecutive_failures + 1 >= $2 THEN now()
-                                  ELSE webhook_endpoint.disabled_at END
-         RETURNING (disabled_at IS NOT NULL AND consecutive_failures = $2) AS disabled`,
+       ON CONFLICT (application_id) DO UPDATE
+         SET consecutive_failures = webhook_endpoint.consecutive_failures + 1, updated_at = now(),
+             disabled_at = CASE WHEN webhook_endpoint.disabled_at IS NULL
+                                 AND webhook_endpoint.consecutive_failures + 1 >= $2 THEN now()
+                                ELSE webhook_endpoint.disabled_at END
+       RETURNING (disabled_at IS NOT NULL AND consecutive_failures = $2) AS disabled`,
         [delivery.applicationId, disableAfter],
       );
       if (rows[0]?.disabled) {
         // Nothing more goes to a disabled endpoint, including what is already queued.
         await client.query(
           `UPDATE dispatcher.webhook_delivery SET status = 'skipped', finished_at = now()
-            WHERE application_id = $1 AND status = 'pending'`,
+          WHERE application_id = $1 AND status = 'pending'`,
           [delivery.applicationId],
         );
       }
-      await client.query('COMMIT');
       return rows[0]?.disabled ?? false;
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
+    });
   }
 
   /** The delivery cannot be made (no URL or key any more): finished without sending. */

@@ -1,4 +1,5 @@
 import type { Pool, PoolClient } from 'pg';
+import { withTransaction } from '@acs/service-kit';
 import type { GatewayPrincipal } from '../domain/gateway-principal';
 import {
   decideIdentify,
@@ -53,9 +54,7 @@ export class IdentifyStore {
    */
   async claim(principal: GatewayPrincipal, rateLimitKey: number): Promise<IdentifyDecision> {
     const { column, id } = subjectOf(principal);
-    const client = await this.pool.connect();
-    try {
-      await client.query('BEGIN');
+    return withTransaction(this.pool, async (client) => {
       // A bot's lock key is the one replicas before user sessions took: a rolling update keeps the limits.
       await client.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [
         principal.kind === 'bot'
@@ -66,18 +65,12 @@ export class IdentifyStore {
       if (decision.granted) {
         await client.query(
           `INSERT INTO dispatcher.gateway_identify (${column}, rate_limit_key, identified_at)
-           VALUES ($1, $2, clock_timestamp())`,
+         VALUES ($1, $2, clock_timestamp())`,
           [id, rateLimitKey],
         );
       }
-      await client.query('COMMIT');
       return decision;
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
+    });
   }
 
   /** The principal's Identifies within the limits' windows (bucket 0's for the last one). */

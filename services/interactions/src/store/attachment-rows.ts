@@ -1,6 +1,6 @@
 import type { Pool, PoolClient } from 'pg';
+import { StatementParameters } from '@acs/service-kit';
 import type { MadeAttachment } from '../domain/messages';
-import { StatementParameters } from './statement-parameters';
 
 /** Where an attachment's bytes are, as the serving route needs them. */
 export interface StoredAttachment {

@@ -1,13 +1,12 @@
 import type { Pool, PoolClient } from 'pg';
 import { createEvent, type OutboxRow } from '@acs/events';
+import { StatementParameters, withTransaction } from '@acs/service-kit';
 import { UnknownInteractionError } from '../domain/callbacks';
 import type { JsonRecord, SettledInteraction } from '../domain/invocation';
 import type { Delivery } from '../domain/invocation';
 import type { InteractionRecord } from './interaction-record';
 import type { MadeAttachment } from '../domain/messages';
 import { insertAttachments } from './attachment-rows';
-import { StatementParameters } from './statement-parameters';
-import { withTransaction } from './with-transaction';
 import { insertEventsSql, notifySql, writeEvents } from './write-events';
 
 /** An interaction to record, as the invocation built it. */

@@ -1,9 +1,9 @@
 import type { Pool } from 'pg';
 import { createEvent } from '@acs/events';
 import type { SnowflakeGenerator } from '@acs/snowflake';
+import { StatementParameters } from '@acs/service-kit';
 import { linkedLobbyMessage, type LinkedChannel, type LobbyMessage } from '../domain/messages';
 import { insertEventsSql, notifySql } from './write-events';
-import { StatementParameters } from './statement-parameters';
 
 /**
  * The channel copies of linked lobbies' messages: one message row per lobby message (a

@@ -1,7 +1,7 @@
 import type { PoolClient } from 'pg';
+import { StatementParameters } from '@acs/service-kit';
 import type { InteractionMessage } from '../domain/messages';
 import type { InteractionRecord } from './interaction-record';
-import { StatementParameters } from './statement-parameters';
 
 /** A message row as the message routes read it. */
 export interface MessageRow {

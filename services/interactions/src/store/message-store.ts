@@ -2,6 +2,7 @@ import type { Pool, PoolClient } from 'pg';
 import { createEvent } from '@acs/events';
 import { snowflakeTimestamp, type SnowflakeGenerator } from '@acs/snowflake';
 import type { JsonObject } from '@acs/validation';
+import { withTransaction } from '@acs/service-kit';
 import { MaxFollowupsError } from '../domain/callbacks';
 import {
   MAX_USER_INSTALL_FOLLOWUPS,
@@ -25,7 +26,6 @@ import { deleteAttachments, insertAttachments } from './attachment-rows';
 import { messageAudienceOf } from './event-audience';
 import type { InteractionRecord } from './interaction-record';
 import { MESSAGE_ROW_COLUMNS, insertMessage, type MessageRow } from './message-rows';
-import { withTransaction } from './with-transaction';
 import { writeEvents } from './write-events';
 
 /** Which message of an interaction a route names: its original response, or one by id. */

@@ -1,9 +1,9 @@
 import type { Pool } from 'pg';
 import { createEvent } from '@acs/events';
+import { withTransaction } from '@acs/service-kit';
 import { formatTimestamp, UnknownMessageError, type InteractionMessage } from '../domain/messages';
 import { MAX_PINS_PER_CHANNEL } from '../domain/messages/message-limits';
 import { MaxPinsError, type PinnedMessage, type PinsQuery } from '../domain/pins';
-import { withTransaction } from './with-transaction';
 import { writeEvents } from './write-events';
 
 /** A pin or unpin: the message, who asks (their bot is told too) and the DM's recipients. */

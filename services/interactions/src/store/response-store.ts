@@ -2,6 +2,7 @@ import type { Pool } from 'pg';
 import { createEvent, type OutboxRow } from '@acs/events';
 import { snowflakeTimestamp, type SnowflakeGenerator } from '@acs/snowflake';
 import type { JsonObject } from '@acs/validation';
+import { StatementParameters } from '@acs/service-kit';
 import {
   activityInstanceId,
   CallbackType,
@@ -31,7 +32,6 @@ import {
   type InteractionRow,
 } from './interaction-record';
 import { insertMessageSql } from './message-rows';
-import { StatementParameters } from './statement-parameters';
 import { insertEventsSql, notifySql } from './write-events';
 
 /** What an initial response made. */

@@ -1,7 +1,7 @@
 import type { PoolClient } from 'pg';
-import { outboxChannel, type OutboxRow } from '@acs/events';
+import { insertOutboxSql, outboxChannel, type OutboxRow } from '@acs/events';
+import { StatementParameters } from '@acs/service-kit';
 import { DB_SCHEMA } from '../config';
-import { StatementParameters } from './statement-parameters';
 
 /**
  * The channel that announces an interaction's outcome (acknowledged or failed), its id as
@@ -16,21 +16,12 @@ const OUTBOX_CHANNEL = outboxChannel(DB_SCHEMA);
 export const ONCE = '(VALUES (1)) AS once';
 
 /**
- * An INSERT of `rows` into the outbox, to run as a data-modifying CTE of the statement that
- * makes the change: the rows go in, in the order given, trace context included, once for
- * each row of `guard` (the CTE of the change: one row when it happened, none when not).
+ * The INSERT of `rows` into this service's outbox (`@acs/events`' insertOutboxSql), to run
+ * as a data-modifying CTE of the statement that makes the change: in the order given, once
+ * for each row of `guard` (the CTE of the change: one row when it happened, none when not).
  */
 export function insertEventsSql(params: StatementParameters, rows: OutboxRow[], guard: string): string {
-  const ids = params.add(rows.map((r) => r.id));
-  const subjects = params.add(rows.map((r) => r.subject));
-  const payloads = params.add(rows.map((r) => JSON.stringify(r.payload)));
-  const traces = params.add(rows.map((r) => (r.traceContext ? JSON.stringify(r.traceContext) : null)));
-  return `INSERT INTO outbox (id, subject, payload, trace_context)
-    SELECT e.id, e.subject, e.payload, e.trace_context
-      FROM unnest(${ids}::text[], ${subjects}::text[], ${payloads}::jsonb[], ${traces}::jsonb[])
-           WITH ORDINALITY AS e(id, subject, payload, trace_context, n)
-     CROSS JOIN ${guard}
-     ORDER BY e.n`;
+  return insertOutboxSql(params, DB_SCHEMA, rows, guard);
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { Pool, PoolClient } from 'pg';
-import { createEvent, outboxNotifySql, type OutboxRow } from '@acs/events';
+import { createEvent, insertOutboxSql, outboxNotifySql, writeOutboxRows, type OutboxRow } from '@acs/events';
+import { StatementParameters, withTransaction } from '@acs/service-kit';
 import type { SnowflakeGenerator } from '@acs/snowflake';
 import { DB_SCHEMA } from '../config';
 import {
@@ -34,7 +35,6 @@ import {
   type LobbyRow,
   type MemberRow,
 } from './lobby-rows';
-import { writeEvents } from './write-events';
 
 /** The author of a message: a member's user, or the application's bot. */
 export interface MessageAuthor {
@@ -88,7 +88,7 @@ export class LobbyStore {
 
   /** POST /lobbies: the new lobby with the members that fit. */
   async create(applicationId: string, input: LobbyInput): Promise<LobbyRecord> {
-    return this.transaction(async (db) => {
+    return withTransaction(this.pool, async (db) => {
       const id = this.ids.next();
       await db.query(
         `INSERT INTO lobby (id, application_id, metadata, flags, idle_timeout_seconds, override_event_webhooks_url, expires_at)
@@ -105,7 +105,7 @@ export class LobbyStore {
       );
       await this.upsertMembers(db, applicationId, id, input.members ?? [], 'drop');
       const lobby = await this.read(db, applicationId, id, false);
-      await writeEvents(db, [this.lobbyEvent('lobby.lobby.created', lobby)]);
+      await writeOutboxRows(db, DB_SCHEMA, [this.lobbyEvent('lobby.lobby.created', lobby)]);
       return lobby;
     });
   }
@@ -133,7 +133,7 @@ export class LobbyStore {
     userId: string | null,
     input: JoinInput,
   ): Promise<LobbyRecord> {
-    return this.transaction(async (db) => {
+    return withTransaction(this.pool, async (db) => {
       await db.query(
         `UPDATE lobby SET secret = NULL
           WHERE application_id = $1 AND secret = $2 AND (secret_expires_at <= now() OR expires_at <= now())`,
@@ -203,14 +203,14 @@ export class LobbyStore {
         }
         events.push(...this.memberEvents(lobby, changes, []));
       }
-      await writeEvents(db, events);
+      await writeOutboxRows(db, DB_SCHEMA, events);
       return lobby;
     });
   }
 
   /** PATCH /lobbies/{id}: the fields given overwrite; `members`, when given, replaces the list. */
   async update(applicationId: string, lobbyId: string, input: LobbyInput): Promise<LobbyRecord> {
-    return this.transaction(async (db) => {
+    return withTransaction(this.pool, async (db) => {
       await this.read(db, applicationId, lobbyId, true);
       await db.query(
         `UPDATE lobby SET
@@ -244,7 +244,7 @@ export class LobbyStore {
         changes = await this.upsertMembers(db, applicationId, lobbyId, input.members, 'drop');
       }
       const lobby = await this.read(db, applicationId, lobbyId, false);
-      await writeEvents(db, [
+      await writeOutboxRows(db, DB_SCHEMA, [
         this.lobbyEvent('lobby.lobby.updated', lobby),
         ...this.memberEvents(lobby, changes, removed),
       ]);
@@ -254,7 +254,7 @@ export class LobbyStore {
 
   /** DELETE /lobbies/{id}: idempotent (a lobby already gone, or another application's, is left as is). */
   async remove(applicationId: string, lobbyId: string): Promise<void> {
-    await this.transaction(async (db) => {
+    await withTransaction(this.pool, async (db) => {
       const gone = await db.query<{ id: string; user_ids: string[] | null }>(
         `WITH members AS (SELECT array_agg(user_id::text) AS ids FROM lobby_member WHERE lobby_id = $1)
          DELETE FROM lobby WHERE id = $1 AND application_id = $2
@@ -264,25 +264,25 @@ export class LobbyStore {
       const row = gone.rows[0];
       if (row) {
         const lobby = { id: row.id, applicationId };
-        await writeEvents(db, [this.deletedEvent(lobby, row.user_ids ?? [], 'deleted')]);
+        await writeOutboxRows(db, DB_SCHEMA, [this.deletedEvent(lobby, row.user_ids ?? [], 'deleted')]);
       }
     });
   }
 
   /** PUT /lobbies/{id}/members/{user}: the member, added or updated. */
   async putMember(applicationId: string, lobbyId: string, member: MemberInput): Promise<MemberRecord> {
-    return this.transaction(async (db) => {
+    return withTransaction(this.pool, async (db) => {
       await this.read(db, applicationId, lobbyId, true);
       const changes = await this.upsertMembers(db, applicationId, lobbyId, [member], 'refuse');
       const lobby = await this.read(db, applicationId, lobbyId, false);
-      await writeEvents(db, this.memberEvents(lobby, changes, []));
+      await writeOutboxRows(db, DB_SCHEMA, this.memberEvents(lobby, changes, []));
       return (changes[0] as MemberChange).member;
     });
   }
 
   /** DELETE /lobbies/{id}/members/{user} (and @me): idempotent for the member, 10031 for the lobby. */
   async removeMember(applicationId: string, lobbyId: string, userId: string): Promise<void> {
-    await this.transaction(async (db) => {
+    await withTransaction(this.pool, async (db) => {
       await this.read(db, applicationId, lobbyId, true);
       const gone = await db.query<MemberRow>(
         `DELETE FROM lobby_member WHERE lobby_id = $1 AND user_id = $2 RETURNING ${MEMBER_COLUMNS}`,
@@ -292,13 +292,13 @@ export class LobbyStore {
       await this.touch(db, lobbyId);
       const lobby = await this.read(db, applicationId, lobbyId, false);
       const removed = gone.rows.map(memberOf);
-      await writeEvents(db, this.memberEvents(lobby, [], removed));
+      await writeOutboxRows(db, DB_SCHEMA, this.memberEvents(lobby, [], removed));
     });
   }
 
   /** POST /lobbies/{id}/members/bulk: removes and upserts; answers the upserted members that fit. */
   async bulk(applicationId: string, lobbyId: string, members: MemberInput[]): Promise<MemberRecord[]> {
-    return this.transaction(async (db) => {
+    return withTransaction(this.pool, async (db) => {
       await this.read(db, applicationId, lobbyId, true);
       const removeIds = members.filter((m) => m.remove).map((m) => m.id);
       const gone = await db.query<MemberRow>(
@@ -314,7 +314,7 @@ export class LobbyStore {
         'drop',
       );
       const lobby = await this.read(db, applicationId, lobbyId, false);
-      await writeEvents(db, this.memberEvents(lobby, changes, removed));
+      await writeOutboxRows(db, DB_SCHEMA, this.memberEvents(lobby, changes, removed));
       return changes.map((c) => c.member);
     });
   }
@@ -369,26 +369,20 @@ export class LobbyStore {
     });
     // The lobby's timer moves at most once per idle second: a busy lobby is not one hot row.
     // A lobby removed meanwhile fails the insert's foreign key: it is unknown.
+    const params = new StatementParameters();
+    const idleSecond = params.add(this.idleSecondMs);
+    const idleEnd = `now() + idle_timeout_seconds * ${idleSecond}::int * interval '1 millisecond'`;
+    const id = params.add(lobbyId);
     await this.pool
       .query(
         `WITH stored AS (
-         INSERT INTO lobby_message (id, lobby_id, message) VALUES ($2, $3, $4)),
+         INSERT INTO lobby_message (id, lobby_id, message) VALUES (${params.add(message.id)}, ${id}, ${params.add(JSON.stringify(message))})),
        touched AS (
-         UPDATE lobby SET expires_at = ${this.idleEnd}
-          WHERE id = $3 AND expires_at < ${this.idleEnd} - $1::int * interval '1 millisecond'),
-       events AS (
-         INSERT INTO outbox (id, subject, payload, trace_context) VALUES ($5, $6, $7, $8))
+         UPDATE lobby SET expires_at = ${idleEnd}
+          WHERE id = ${id} AND expires_at < ${idleEnd} - ${idleSecond}::int * interval '1 millisecond'),
+       events AS (${insertOutboxSql(params, DB_SCHEMA, [event])})
        ${outboxNotifySql(DB_SCHEMA)}`,
-        [
-          this.idleSecondMs,
-          message.id,
-          lobbyId,
-          JSON.stringify(message),
-          event.id,
-          event.subject,
-          JSON.stringify(event.payload),
-          event.traceContext ? JSON.stringify(event.traceContext) : null,
-        ],
+        params.values,
       )
       .catch((error: unknown) => {
         throw (error as { code?: string }).code === FOREIGN_KEY_VIOLATION ? new UnknownLobbyError() : error;
@@ -434,7 +428,7 @@ export class LobbyStore {
     messageId: string,
     metadata: Record<string, string>,
   ): Promise<void> {
-    await this.transaction(async (db) => {
+    await withTransaction(this.pool, async (db) => {
       const lobby = await this.read(db, applicationId, lobbyId, false);
       const updated = await db.query<{ message: JsonRecord; created_at: Date }>(
         `UPDATE lobby_message SET moderation_metadata = $3 WHERE id = $1 AND lobby_id = $2
@@ -449,7 +443,7 @@ export class LobbyStore {
         timestamp: row.created_at.toISOString(),
         edited_timestamp: new Date().toISOString(),
       };
-      await writeEvents(db, [
+      await writeOutboxRows(db, DB_SCHEMA, [
         createEvent('lobby.message.updated', {
           application_id: applicationId,
           lobby_id: lobbyId,
@@ -472,7 +466,7 @@ export class LobbyStore {
     userId: string,
     link: ChannelLink | null,
   ): Promise<LobbyRecord> {
-    return this.transaction(async (db) => {
+    return withTransaction(this.pool, async (db) => {
       const before = await this.read(db, applicationId, lobbyId, true);
       this.checkMayLink(before, userId);
       try {
@@ -487,7 +481,7 @@ export class LobbyStore {
         throw channelTakenError();
       }
       const lobby = await this.read(db, applicationId, lobbyId, false);
-      await writeEvents(db, [this.lobbyEvent('lobby.lobby.updated', lobby)]);
+      await writeOutboxRows(db, DB_SCHEMA, [this.lobbyEvent('lobby.lobby.updated', lobby)]);
       return lobby;
     });
   }
@@ -504,7 +498,7 @@ export class LobbyStore {
    * and messages older than 72 hours; answers how many lobbies went.
    */
   async sweep(batch = 500): Promise<number> {
-    const removed = await this.transaction(async (db) => {
+    const removed = await withTransaction(this.pool, async (db) => {
       const gone = await db.query<{ id: string; application_id: string; user_ids: string[] | null }>(
         `WITH idle AS (SELECT id FROM lobby WHERE expires_at <= now() ORDER BY expires_at LIMIT $1 FOR UPDATE SKIP LOCKED),
               members AS (SELECT lobby_id, array_agg(user_id::text) AS ids FROM lobby_member
@@ -514,8 +508,9 @@ export class LobbyStore {
            FROM deleted d LEFT JOIN members m ON m.lobby_id = d.id`,
         [batch],
       );
-      await writeEvents(
+      await writeOutboxRows(
         db,
+        DB_SCHEMA,
         gone.rows.map((r) =>
           this.deletedEvent({ id: r.id, applicationId: r.application_id }, r.user_ids ?? [], 'deleted'),
         ),
@@ -693,21 +688,6 @@ export class LobbyStore {
       );
     }
     return events;
-  }
-
-  private async transaction<T>(run: (db: PoolClient) => Promise<T>): Promise<T> {
-    const db = await this.pool.connect();
-    try {
-      await db.query('BEGIN');
-      const result = await run(db);
-      await db.query('COMMIT');
-      return result;
-    } catch (error) {
-      await db.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    } finally {
-      db.release();
-    }
   }
 }
 

@@ -1,4 +1,5 @@
 import type { Pool } from 'pg';
+import { withTransaction } from '@acs/service-kit';
 import { MAX_AUTHORIZATION_CODE_TTL_SECONDS } from '../domain/limits';
 
 /** Rows (grants, for the grant step) taken per statement, so that no statement holds locks for long. */
@@ -82,21 +83,13 @@ export async function pruneDeadCredentials(
 
 /** Deletes up to `batchSize` dead grants with everything that references them, in one transaction. */
 async function deleteDeadGrants(pool: Pool, deadBefore: Date, batchSize: number): Promise<Batch> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
+  return withTransaction(pool, async (client) => {
     const { rows } = await client.query<{ id: string }>(DEAD_GRANTS_SQL, [deadBefore, batchSize]);
     let deleted = 0;
     if (rows.length > 0) {
       const ids = rows.map((r) => r.id);
       for (const sql of GRANT_FAMILY_SQL) deleted += (await client.query(sql, [ids])).rowCount ?? 0;
     }
-    await client.query('COMMIT');
     return { taken: rows.length, deleted };
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
+  });
 }

@@ -1,0 +1,149 @@
+import { randomBytes } from 'node:crypto';
+import { AckPolicy, connect, DeliverPolicy, type JsMsg, type NatsConnection } from 'nats';
+import { Pool } from 'pg';
+import { createTestDatabase, type TestDatabase } from '@acs/testing';
+import { EVENTS_STREAM, insertOutboxSql, OutboxRelay, startOutboxRelay, writeOutboxRows } from '../src';
+import { createOutboxRow } from '../src/event-envelope';
+
+const SCHEMA = 'writertest';
+const service = `writer-test-${randomBytes(3).toString('hex')}`;
+const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
+
+let db: TestDatabase;
+let pool: Pool;
+let nats: NatsConnection;
+
+beforeAll(async () => {
+  db = await createTestDatabase([]);
+  pool = new Pool({ connectionString: db.url });
+  pool.on('error', () => undefined);
+  // The outbox table as every service's migration creates it.
+  await pool.query(`CREATE SCHEMA ${SCHEMA}`);
+  await pool.query(`CREATE TABLE ${SCHEMA}.outbox (
+    id text PRIMARY KEY, seq bigserial UNIQUE, subject text NOT NULL, payload jsonb NOT NULL,
+    created_at timestamp(3) NOT NULL DEFAULT now(), published_at timestamp(3), trace_context jsonb)`);
+  nats = await connect({ servers: db.natsUrl });
+  await OutboxRelay.ensureStream(nats);
+});
+
+afterAll(async () => {
+  await nats?.drain();
+  await pool?.end();
+  await db?.drop();
+});
+
+function batch(count: number, from = 0) {
+  return Array.from({ length: count }, (_, i) =>
+    createOutboxRow(service, i % 2 === 0 ? 'thing.happened' : 'other.happened', { n: from + i }, new Date(), {
+      traceparent: `00-${randomBytes(16).toString('hex')}-${randomBytes(8).toString('hex')}-01`,
+    }),
+  );
+}
+
+/** This test's messages in the stream, read with an ephemeral consumer. */
+async function readStream(expected: number): Promise<JsMsg[]> {
+  const jsm = await nats.jetstreamManager();
+  const name = `reader_${randomBytes(4).toString('hex')}`;
+  await jsm.consumers.add(EVENTS_STREAM, {
+    name,
+    filter_subject: `acs.${service}.>`,
+    ack_policy: AckPolicy.None,
+    deliver_policy: DeliverPolicy.All,
+    inactive_threshold: 30_000_000_000,
+  });
+  const consumer = await nats.jetstream().consumers.get(EVENTS_STREAM, name);
+  const messages: JsMsg[] = [];
+  const fetched = await consumer.fetch({ max_messages: expected + 10, expires: 1500 });
+  for await (const message of fetched) messages.push(message);
+  return messages;
+}
+
+async function waitUntilPublished(ids: string[], timeoutMs = 5000): Promise<void> {
+  const started = Date.now();
+  for (;;) {
+    const { rows } = await pool.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM ${SCHEMA}.outbox WHERE id = ANY($1) AND published_at IS NOT NULL`,
+      [ids],
+    );
+    if (rows[0]!.n === ids.length) return;
+    if (Date.now() - started > timeoutMs) throw new Error(`only ${rows[0]!.n} of ${ids.length} published`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe('writeOutboxRows', () => {
+  it('relays a batch of events to NATS in the order written, woken by its NOTIFY', async () => {
+    const relay = startOutboxRelay({
+      pool,
+      schema: SCHEMA,
+      natsUrl: db.natsUrl,
+      logger: quiet,
+      name: 'test',
+    });
+    try {
+      await new Promise((r) => setTimeout(r, 300));
+      // Two changes, one after the other, each with a batch whose ids (random UUIDs) are in no sorted order.
+      const first = batch(60);
+      const second = batch(40, 60);
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        await writeOutboxRows(client, SCHEMA, first);
+        await client.query('COMMIT');
+      } finally {
+        client.release();
+      }
+      await writeOutboxRows(pool, SCHEMA, second);
+      const ids = [...first, ...second].map((r) => r.id);
+      await waitUntilPublished(ids, 2000);
+
+      const { rows } = await pool.query<{ id: string; trace_context: unknown }>(
+        `SELECT id, trace_context FROM ${SCHEMA}.outbox WHERE id = ANY($1) ORDER BY seq`,
+        [ids],
+      );
+      expect(rows.map((r) => r.id)).toEqual(ids);
+      expect(rows[0]!.trace_context).toEqual(first[0]!.traceContext);
+      const messages = await readStream(ids.length);
+      expect(messages.map((m) => m.headers?.get('Nats-Msg-Id'))).toEqual(ids);
+      expect(messages.map((m) => (m.json() as { data: { n: number } }).data.n)).toEqual(ids.map((_, i) => i));
+      expect(messages[1]!.subject).toBe(`acs.${service}.other.happened`);
+    } finally {
+      await relay.stop();
+    }
+  });
+
+  it('writes nothing for no rows', async () => {
+    const queries: string[] = [];
+    await writeOutboxRows({ query: async (text: string) => queries.push(text) }, SCHEMA, []);
+    expect(queries).toEqual([]);
+  });
+});
+
+describe('insertOutboxSql', () => {
+  it('composes into a statement: the rows go in once per row of the guard, in order', async () => {
+    const run = async (guardRows: number) => {
+      const rows = batch(5);
+      const values: unknown[] = [];
+      const params = { values, add: (value: unknown) => `$${values.push(value)}` };
+      const guardCount = params.add(guardRows);
+      const insert = insertOutboxSql(params, SCHEMA, rows, 'change');
+      await pool.query(
+        `WITH change AS (SELECT g FROM generate_series(1, ${guardCount}::int) AS g),
+              events AS (${insert} RETURNING id)
+         SELECT count(*) FROM events`,
+        values,
+      );
+      const stored = await pool.query<{ id: string }>(
+        `SELECT id FROM ${SCHEMA}.outbox WHERE id = ANY($1) ORDER BY seq`,
+        [rows.map((r) => r.id)],
+      );
+      return { rows, stored: stored.rows.map((r) => r.id) };
+    };
+    const skipped = await run(0);
+    expect(skipped.stored).toEqual([]);
+    const written = await run(1);
+    expect(written.stored).toEqual(written.rows.map((r) => r.id));
+    // Leave nothing for the other test's relay that it did not write.
+    await pool.query(`UPDATE ${SCHEMA}.outbox SET published_at = now() WHERE published_at IS NULL`);
+  });
+});
