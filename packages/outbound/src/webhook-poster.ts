@@ -2,6 +2,7 @@ import { lookup } from 'node:dns/promises';
 import * as http from 'node:http';
 import * as https from 'node:https';
 import { isIP } from 'node:net';
+import { LRUCache } from 'lru-cache';
 import { refusalOf, type AddressPolicy } from './address-policy';
 
 /** How one POST ended: the status, or why there was none. */
@@ -12,6 +13,11 @@ export type PostOutcome =
 
 /** Bytes of an answer's body kept by default (a PONG is a few bytes; the rest is read and dropped). */
 const MAX_ANSWER_BYTES = 16 * 1024;
+
+/** Connection pools kept at most (one per destination: scheme, address, port, host, TLS name). */
+const DEFAULT_MAX_POOLS = 512;
+/** How long a pool nobody used is kept before its sockets are closed. */
+const DEFAULT_POOL_IDLE_MS = 60_000;
 
 /** Resolves a host name to every address (replaceable in tests). */
 export type Resolver = (host: string) => Promise<string[]>;
@@ -34,6 +40,19 @@ export interface WebhookPosterOptions {
    */
   maxAnswerBytes?: number;
   resolve?: Resolver;
+  /** Connection pools kept at most (512 by default); the least recently used one goes first. */
+  maxPools?: number;
+  /** How long an unused pool is kept (60 s by default). */
+  poolIdleMs?: number;
+}
+
+/** Closes a pool that left the cache: its idle sockets now, busy ones after their answer. */
+function retire(agent: http.Agent): void {
+  for (const sockets of Object.values(agent.freeSockets))
+    for (const socket of sockets ?? []) socket.destroy();
+  const busy = Object.values(agent.sockets).some((sockets) => (sockets?.length ?? 0) > 0);
+  if (!busy) agent.destroy();
+  // A busy pool's sockets return to it after their answer and close at its idle timeout.
 }
 
 /**
@@ -44,15 +63,36 @@ export interface WebhookPosterOptions {
  * answers like any other (never followed); the whole exchange must end within the timeout.
  */
 export class WebhookPoster {
-  private readonly agents = new Map<string, http.Agent>();
+  private readonly agents: LRUCache<string, http.Agent>;
   private readonly resolve: Resolver;
 
   constructor(private readonly options: WebhookPosterOptions) {
     this.resolve = options.resolve ?? systemResolver;
+    // Bounded: any app can name new destinations, and each pool holds memory and sockets.
+    this.agents = new LRUCache<string, http.Agent>({
+      max: options.maxPools ?? DEFAULT_MAX_POOLS,
+      ttl: options.poolIdleMs ?? DEFAULT_POOL_IDLE_MS,
+      updateAgeOnGet: true,
+      ttlAutopurge: true,
+      dispose: (agent) => retire(agent),
+    });
   }
 
-  /** Sends `body` with `headers`; never throws. */
+  /** Connection pools kept now (for tests and metrics). */
+  get poolCount(): number {
+    return this.agents.size;
+  }
+
+  /** Sends `body` with `headers`; never throws (a failure of its own is a `failed` outcome). */
   async post(target: string, body: string, headers: Record<string, string>): Promise<PostOutcome> {
+    try {
+      return await this.attempt(target, body, headers);
+    } catch (error) {
+      return { kind: 'failed', reason: error instanceof Error ? error.message : String(error) };
+    }
+  }
+
+  private async attempt(target: string, body: string, headers: Record<string, string>): Promise<PostOutcome> {
     let url: URL;
     try {
       url = new URL(target);
@@ -96,7 +136,13 @@ export class WebhookPoster {
   ): Promise<PostOutcome> {
     const isHttps = url.protocol === 'https:';
     const port = Number(url.port || (isHttps ? 443 : 80));
-    const agent = this.agentFor(isHttps, `${address}|${port}|${host}`);
+    // TLS verifies the certificate against this name, while the socket goes to the checked address.
+    const servername = isHttps && !isIP(host) ? host : undefined;
+    // Everything that makes one connection unlike another: a pool is never shared by two of them.
+    const agent = this.agentFor(
+      isHttps,
+      JSON.stringify([url.protocol, address, port, url.host, servername ?? null]),
+    );
     return new Promise((resolve) => {
       const payload = Buffer.from(body);
       const request = (isHttps ? https : http).request({
@@ -105,8 +151,7 @@ export class WebhookPoster {
         port,
         path: `${url.pathname}${url.search}`,
         agent,
-        // TLS checks the certificate against the name, while the socket goes to the checked address.
-        ...(isHttps ? { servername: isIP(host) ? undefined : host } : {}),
+        ...(isHttps ? { servername } : {}),
         headers: {
           ...(this.options.userAgent === undefined ? {} : { 'user-agent': this.options.userAgent }),
           ...headers,

@@ -212,4 +212,48 @@ describe('WebhookPoster', () => {
       reason: expect.stringMatching(/ECONNREFUSED/),
     });
   });
+  it('never shares a pool between destinations that differ in scheme: one app cannot break another’s endpoint', async () => {
+    const shared = poster();
+    // App A names the (plain HTTP) receiver with https: its TLS handshake fails...
+    await expect(shared.post(`https://127.0.0.1:${port}/`, '{}', {})).resolves.toMatchObject({
+      kind: 'failed',
+    });
+    // ...and app B's correct http URL to the same address and port still answers.
+    await expect(shared.post(`http://127.0.0.1:${port}/`, '{}', {})).resolves.toMatchObject({
+      kind: 'answered',
+      status: 200,
+    });
+    await expect(shared.post(`https://127.0.0.1:${port}/`, '{}', {})).resolves.toMatchObject({
+      kind: 'failed',
+    });
+    expect(shared.poolCount).toBe(2);
+  });
+
+  it('keeps a bounded number of pools, the least recently used closed first, and closes idle ones', async () => {
+    const names = Array.from({ length: 20 }, (_, i) => `app${i}.example`);
+    const bounded = poster({ maxPools: 3, resolve: async () => ['127.0.0.1'] });
+    for (const name of names) {
+      await expect(bounded.post(`http://${name}:${port}/`, '{}', {})).resolves.toMatchObject({ status: 200 });
+      expect(bounded.poolCount).toBeLessThanOrEqual(3);
+    }
+    expect(received.map((r) => r.headers.host)).toEqual(names.map((name) => `${name}:${port}`));
+    const idle = poster({ poolIdleMs: 50, resolve: async () => ['127.0.0.1'] });
+    await idle.post(`http://idle.example:${port}/`, '{}', {});
+    expect(idle.poolCount).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(idle.poolCount).toBe(0);
+  });
+
+  it('answers a failure instead of throwing, whatever the headers', async () => {
+    await expect(
+      poster().post(`http://127.0.0.1:${port}/`, '{}', { 'x-bad': 'a\nb' }),
+    ).resolves.toMatchObject({
+      kind: 'failed',
+    });
+    await expect(
+      poster().post(`http://127.0.0.1:${port}/`, '{}', { 'bad header': 'x' }),
+    ).resolves.toMatchObject({
+      kind: 'failed',
+    });
+  });
 });
