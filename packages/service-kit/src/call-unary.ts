@@ -7,6 +7,14 @@ import { fromTransportFailure } from './peer-errors';
 /** Default deadline of a call between services. */
 export const DEFAULT_DEADLINE_MS = 5000;
 
+/**
+ * The longest a call between services may last (a `?wait=true` invocation waits this long
+ * at most): longer deadlines are cut to it. A server lets the calls in flight on a
+ * connection it recycles finish for longer than this (createGrpcServer), so no call is
+ * dropped by a recycle.
+ */
+export const LONGEST_CALL_MS = 60_000;
+
 // Generated client methods are overloaded; TypeScript infers from the last overload,
 // `(argument, callback)`, which is enough to learn the request and response types.
 type UnaryMethod<Req, Res> = (request: Req, callback: grpc.requestCallback<Res>) => grpc.ClientUnaryCall;
@@ -35,7 +43,7 @@ export function callUnary<Req, Res>(
   request: Req,
   deadlineMs = DEFAULT_DEADLINE_MS,
 ): Promise<Res> {
-  const own = Date.now() + deadlineMs;
+  const own = Date.now() + Math.min(deadlineMs, LONGEST_CALL_MS);
   const inherited = currentDeadline();
   const deadline = inherited === undefined ? own : Math.min(own, inherited);
   const started = performance.now();

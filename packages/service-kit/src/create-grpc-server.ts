@@ -3,6 +3,7 @@ import { HealthImplementation } from 'grpc-health-check';
 import type { Logger } from 'pino';
 import { DiscordError } from '@acs/discord-errors';
 import { runWithDeadline } from './deadline-context';
+import { LONGEST_CALL_MS } from './call-unary';
 import { durationHistogram, instrumentsOf } from './metrics';
 import { toGrpcError } from './grpc-errors';
 import { RepeatedErrorLog } from './repeated-error-log';
@@ -31,11 +32,19 @@ export interface GrpcServer {
  * name resolved to when it connected, and grpc-js resolves a name again only when a
  * connection ends: without an end, pods that an autoscaler adds would get no calls from
  * clients already connected. So a connection lives about a minute (grpc-js adds ±10 %
- * of jitter): the server then sends GOAWAY, lets the calls in flight finish (up to
- * 30 s, far beyond a call's 5 s deadline), and the client resolves the name again and
- * connects to every pod it now finds, without failing a call.
+ * of jitter): the server then sends GOAWAY, lets the calls in flight finish (for
+ * CONNECTION_AGE_GRACE_MS, longer than any call may last), and the client resolves the
+ * name again and connects to every pod it now finds, without failing a call.
  */
 export const MAX_CONNECTION_AGE_MS = 60_000;
+
+/**
+ * How long a recycled connection's calls in flight may go on before it is closed: longer
+ * than the longest call (LONGEST_CALL_MS, a `?wait=true` invocation), so that a recycle
+ * never drops one (with a shorter grace, every long wait in flight failed at once with 503
+ * "Connection dropped").
+ */
+export const CONNECTION_AGE_GRACE_MS = LONGEST_CALL_MS + 10_000;
 
 /**
  * Creates a gRPC server whose handlers are plain async functions. Each runs with the
@@ -60,7 +69,7 @@ export function createGrpcServer(options: {
   const server = new grpc.Server({
     'grpc.max_receive_message_length': 8 * 1024 * 1024,
     'grpc.max_connection_age_ms': options.maxConnectionAgeMs ?? MAX_CONNECTION_AGE_MS,
-    'grpc.max_connection_age_grace_ms': 30_000,
+    'grpc.max_connection_age_grace_ms': CONNECTION_AGE_GRACE_MS,
   });
   const names = ['', ...options.services.map((s) => s.name)];
   const health = new HealthImplementation(Object.fromEntries(names.map((n) => [n, 'NOT_SERVING'])));

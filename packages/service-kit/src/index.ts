@@ -38,6 +38,7 @@ export {
 export { installGracefulShutdown, type ShutdownStep } from './graceful-shutdown';
 export {
   createGrpcServer,
+  CONNECTION_AGE_GRACE_MS,
   type GrpcServer,
   type ServiceBinding,
   type UnaryHandlers,
@@ -46,6 +47,7 @@ export {
   callUnary,
   createGrpcClient,
   DEFAULT_DEADLINE_MS,
+  LONGEST_CALL_MS,
   CLIENT_CHANNEL_OPTIONS,
   type GrpcClientConstructor,
 } from './call-unary';

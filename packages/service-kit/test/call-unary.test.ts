@@ -4,10 +4,12 @@ import type { commandRegistry } from '@acs/protos';
 import {
   callUnary,
   CLIENT_CHANNEL_OPTIONS,
+  CONNECTION_AGE_GRACE_MS,
   createGrpcServer,
   createLogger,
   currentDeadline,
   fromGrpcError,
+  LONGEST_CALL_MS,
   PeerTimeoutError,
   PeerUnavailableError,
   runWithDeadline,
@@ -181,6 +183,21 @@ describe('a chain of two hops (near → far)', () => {
     expect(inherited).toBeDefined();
     expect(inherited!).toBeLessThanOrEqual(before + 1_000 + 50);
     expect(fresh!).toBeGreaterThan(before + 4_000);
+  });
+
+  it('cuts a deadline to LONGEST_CALL_MS, which a recycled connection lets finish', async () => {
+    const seen: Array<number | undefined> = [];
+    const { port } = await serve(async () => {
+      seen.push(currentDeadline());
+      return ANSWER;
+    });
+    const client = clientOf(port);
+    const before = Date.now();
+    await callUnary(client, client.GetCommand, REQUEST, 15 * 60_000);
+    expect(seen[0]).toBeDefined();
+    expect(seen[0]!).toBeLessThanOrEqual(before + LONGEST_CALL_MS + 50);
+    expect(seen[0]!).toBeGreaterThan(before + LONGEST_CALL_MS - 5_000);
+    expect(CONNECTION_AGE_GRACE_MS).toBeGreaterThan(LONGEST_CALL_MS);
   });
 });
 

@@ -1,5 +1,6 @@
 import type { interactions } from '@acs/protos';
 import type { UploadedBlob } from '../domain/uploaded-blob';
+import { LONGEST_CALL_MS } from '@acs/service-kit';
 import { callPeer } from './call-peer';
 import { checkServing } from './check-serving';
 
@@ -7,9 +8,10 @@ import { checkServing } from './check-serving';
  * The own deadline of an invocation that waits for its outcome (`?wait=true`): the
  * outcome comes within the interaction's response deadline (3 s by default, more where a
  * test raises it), and the request's budget (REQUEST_DEADLINE_MS) ends the call sooner,
- * so this only keeps callUnary's 5 s default from cutting a longer test deadline short.
+ * so this only keeps callUnary's 5 s default from cutting a longer test deadline short. It
+ * is the longest call service-kit allows, which a recycled connection lets finish.
  */
-export const WAITING_INVOCATION_DEADLINE_MS = 60_000;
+export const WAITING_INVOCATION_DEADLINE_MS = LONGEST_CALL_MS;
 
 /** A user's invocation of a command, as `POST /interactions` carries it. */
 export interface Invocation {
