@@ -11,7 +11,7 @@
  */
 
 /**
- * A caller of api-gateway's admin API (shared/design/ADMIN-API.md): `admin('POST',
+ * A caller of api-gateway's admin API (docs/admin-api.md): `admin('POST',
  * '/admin/users', { username })`. It never throws on an HTTP status; callers decide.
  *
  * @param {string} apiUrl  api-gateway's origin

@@ -1,6 +1,5 @@
 // The limits of the application-command specification, in one place.
-// Sources: D:interactions/application-commands.mdx and the OAS request schemas
-// (see /shared/reference/discord-api-facts.md §16).
+// Sources: D:interactions/application-commands.mdx and the OAS request schemas.
 
 /** Options (or subcommands / groups) in one `options` array. */
 export const MAX_OPTIONS_PER_LEVEL = 25;

@@ -1,5 +1,5 @@
 // The limits and fixed values of this service, in one place. Sources: the admin API
-// (shared/design/ADMIN-API.md), facts §11 (OAuth2) and the OAS schemas.
+// (docs/admin-api.md), facts §11 (OAuth2) and the OAS schemas.
 
 import { PERMISSION_FLAGS } from '@acs/validation';
 
