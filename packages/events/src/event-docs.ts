@@ -1,0 +1,176 @@
+import type { EventName } from './event-catalog';
+
+/** What the events table says of one event besides its `data`, which the schema gives. */
+export interface EventDoc {
+  /** The producing service, and the change that writes the event. */
+  producer: string;
+  /** Who consumes it, and what each turns it into. */
+  consumers: string;
+}
+
+/**
+ * The prose of every event of the catalog, for the events table of this package's README
+ * (`renderEventsTable`). Typed by the catalog: an event added without its line here does
+ * not compile, and a test fails when the README's table is not the one rendered from both.
+ */
+export const EVENT_DOCS: { readonly [N in EventName]: EventDoc } = {
+  'oauth.application.authorized': {
+    producer: 'oauth: a consent installs an application (guild or user install)',
+    consumers: 'dispatcher: APPLICATION_AUTHORIZED webhook event, GUILD_CREATE when the bot joined a guild',
+  },
+  'oauth.application.deauthorized': {
+    producer: "oauth: a user's authorization ends, or the bot leaves a guild",
+    consumers:
+      'dispatcher: APPLICATION_DEAUTHORIZED webhook event, GUILD_DELETE; api-gateway: drops cached tokens',
+  },
+  'oauth.application.bot_token_reset': {
+    producer: 'oauth: a bot token is reset',
+    consumers: "dispatcher: the bot's sessions close with 4004; api-gateway: drops cached tokens",
+  },
+  'oauth.application.credentials_changed': {
+    producer: 'oauth: flags, owner or public client changed, or tokens revoked without a deauthorization',
+    consumers: 'api-gateway: drops cached tokens',
+  },
+  'oauth.entitlement.created': {
+    producer: 'oauth: a purchase, a test entitlement or a subscription grants an SKU',
+    consumers: 'dispatcher: ENTITLEMENT_CREATE to the bot and as a webhook event',
+  },
+  'oauth.entitlement.updated': {
+    producer: 'oauth: an entitlement is consumed or ends',
+    consumers: 'dispatcher: ENTITLEMENT_UPDATE to the bot',
+  },
+  'oauth.entitlement.deleted': {
+    producer: 'oauth: an entitlement is refunded or a test entitlement deleted',
+    consumers: 'dispatcher: ENTITLEMENT_DELETE to the bot',
+  },
+  'oauth.subscription.created': {
+    producer: 'oauth: a user subscribes to a subscription SKU',
+    consumers: 'dispatcher: SUBSCRIPTION_CREATE to the bot',
+  },
+  'oauth.subscription.updated': {
+    producer: 'oauth: a subscription is cancelled, ended or its renewal SKUs change',
+    consumers: 'dispatcher: SUBSCRIPTION_UPDATE to the bot',
+  },
+  'command-registry.command.deleted': {
+    producer: 'command-registry: a command is deleted (alone or by a bulk overwrite)',
+    consumers: "permissions: deletes the command's permissions",
+  },
+  'command-registry.command.renamed': {
+    producer: 'command-registry: a command is renamed',
+    consumers: 'permissions: deletes the permissions written before `version`',
+  },
+  'permissions.application_command_permissions.updated': {
+    producer: "permissions: a command's or the app's permissions in a guild are replaced",
+    consumers: 'dispatcher: APPLICATION_COMMAND_PERMISSIONS_UPDATE',
+  },
+  'permissions.voice_state.updated': {
+    producer: 'permissions: a user or bot joins, moves in or leaves a voice channel (op 4)',
+    consumers: "dispatcher: VOICE_STATE_UPDATE to the guild's bots with GUILD_VOICE_STATES",
+  },
+  'permissions.voice_channel.status_updated': {
+    producer: "permissions: a voice channel's status is set, or cleared when it empties",
+    consumers: "dispatcher: VOICE_CHANNEL_STATUS_UPDATE to the guild's bots",
+  },
+  'permissions.voice_channel.start_time_updated': {
+    producer: "permissions: a voice channel's session starts or ends",
+    consumers: "dispatcher: VOICE_CHANNEL_START_TIME_UPDATE to the guild's bots",
+  },
+  'permissions.member.added': {
+    producer: 'permissions: a user joined a guild (admin API, an install adding the bot)',
+    consumers: 'dispatcher: GUILD_MEMBER_ADD',
+  },
+  'permissions.member.updated': {
+    producer: "permissions: a member's roles or nick changed (admin API, the bot's managed role)",
+    consumers: 'dispatcher: GUILD_MEMBER_UPDATE, and channels flipping visibility for its bot',
+  },
+  'permissions.member.removed': {
+    producer: 'permissions: a user left a guild (admin API, an uninstall)',
+    consumers: 'dispatcher: GUILD_MEMBER_REMOVE',
+  },
+  'permissions.role.created': {
+    producer: "permissions: a role was created (admin API, a bot's managed role)",
+    consumers: 'dispatcher: GUILD_ROLE_CREATE',
+  },
+  'permissions.role.updated': {
+    producer: "permissions: a role changed (admin API, an install's permissions, the app renamed)",
+    consumers: 'dispatcher: GUILD_ROLE_UPDATE, and channels flipping visibility',
+  },
+  'permissions.role.deleted': {
+    producer: "permissions: a bot's managed role was deleted (with its bot, or its permissions set to 0)",
+    consumers: 'dispatcher: GUILD_ROLE_DELETE',
+  },
+  'permissions.channel.created': {
+    producer: 'permissions: a channel or thread was created (admin API)',
+    consumers: "dispatcher: CHANNEL_CREATE (THREAD_CREATE) to the guild's bots, obfuscated where asked",
+  },
+  'permissions.channel.updated': {
+    producer: 'permissions: a channel was renamed or its overwrites changed',
+    consumers: 'dispatcher: CHANNEL_UPDATE (THREAD_UPDATE), and channels flipping visibility',
+  },
+  'permissions.channel.deleted': {
+    producer: 'permissions: a channel was deleted (its threads with it)',
+    consumers: 'dispatcher: CHANNEL_DELETE (THREAD_DELETE)',
+  },
+  'interactions.interaction.created': {
+    producer: 'interactions: a user invoked a command, its autocomplete, a component or a modal submit',
+    consumers:
+      "dispatcher: INTERACTION_CREATE `{id, nonce}` to the user's session; the full interaction to the bot's shard (`bot_payload`, when delivered over the gateway)",
+  },
+  'interactions.interaction.succeeded': {
+    producer: 'interactions: the app acknowledged in time',
+    consumers: 'dispatcher: INTERACTION_SUCCESS to the user',
+  },
+  'interactions.interaction.failed': {
+    producer: 'interactions: delivery failed (reason 1) or the deadline passed (2)',
+    consumers: 'dispatcher: INTERACTION_FAILURE to the user',
+  },
+  'interactions.autocomplete.answered': {
+    producer: 'interactions: callback type 8',
+    consumers: 'dispatcher: APPLICATION_COMMAND_AUTOCOMPLETE_RESPONSE to the user',
+  },
+  'interactions.modal.created': {
+    producer: 'interactions: callback type 9',
+    consumers: 'dispatcher: INTERACTION_MODAL_CREATE to the user',
+  },
+  'interactions.message.created': {
+    producer: 'interactions: a message was posted (a response, a follow-up, a linked lobby message)',
+    consumers: 'dispatcher: MESSAGE_CREATE to the bot (intents) and the users who may view the channel',
+  },
+  'interactions.message.updated': {
+    producer: 'interactions: a message was edited',
+    consumers: 'dispatcher: MESSAGE_UPDATE, the same way',
+  },
+  'interactions.message.deleted': {
+    producer: 'interactions: a message was deleted',
+    consumers: 'dispatcher: MESSAGE_DELETE, the same way',
+  },
+  'interactions.channel.pins_updated': {
+    producer: 'interactions: a message was pinned or unpinned',
+    consumers: 'dispatcher: CHANNEL_PINS_UPDATE',
+  },
+  'lobby.lobby.created': {
+    producer: 'lobby: a lobby was created (by a bot, or by create-or-join)',
+    consumers: "dispatcher: LOBBY_CREATE to the members' sessions",
+  },
+  'lobby.lobby.updated': {
+    producer: "lobby: a lobby's metadata, flags, timeout or linked channel changed",
+    consumers: "dispatcher: LOBBY_UPDATE to the members' sessions",
+  },
+  'lobby.lobby.deleted': {
+    producer: 'lobby: a lobby was deleted, idled out, or a member was removed from it (their view)',
+    consumers: "dispatcher: LOBBY_DELETE `{id, reason}` to the members' sessions",
+  },
+  'lobby.member.changed': {
+    producer: 'lobby: a member was added, updated or removed',
+    consumers: 'dispatcher: LOBBY_MEMBER_ADD / _UPDATE / _REMOVE to the members',
+  },
+  'lobby.message.created': {
+    producer: 'lobby: a member or the bot sent a message to a lobby',
+    consumers:
+      "dispatcher: LOBBY_MESSAGE_CREATE to the members and as a webhook event (the lobby's override URL when set); interactions: posts it to the linked channel",
+  },
+  'lobby.message.updated': {
+    producer: "lobby: a message's moderation metadata changed",
+    consumers: 'dispatcher: LOBBY_MESSAGE_UPDATE, the same routes',
+  },
+};
