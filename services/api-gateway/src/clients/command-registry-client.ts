@@ -1,5 +1,8 @@
 import type { commandRegistry } from '@acs/protos';
 import type { IndexedApplication, IndexedCommand, RegisteredCommand } from '../domain/command-index';
+import type { CreateQuota } from '../domain/command-sync-headers';
+
+export type { CreateQuota };
 import { callPeer } from './call-peer';
 import { checkServing } from './check-serving';
 
@@ -8,12 +11,6 @@ export interface CommandScope {
   applicationId: string;
   /** Absent for global commands. */
   guildId?: string;
-}
-
-/** Where a scope stands in its daily create quota (ACS-only: the X-Command-Creates-* headers). */
-export interface CreateQuota {
-  remaining: number;
-  resetAfterMs: number;
 }
 
 /** A guild where an application has guild commands (ACS-only index). */

@@ -1,4 +1,8 @@
-import type { CreateQuota } from '../clients/command-registry-client';
+/** Where a scope stands in its daily create quota (ACS-only: the X-Command-Creates-* headers). */
+export interface CreateQuota {
+  remaining: number;
+  resetAfterMs: number;
+}
 
 /** ACS-only: creates left in the scope's quota window (of 200 a day, Discord's 30034). */
 export const CREATES_REMAINING_HEADER = 'X-Command-Creates-Remaining';
