@@ -1,3 +1,4 @@
+import type { PoolClient } from 'pg';
 import { createEvent, writeOutboxRows, type OutboxRow } from '@acs/events';
 import { DB_SCHEMA } from '../config';
 import type { LobbyEvent } from '../domain/lobby-events';
@@ -8,9 +9,6 @@ export function lobbyEventRow(event: LobbyEvent): OutboxRow {
 }
 
 /** Writes planned events to the outbox of the running transaction, in order. */
-export async function writeLobbyEvents(
-  db: { query(text: string, values?: unknown[]): Promise<unknown> },
-  events: readonly LobbyEvent[],
-): Promise<void> {
+export async function writeLobbyEvents(db: PoolClient, events: readonly LobbyEvent[]): Promise<void> {
   await writeOutboxRows(db, DB_SCHEMA, events.map(lobbyEventRow));
 }
