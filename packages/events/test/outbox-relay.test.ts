@@ -1,44 +1,26 @@
 import { randomBytes } from 'node:crypto';
-import { AckPolicy, connect, DeliverPolicy, nanos, type JsMsg, type NatsConnection } from 'nats';
-import { Pool } from 'pg';
-import { createTestDatabase, type TestDatabase } from '@acs/testing';
-import {
-  ensureEventStream,
-  EVENTS_STREAM,
-  OutboxRelay,
-  outboxNotifySql,
-  publishedSubject,
-  startOutboxRelay,
-} from '../src';
+import { nanos, type NatsConnection } from 'nats';
+import type { Pool } from 'pg';
+import type { TestDatabase } from '@acs/testing';
+import { ensureEventStream, OutboxRelay, outboxNotifySql, publishedSubject, startOutboxRelay } from '../src';
 import { createOutboxRow } from '../src/event-envelope';
+import { openOutboxTestbed, readStream, waitUntilPublished, type OutboxTestbed } from './outbox-fixture';
 
 const SCHEMA = 'relaytest';
 const service = `relay-test-${randomBytes(3).toString('hex')}`;
 const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
+let bed: OutboxTestbed;
 let db: TestDatabase;
 let pool: Pool;
 let nats: NatsConnection;
 
 beforeAll(async () => {
-  db = await createTestDatabase([]);
-  pool = new Pool({ connectionString: db.url });
-  // Dropping the database at the end terminates connections that are still closing.
-  pool.on('error', () => undefined);
-  // The outbox table as every service's migration creates it.
-  await pool.query(`CREATE SCHEMA ${SCHEMA}`);
-  await pool.query(`CREATE TABLE ${SCHEMA}.outbox (
-    id text PRIMARY KEY, seq bigserial UNIQUE, subject text NOT NULL, payload jsonb NOT NULL,
-    created_at timestamp(3) NOT NULL DEFAULT now(), published_at timestamp(3), trace_context jsonb)`);
-  nats = await connect({ servers: db.natsUrl });
-  await OutboxRelay.ensureStream(nats);
+  bed = await openOutboxTestbed(SCHEMA);
+  ({ db, pool, nats } = bed);
 });
 
-afterAll(async () => {
-  await nats?.drain();
-  await pool?.end();
-  await db?.drop();
-});
+afterAll(() => bed?.close());
 
 async function insertEvents(count: number): Promise<string[]> {
   const rows = Array.from({ length: count }, (_, i) => createOutboxRow(service, 'thing.happened', { n: i }));
@@ -60,37 +42,6 @@ async function insertEvents(count: number): Promise<string[]> {
   return rows.map((r) => r.id);
 }
 
-/** Every message of this test's subject in the stream, read with an ephemeral consumer. */
-async function readStream(expected: number): Promise<JsMsg[]> {
-  const jsm = await nats.jetstreamManager();
-  const name = `reader_${randomBytes(4).toString('hex')}`;
-  await jsm.consumers.add(EVENTS_STREAM, {
-    name,
-    filter_subject: `acs.${service}.>`,
-    ack_policy: AckPolicy.None,
-    deliver_policy: DeliverPolicy.All,
-    inactive_threshold: 30_000_000_000,
-  });
-  const consumer = await nats.jetstream().consumers.get(EVENTS_STREAM, name);
-  const messages: JsMsg[] = [];
-  const batch = await consumer.fetch({ max_messages: expected + 10, expires: 1500 });
-  for await (const message of batch) messages.push(message);
-  return messages;
-}
-
-async function waitUntilPublished(ids: string[], timeoutMs = 5000): Promise<number> {
-  const started = Date.now();
-  for (;;) {
-    const { rows } = await pool.query(
-      `SELECT count(*)::int AS n FROM ${SCHEMA}.outbox WHERE id = ANY($1) AND published_at IS NOT NULL`,
-      [ids],
-    );
-    if (rows[0].n === ids.length) return Date.now() - started;
-    if (Date.now() - started > timeoutMs) throw new Error(`only ${rows[0].n} of ${ids.length} published`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
 describe('outbox relay', () => {
   it('publishes committed rows within a second, in order, with the row id as Nats-Msg-Id', async () => {
     const relay = startOutboxRelay({
@@ -104,8 +55,8 @@ describe('outbox relay', () => {
       // Let the relay connect, then measure the NOTIFY-driven path.
       await new Promise((r) => setTimeout(r, 300));
       const ids = await insertEvents(25);
-      expect(await waitUntilPublished(ids)).toBeLessThan(1000);
-      const messages = await readStream(25);
+      expect(await waitUntilPublished(pool, SCHEMA, ids)).toBeLessThan(1000);
+      const messages = await readStream(nats, service, 25);
       expect(messages.map((m) => m.headers?.get('Nats-Msg-Id'))).toEqual(ids);
       expect(messages.map((m) => (m.json() as { id: string }).id)).toEqual(ids);
       expect(messages[0]!.subject).toBe(`acs.${service}.thing.happened`);
@@ -127,7 +78,7 @@ describe('outbox relay', () => {
 
     const relay = new OutboxRelay({ pool, schema: SCHEMA, nats, logger: quiet });
     expect(await relay.relayBatch()).toBe(1);
-    const copies = (await readStream(30)).filter((m) => m.headers?.get('Nats-Msg-Id') === id);
+    const copies = (await readStream(nats, service, 30)).filter((m) => m.headers?.get('Nats-Msg-Id') === id);
     expect(copies).toHaveLength(1);
   });
 
@@ -145,11 +96,13 @@ describe('outbox relay', () => {
         return total;
       }),
     );
-    await waitUntilPublished(ids);
+    await waitUntilPublished(pool, SCHEMA, ids);
     // FOR UPDATE SKIP LOCKED: a batch one relay holds is skipped by the other, never sent twice.
     expect(published[0]! + published[1]!).toBe(ids.length);
     expect(Math.min(...published)).toBeGreaterThan(0);
-    const messages = (await readStream(500)).filter((m) => ids.includes(m.headers?.get('Nats-Msg-Id') ?? ''));
+    const messages = (await readStream(nats, service, 500)).filter((m) =>
+      ids.includes(m.headers?.get('Nats-Msg-Id') ?? ''),
+    );
     expect(new Set(messages.map((m) => m.headers?.get('Nats-Msg-Id'))).size).toBe(ids.length);
   });
 
@@ -203,12 +156,12 @@ describe('outbox relay', () => {
       const idle = connections;
       // 25 rows, one wake-up: two full batches and a partial one, at once.
       const many = await insertEvents(25);
-      expect(await waitUntilPublished(many)).toBeLessThan(1000);
+      expect(await waitUntilPublished(pool, SCHEMA, many)).toBeLessThan(1000);
       await new Promise((r) => setTimeout(r, 300));
       expect(connections - idle).toBe(3);
       // 3 rows: one partial batch, and no empty one after it.
       const few = await insertEvents(3);
-      await waitUntilPublished(few);
+      await waitUntilPublished(pool, SCHEMA, few);
       await new Promise((r) => setTimeout(r, 300));
       expect(connections - idle).toBe(4);
     } finally {

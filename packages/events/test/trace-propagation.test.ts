@@ -6,6 +6,7 @@ import { connect, type NatsConnection } from 'nats';
 import { Pool } from 'pg';
 import { createTestDatabase, type TestDatabase } from '@acs/testing';
 import { createEvent, OutboxRelay, startEventConsumer, type OutboxRow, type ReceivedEvent } from '../src';
+import { createOutboxTable } from './outbox-fixture';
 
 const SCHEMA = 'tracetest';
 const quiet = {
@@ -29,10 +30,7 @@ beforeAll(async () => {
   db = await createTestDatabase([]);
   pool = new Pool({ connectionString: db.url });
   pool.on('error', () => undefined);
-  await pool.query(`CREATE SCHEMA ${SCHEMA}`);
-  await pool.query(`CREATE TABLE ${SCHEMA}.outbox (
-    id text PRIMARY KEY, seq bigserial UNIQUE, subject text NOT NULL, payload jsonb NOT NULL,
-    created_at timestamp(3) NOT NULL DEFAULT now(), published_at timestamp(3), trace_context jsonb)`);
+  await createOutboxTable(pool, SCHEMA);
   nats = await connect({ servers: db.natsUrl });
 });
 

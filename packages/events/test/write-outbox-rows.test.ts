@@ -1,36 +1,26 @@
 import { randomBytes } from 'node:crypto';
-import { AckPolicy, connect, DeliverPolicy, type JsMsg, type NatsConnection } from 'nats';
-import { Pool } from 'pg';
-import { createTestDatabase, type TestDatabase } from '@acs/testing';
-import { EVENTS_STREAM, insertOutboxSql, OutboxRelay, startOutboxRelay, writeOutboxRows } from '../src';
+import type { NatsConnection } from 'nats';
+import type { Pool } from 'pg';
+import type { TestDatabase } from '@acs/testing';
+import { insertOutboxSql, startOutboxRelay, writeOutboxRows } from '../src';
 import { createOutboxRow } from '../src/event-envelope';
+import { openOutboxTestbed, readStream, waitUntilPublished, type OutboxTestbed } from './outbox-fixture';
 
 const SCHEMA = 'writertest';
 const service = `writer-test-${randomBytes(3).toString('hex')}`;
 const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
+let bed: OutboxTestbed;
 let db: TestDatabase;
 let pool: Pool;
 let nats: NatsConnection;
 
 beforeAll(async () => {
-  db = await createTestDatabase([]);
-  pool = new Pool({ connectionString: db.url });
-  pool.on('error', () => undefined);
-  // The outbox table as every service's migration creates it.
-  await pool.query(`CREATE SCHEMA ${SCHEMA}`);
-  await pool.query(`CREATE TABLE ${SCHEMA}.outbox (
-    id text PRIMARY KEY, seq bigserial UNIQUE, subject text NOT NULL, payload jsonb NOT NULL,
-    created_at timestamp(3) NOT NULL DEFAULT now(), published_at timestamp(3), trace_context jsonb)`);
-  nats = await connect({ servers: db.natsUrl });
-  await OutboxRelay.ensureStream(nats);
+  bed = await openOutboxTestbed(SCHEMA);
+  ({ db, pool, nats } = bed);
 });
 
-afterAll(async () => {
-  await nats?.drain();
-  await pool?.end();
-  await db?.drop();
-});
+afterAll(() => bed?.close());
 
 function batch(count: number, from = 0) {
   return Array.from({ length: count }, (_, i) =>
@@ -38,37 +28,6 @@ function batch(count: number, from = 0) {
       traceparent: `00-${randomBytes(16).toString('hex')}-${randomBytes(8).toString('hex')}-01`,
     }),
   );
-}
-
-/** This test's messages in the stream, read with an ephemeral consumer. */
-async function readStream(expected: number): Promise<JsMsg[]> {
-  const jsm = await nats.jetstreamManager();
-  const name = `reader_${randomBytes(4).toString('hex')}`;
-  await jsm.consumers.add(EVENTS_STREAM, {
-    name,
-    filter_subject: `acs.${service}.>`,
-    ack_policy: AckPolicy.None,
-    deliver_policy: DeliverPolicy.All,
-    inactive_threshold: 30_000_000_000,
-  });
-  const consumer = await nats.jetstream().consumers.get(EVENTS_STREAM, name);
-  const messages: JsMsg[] = [];
-  const fetched = await consumer.fetch({ max_messages: expected + 10, expires: 1500 });
-  for await (const message of fetched) messages.push(message);
-  return messages;
-}
-
-async function waitUntilPublished(ids: string[], timeoutMs = 5000): Promise<void> {
-  const started = Date.now();
-  for (;;) {
-    const { rows } = await pool.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM ${SCHEMA}.outbox WHERE id = ANY($1) AND published_at IS NOT NULL`,
-      [ids],
-    );
-    if (rows[0]!.n === ids.length) return;
-    if (Date.now() - started > timeoutMs) throw new Error(`only ${rows[0]!.n} of ${ids.length} published`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 describe('writeOutboxRows', () => {
@@ -95,7 +54,7 @@ describe('writeOutboxRows', () => {
       }
       await writeOutboxRows(pool, SCHEMA, second);
       const ids = [...first, ...second].map((r) => r.id);
-      await waitUntilPublished(ids, 2000);
+      await waitUntilPublished(pool, SCHEMA, ids, 2000);
 
       const { rows } = await pool.query<{ id: string; trace_context: unknown }>(
         `SELECT id, trace_context FROM ${SCHEMA}.outbox WHERE id = ANY($1) ORDER BY seq`,
@@ -103,7 +62,7 @@ describe('writeOutboxRows', () => {
       );
       expect(rows.map((r) => r.id)).toEqual(ids);
       expect(rows[0]!.trace_context).toEqual(first[0]!.traceContext);
-      const messages = await readStream(ids.length);
+      const messages = await readStream(nats, service, ids.length);
       expect(messages.map((m) => m.headers?.get('Nats-Msg-Id'))).toEqual(ids);
       expect(messages.map((m) => (m.json() as { data: { n: number } }).data.n)).toEqual(ids.map((_, i) => i));
       expect(messages[1]!.subject).toBe(`acs.${service}.other.happened`);

@@ -1,40 +1,25 @@
 import type { Pool, PoolClient } from 'pg';
-import { createEvent, insertOutboxSql, outboxNotifySql, writeOutboxRows, type OutboxRow } from '@acs/events';
+import { insertOutboxSql, outboxNotifySql } from '@acs/events';
 import { StatementParameters, withTransaction } from '@acs/service-kit';
 import type { SnowflakeGenerator } from '@acs/snowflake';
 import { DB_SCHEMA } from '../config';
-import {
-  channelTakenError,
-  limitReachedError,
-  NotLobbyMemberError,
-  UnknownLobbyError,
-  UnknownMessageError,
-} from '../domain/lobby-errors';
-import {
-  DEFAULT_IDLE_TIMEOUT_SECONDS,
-  HISTORY_WINDOW_MS,
-  MAX_LOBBIES_PER_USER,
-  MAX_MEMBERS,
-  SECRET_LIFETIME_MS,
-  CAN_LINK_LOBBY,
-} from '../domain/lobby-limits';
-import {
-  memberEvent,
-  renderGatewayLobby,
-  renderLobbyMessage,
-  type JsonRecord,
-  type LobbyRecord,
-  type MemberRecord,
-} from '../domain/lobby-objects';
+import { admitMembers, type OverLimit } from '../domain/admit-members';
+import { checkMayLink } from '../domain/check-may-link';
+import { checkMessageAccess } from '../domain/check-message-access';
+import { channelTakenError, UnknownLobbyError, UnknownMessageError } from '../domain/lobby-errors';
+import { lobbyDeletedEvent, lobbyStateEvent, memberEvents, type MemberChange } from '../domain/lobby-events';
+import { DEFAULT_IDLE_TIMEOUT_SECONDS, HISTORY_WINDOW_MS, SECRET_LIFETIME_MS } from '../domain/lobby-limits';
+import type { JsonRecord, LobbyRecord, MemberRecord } from '../domain/lobby-objects';
+import { planJoinEvents, planJoinMember } from '../domain/plan-join';
+import { planLobbyMessage } from '../domain/plan-lobby-message';
+import { planBulkMembers, planMembersReplacement } from '../domain/plan-member-changes';
+import { planModeration } from '../domain/plan-moderation';
 import type { JoinInput, LobbyInput, MemberInput, MessageInput } from '../domain/read-lobby-bodies';
-import {
-  LOBBY_COLUMNS,
-  lobbyOf,
-  MEMBER_COLUMNS,
-  memberOf,
-  type LobbyRow,
-  type MemberRow,
-} from './lobby-rows';
+import { jsonOrNull } from './json-or-null';
+import { MEMBER_COLUMNS, memberOf, type MemberRow } from './lobby-rows';
+import { deleteMembers, readOccupancy, upsertMembers } from './member-writes';
+import { readLobby } from './read-lobby';
+import { lobbyEventRow, writeLobbyEvents } from './write-lobby-events';
 
 /** The author of a message: a member's user, or the application's bot. */
 export interface MessageAuthor {
@@ -50,9 +35,6 @@ export interface ChannelLink {
   channel: JsonRecord;
 }
 
-/** How members that do not fit are treated: refused (one user added) or dropped (lists, bulk; B5). */
-type OverLimit = 'refuse' | 'drop';
-
 /** How many times a join by secret starts over when its lobby vanishes under it. */
 const JOIN_ATTEMPTS = 3;
 
@@ -61,9 +43,10 @@ const UNIQUE_VIOLATION = '23505';
 const FOREIGN_KEY_VIOLATION = '23503';
 
 /**
- * Lobbies, members and messages of every application (schema `lobby`), each change in one
- * transaction with its events. A lobby is found only by its own application and only
- * while it is not past its idle timeout: anything else is 404 / 10031.
+ * Lobbies, members and messages of every application (schema `lobby`): each change reads
+ * what its planner (`domain/`) needs, and applies the plan (rows and events) in one
+ * transaction. A lobby is found only by its own application and only while it is not past
+ * its idle timeout: anything else is 404 / 10031.
  */
 export class LobbyStore {
   /** SQL of "now + the lobby's idle timeout", with `$1` the length of one idle second in ms. */
@@ -80,7 +63,7 @@ export class LobbyStore {
   async get(applicationId: string, lobbyId: string): Promise<LobbyRecord> {
     const db = await this.pool.connect();
     try {
-      return await this.read(db, applicationId, lobbyId, false);
+      return await readLobby(db, applicationId, lobbyId, false);
     } finally {
       db.release();
     }
@@ -103,9 +86,9 @@ export class LobbyStore {
           input.overrideEventWebhooksUrl ?? null,
         ],
       );
-      await this.upsertMembers(db, applicationId, id, input.members ?? [], 'drop');
-      const lobby = await this.read(db, applicationId, id, false);
-      await writeOutboxRows(db, DB_SCHEMA, [this.lobbyEvent('lobby.lobby.created', lobby)]);
+      await this.admitMembers(db, applicationId, id, input.members ?? [], 'drop');
+      const lobby = await readLobby(db, applicationId, id, false);
+      await writeLobbyEvents(db, [lobbyStateEvent('lobby.lobby.created', lobby)]);
       return lobby;
     });
   }
@@ -155,7 +138,6 @@ export class LobbyStore {
         ],
       );
       const created = inserted.rows[0];
-      const events: OutboxRow[] = [];
       let lobbyId: string;
       if (created) lobbyId = created.id;
       else {
@@ -186,24 +168,11 @@ export class LobbyStore {
           [lobbyId, userId],
         );
         const old = existing.rows[0];
-        const member: MemberInput = {
-          id: userId,
-          metadata: input.memberMetadata !== undefined ? input.memberMetadata : (old?.metadata ?? null),
-          flags: old?.flags ?? 0,
-          additionalName: undefined,
-          remove: false,
-        };
-        changes = await this.upsertMembers(db, applicationId, lobbyId, [member], 'refuse');
+        const member = planJoinMember(userId, input, old && memberOf(old));
+        changes = await this.admitMembers(db, applicationId, lobbyId, [member], 'refuse');
       }
-      const lobby = await this.read(db, applicationId, lobbyId, false);
-      if (created) events.push(this.lobbyEvent('lobby.lobby.created', lobby));
-      else {
-        if (input.lobbyMetadata !== undefined || input.idleTimeoutSeconds !== undefined) {
-          events.push(this.lobbyEvent('lobby.lobby.updated', lobby));
-        }
-        events.push(...this.memberEvents(lobby, changes, []));
-      }
-      await writeOutboxRows(db, DB_SCHEMA, events);
+      const lobby = await readLobby(db, applicationId, lobbyId, false);
+      await writeLobbyEvents(db, planJoinEvents(created !== undefined, input, lobby, changes));
       return lobby;
     });
   }
@@ -211,7 +180,7 @@ export class LobbyStore {
   /** PATCH /lobbies/{id}: the fields given overwrite; `members`, when given, replaces the list. */
   async update(applicationId: string, lobbyId: string, input: LobbyInput): Promise<LobbyRecord> {
     return withTransaction(this.pool, async (db) => {
-      await this.read(db, applicationId, lobbyId, true);
+      const before = await readLobby(db, applicationId, lobbyId, true);
       await db.query(
         `UPDATE lobby SET
            metadata = CASE WHEN $3 THEN $4::jsonb ELSE metadata END,
@@ -234,19 +203,19 @@ export class LobbyStore {
       let changes: MemberChange[] = [];
       let removed: MemberRecord[] = [];
       if (input.members !== undefined) {
-        const keep = input.members.map((m) => m.id);
-        const gone = await db.query<MemberRow>(
-          `DELETE FROM lobby_member WHERE lobby_id = $1 AND NOT (user_id = ANY($2::bigint[]))
-           RETURNING ${MEMBER_COLUMNS}`,
-          [lobbyId, keep],
+        const plan = planMembersReplacement(before, input.members);
+        removed = plan.removed;
+        await deleteMembers(
+          db,
+          lobbyId,
+          removed.map((m) => m.userId),
         );
-        removed = gone.rows.map(memberOf);
-        changes = await this.upsertMembers(db, applicationId, lobbyId, input.members, 'drop');
+        changes = await this.admitMembers(db, applicationId, lobbyId, plan.upserts, 'drop');
       }
-      const lobby = await this.read(db, applicationId, lobbyId, false);
-      await writeOutboxRows(db, DB_SCHEMA, [
-        this.lobbyEvent('lobby.lobby.updated', lobby),
-        ...this.memberEvents(lobby, changes, removed),
+      const lobby = await readLobby(db, applicationId, lobbyId, false);
+      await writeLobbyEvents(db, [
+        lobbyStateEvent('lobby.lobby.updated', lobby),
+        ...memberEvents(lobby, changes, removed),
       ]);
       return lobby;
     });
@@ -264,7 +233,7 @@ export class LobbyStore {
       const row = gone.rows[0];
       if (row) {
         const lobby = { id: row.id, applicationId };
-        await writeOutboxRows(db, DB_SCHEMA, [this.deletedEvent(lobby, row.user_ids ?? [], 'deleted')]);
+        await writeLobbyEvents(db, [lobbyDeletedEvent(lobby, row.user_ids ?? [], 'deleted')]);
       }
     });
   }
@@ -272,10 +241,10 @@ export class LobbyStore {
   /** PUT /lobbies/{id}/members/{user}: the member, added or updated. */
   async putMember(applicationId: string, lobbyId: string, member: MemberInput): Promise<MemberRecord> {
     return withTransaction(this.pool, async (db) => {
-      await this.read(db, applicationId, lobbyId, true);
-      const changes = await this.upsertMembers(db, applicationId, lobbyId, [member], 'refuse');
-      const lobby = await this.read(db, applicationId, lobbyId, false);
-      await writeOutboxRows(db, DB_SCHEMA, this.memberEvents(lobby, changes, []));
+      await readLobby(db, applicationId, lobbyId, true);
+      const changes = await this.admitMembers(db, applicationId, lobbyId, [member], 'refuse');
+      const lobby = await readLobby(db, applicationId, lobbyId, false);
+      await writeLobbyEvents(db, memberEvents(lobby, changes, []));
       return (changes[0] as MemberChange).member;
     });
   }
@@ -283,38 +252,29 @@ export class LobbyStore {
   /** DELETE /lobbies/{id}/members/{user} (and @me): idempotent for the member, 10031 for the lobby. */
   async removeMember(applicationId: string, lobbyId: string, userId: string): Promise<void> {
     await withTransaction(this.pool, async (db) => {
-      await this.read(db, applicationId, lobbyId, true);
-      const gone = await db.query<MemberRow>(
-        `DELETE FROM lobby_member WHERE lobby_id = $1 AND user_id = $2 RETURNING ${MEMBER_COLUMNS}`,
-        [lobbyId, userId],
-      );
-      if (gone.rowCount === 0) return;
+      const before = await readLobby(db, applicationId, lobbyId, true);
+      const removed = before.members.filter((m) => m.userId === userId);
+      if (removed.length === 0) return;
+      await deleteMembers(db, lobbyId, [userId]);
       await this.touch(db, lobbyId);
-      const lobby = await this.read(db, applicationId, lobbyId, false);
-      const removed = gone.rows.map(memberOf);
-      await writeOutboxRows(db, DB_SCHEMA, this.memberEvents(lobby, [], removed));
+      const lobby = await readLobby(db, applicationId, lobbyId, false);
+      await writeLobbyEvents(db, memberEvents(lobby, [], removed));
     });
   }
 
   /** POST /lobbies/{id}/members/bulk: removes and upserts; answers the upserted members that fit. */
   async bulk(applicationId: string, lobbyId: string, members: MemberInput[]): Promise<MemberRecord[]> {
     return withTransaction(this.pool, async (db) => {
-      await this.read(db, applicationId, lobbyId, true);
-      const removeIds = members.filter((m) => m.remove).map((m) => m.id);
-      const gone = await db.query<MemberRow>(
-        `DELETE FROM lobby_member WHERE lobby_id = $1 AND user_id = ANY($2::bigint[]) RETURNING ${MEMBER_COLUMNS}`,
-        [lobbyId, removeIds],
-      );
-      const removed = gone.rows.map(memberOf);
-      const changes = await this.upsertMembers(
+      const before = await readLobby(db, applicationId, lobbyId, true);
+      const plan = planBulkMembers(before, members);
+      await deleteMembers(
         db,
-        applicationId,
         lobbyId,
-        members.filter((m) => !m.remove),
-        'drop',
+        plan.removed.map((m) => m.userId),
       );
-      const lobby = await this.read(db, applicationId, lobbyId, false);
-      await writeOutboxRows(db, DB_SCHEMA, this.memberEvents(lobby, changes, removed));
+      const changes = await this.admitMembers(db, applicationId, lobbyId, plan.upserts, 'drop');
+      const lobby = await readLobby(db, applicationId, lobbyId, false);
+      await writeLobbyEvents(db, memberEvents(lobby, changes, plan.removed));
       return changes.map((c) => c.member);
     });
   }
@@ -346,27 +306,23 @@ export class LobbyStore {
     );
     const lobby = found.rows[0];
     if (!lobby) throw new UnknownLobbyError();
-    if (!author.bot && !lobby.member) throw new NotLobbyMemberError();
-    const message = renderLobbyMessage({
-      id: this.ids.next(),
-      lobbyId,
-      applicationId,
-      content: input.content,
-      metadata: input.metadata,
-      author: author.user,
-      additionalName: author.bot ? null : lobby.additional_name,
-    });
-    const event = createEvent('lobby.message.created', {
-      application_id: applicationId,
-      lobby_id: lobbyId,
-      user_ids: lobby.user_ids ?? [],
-      message,
-      override_event_webhooks_url: lobby.override_event_webhooks_url,
-      linked_channel:
-        lobby.linked_channel_id !== null && lobby.linked_guild_id !== null
-          ? { guild_id: lobby.linked_guild_id, channel_id: lobby.linked_channel_id }
-          : null,
-    });
+    const { message, event } = planLobbyMessage(
+      {
+        id: lobbyId,
+        applicationId,
+        isMember: lobby.member,
+        additionalName: lobby.additional_name,
+        userIds: lobby.user_ids ?? [],
+        overrideEventWebhooksUrl: lobby.override_event_webhooks_url,
+        linkedChannel:
+          lobby.linked_channel_id !== null && lobby.linked_guild_id !== null
+            ? { guild_id: lobby.linked_guild_id, channel_id: lobby.linked_channel_id }
+            : null,
+      },
+      author,
+      input,
+      this.ids.next(),
+    );
     // The lobby's timer moves at most once per idle second: a busy lobby is not one hot row.
     // A lobby removed meanwhile fails the insert's foreign key: it is unknown.
     const params = new StatementParameters();
@@ -380,7 +336,7 @@ export class LobbyStore {
        touched AS (
          UPDATE lobby SET expires_at = ${idleEnd}
           WHERE id = ${id} AND expires_at < ${idleEnd} - ${idleSecond}::int * interval '1 millisecond'),
-       events AS (${insertOutboxSql(params, DB_SCHEMA, [event])})
+       events AS (${insertOutboxSql(params, DB_SCHEMA, [lobbyEventRow(event)])})
        ${outboxNotifySql(DB_SCHEMA)}`,
         params.values,
       )
@@ -408,7 +364,7 @@ export class LobbyStore {
     );
     const lobby = found.rows[0];
     if (!lobby) throw new UnknownLobbyError();
-    if (!caller.bot && !lobby.member) throw new NotLobbyMemberError();
+    checkMessageAccess(caller, lobby.member);
     const rows = await this.pool.query<{ json: string }>(
       `SELECT COALESCE(json_agg(m.message ORDER BY m.id DESC), '[]')::text AS json
          FROM (SELECT id, CASE WHEN moderation_metadata IS NULL THEN message
@@ -429,7 +385,7 @@ export class LobbyStore {
     metadata: Record<string, string>,
   ): Promise<void> {
     await withTransaction(this.pool, async (db) => {
-      const lobby = await this.read(db, applicationId, lobbyId, false);
+      const lobby = await readLobby(db, applicationId, lobbyId, false);
       const updated = await db.query<{ message: JsonRecord; created_at: Date }>(
         `UPDATE lobby_message SET moderation_metadata = $3 WHERE id = $1 AND lobby_id = $2
          RETURNING message, created_at`,
@@ -437,22 +393,8 @@ export class LobbyStore {
       );
       const row = updated.rows[0];
       if (!row) throw new UnknownMessageError();
-      const message = {
-        ...row.message,
-        moderation_metadata: metadata,
-        timestamp: row.created_at.toISOString(),
-        edited_timestamp: new Date().toISOString(),
-      };
-      await writeOutboxRows(db, DB_SCHEMA, [
-        createEvent('lobby.message.updated', {
-          application_id: applicationId,
-          lobby_id: lobbyId,
-          user_ids: lobby.members.map((m) => m.userId),
-          message,
-          override_event_webhooks_url: lobby.overrideEventWebhooksUrl,
-          linked_channel: linkOf(lobby),
-        }),
-      ]);
+      const stored = { message: row.message, createdAt: row.created_at };
+      await writeLobbyEvents(db, [planModeration(lobby, stored, metadata, new Date())]);
     });
   }
 
@@ -467,8 +409,8 @@ export class LobbyStore {
     link: ChannelLink | null,
   ): Promise<LobbyRecord> {
     return withTransaction(this.pool, async (db) => {
-      const before = await this.read(db, applicationId, lobbyId, true);
-      this.checkMayLink(before, userId);
+      const before = await readLobby(db, applicationId, lobbyId, true);
+      checkMayLink(before, userId);
       try {
         await db.query('SAVEPOINT link');
         await db.query(
@@ -480,8 +422,8 @@ export class LobbyStore {
         await db.query('ROLLBACK TO SAVEPOINT link');
         throw channelTakenError();
       }
-      const lobby = await this.read(db, applicationId, lobbyId, false);
-      await writeOutboxRows(db, DB_SCHEMA, [this.lobbyEvent('lobby.lobby.updated', lobby)]);
+      const lobby = await readLobby(db, applicationId, lobbyId, false);
+      await writeLobbyEvents(db, [lobbyStateEvent('lobby.lobby.updated', lobby)]);
       return lobby;
     });
   }
@@ -489,7 +431,7 @@ export class LobbyStore {
   /** The lobby, when `userId` may link or unlink it (a member with CanLinkLobby): 403 / 50001 if not. */
   async assertMayLink(applicationId: string, lobbyId: string, userId: string): Promise<LobbyRecord> {
     const lobby = await this.get(applicationId, lobbyId);
-    this.checkMayLink(lobby, userId);
+    checkMayLink(lobby, userId);
     return lobby;
   }
 
@@ -508,11 +450,10 @@ export class LobbyStore {
            FROM deleted d LEFT JOIN members m ON m.lobby_id = d.id`,
         [batch],
       );
-      await writeOutboxRows(
+      await writeLobbyEvents(
         db,
-        DB_SCHEMA,
         gone.rows.map((r) =>
-          this.deletedEvent({ id: r.id, applicationId: r.application_id }, r.user_ids ?? [], 'deleted'),
+          lobbyDeletedEvent({ id: r.id, applicationId: r.application_id }, r.user_ids ?? [], 'deleted'),
         ),
       );
       return gone.rowCount ?? 0;
@@ -524,110 +465,29 @@ export class LobbyStore {
     return removed;
   }
 
-  private checkMayLink(lobby: LobbyRecord, userId: string): void {
-    const member = lobby.members.find((m) => m.userId === userId);
-    if (!member || (member.flags & CAN_LINK_LOBBY) === 0) throw new NotLobbyMemberError();
-  }
-
   /**
-   * Adds or updates members under the limits (the lobby row locked by the caller): a user
-   * not yet a member who would pass 1,000 members, or who is in 100 lobbies of the
-   * application already, is refused (`refuse`) or left out (`drop`).
+   * Upserts the members admitMembers lets in (the lobby row locked by the caller) and keeps
+   * the lobby alive; answers what changed.
    */
-  private async upsertMembers(
+  private async admitMembers(
     db: PoolClient,
     applicationId: string,
     lobbyId: string,
-    members: MemberInput[],
+    members: readonly MemberInput[],
     overLimit: OverLimit,
   ): Promise<MemberChange[]> {
     if (members.length === 0) return [];
-    const ids = members.map((m) => m.id);
-    const counts = await db.query<{ present: string[] | null; total: number; full_users: string[] | null }>(
-      `SELECT (SELECT array_agg(user_id::text) FROM lobby_member WHERE lobby_id = $1 AND user_id = ANY($3::bigint[])) AS present,
-              (SELECT count(*)::int FROM lobby_member WHERE lobby_id = $1) AS total,
-              (SELECT array_agg(user_id::text) FROM (
-                 SELECT user_id FROM lobby_member WHERE application_id = $2 AND user_id = ANY($3::bigint[])
-                  GROUP BY user_id HAVING count(*) >= $4) AS f) AS full_users`,
-      [lobbyId, applicationId, ids, MAX_LOBBIES_PER_USER],
+    const occupancy = await readOccupancy(
+      db,
+      applicationId,
+      lobbyId,
+      members.map((m) => m.id),
     );
-    const row = counts.rows[0] as { present: string[] | null; total: number; full_users: string[] | null };
-    const present = new Set(row.present ?? []);
-    const full = new Set(row.full_users ?? []);
-    let room = MAX_MEMBERS - row.total;
-    const accepted: MemberInput[] = [];
-    for (const member of members) {
-      if (!present.has(member.id)) {
-        if (full.has(member.id)) {
-          if (overLimit === 'refuse') {
-            throw limitReachedError(
-              'LOBBY_USER_LIMIT',
-              `Maximum number of lobbies reached (${MAX_LOBBIES_PER_USER})`,
-            );
-          }
-          continue;
-        }
-        if (room <= 0) {
-          if (overLimit === 'refuse') {
-            throw limitReachedError(
-              'LOBBY_MEMBER_LIMIT',
-              `Maximum number of lobby members reached (${MAX_MEMBERS})`,
-            );
-          }
-          continue;
-        }
-        room -= 1;
-      }
-      accepted.push(member);
-    }
+    const accepted = admitMembers(members, occupancy, overLimit);
     if (accepted.length === 0) return [];
-    const upserted = await db.query<MemberRow & { inserted: boolean }>(
-      `INSERT INTO lobby_member (lobby_id, user_id, application_id, metadata, flags, additional_name)
-       SELECT $1, u.id, $2, u.metadata, u.flags, u.additional_name
-         FROM unnest($3::bigint[], $4::jsonb[], $5::int[], $6::text[]) AS u(id, metadata, flags, additional_name)
-       ON CONFLICT (lobby_id, user_id) DO UPDATE SET
-         metadata = EXCLUDED.metadata,
-         flags = EXCLUDED.flags,
-         additional_name = CASE WHEN EXCLUDED.user_id = ANY($7::bigint[]) THEN lobby_member.additional_name
-                                ELSE EXCLUDED.additional_name END
-       RETURNING ${MEMBER_COLUMNS}, (xmax = 0) AS inserted`,
-      [
-        lobbyId,
-        applicationId,
-        accepted.map((m) => m.id),
-        accepted.map((m) => jsonOrNull(m.metadata)),
-        accepted.map((m) => m.flags),
-        accepted.map((m) => m.additionalName ?? null),
-        accepted.filter((m) => m.additionalName === undefined).map((m) => m.id),
-      ],
-    );
+    const changes = await upsertMembers(db, applicationId, lobbyId, accepted);
     await this.touch(db, lobbyId);
-    const byId = new Map(upserted.rows.map((r) => [r.user_id, r]));
-    return accepted.map((m) => {
-      const r = byId.get(m.id) as MemberRow & { inserted: boolean };
-      return { member: memberOf(r), added: r.inserted };
-    });
-  }
-
-  /** The lobby with its members (locked for the transaction when `lock`), or 404 / 10031. */
-  private async read(
-    db: PoolClient,
-    applicationId: string,
-    lobbyId: string,
-    lock: boolean,
-  ): Promise<LobbyRecord> {
-    const found = await db.query<LobbyRow>(
-      `SELECT ${LOBBY_COLUMNS} FROM lobby
-        WHERE id = $1 AND application_id = $2 AND expires_at > now() ${lock ? 'FOR UPDATE' : ''}`,
-      [lobbyId, applicationId],
-    );
-    const row = found.rows[0];
-    if (!row) throw new UnknownLobbyError();
-    const members = await db.query<MemberRow>(
-      `SELECT ${MEMBER_COLUMNS} FROM lobby_member WHERE lobby_id = $1 ORDER BY joined_at, user_id`,
-      [lobbyId],
-    );
-    return lobbyOf(row, members.rows);
+    return changes;
   }
 
   /** Moves the lobby's idle timer to now. */
@@ -637,77 +497,7 @@ export class LobbyStore {
       lobbyId,
     ]);
   }
-
-  private lobbyEvent(name: 'lobby.lobby.created' | 'lobby.lobby.updated', lobby: LobbyRecord): OutboxRow {
-    return createEvent(name, {
-      application_id: lobby.applicationId,
-      lobby_id: lobby.id,
-      user_ids: lobby.members.map((m) => m.userId),
-      lobby: renderGatewayLobby(lobby),
-    });
-  }
-
-  private deletedEvent(
-    lobby: { id: string; applicationId: string },
-    userIds: string[],
-    reason: 'deleted' | 'removed',
-  ): OutboxRow {
-    return createEvent('lobby.lobby.deleted', {
-      application_id: lobby.applicationId,
-      lobby_id: lobby.id,
-      user_ids: userIds,
-      reason,
-    });
-  }
-
-  /**
-   * LOBBY_MEMBER_ADD / _UPDATE for `changes` and _REMOVE for `removed`, to the members (and
-   * the removed); then LOBBY_DELETE `removed` to the removed, whose sessions leave the lobby.
-   */
-  private memberEvents(lobby: LobbyRecord, changes: MemberChange[], removed: MemberRecord[]): OutboxRow[] {
-    const audience = [...lobby.members.map((m) => m.userId), ...removed.map((m) => m.userId)];
-    const event = (change: 'added' | 'updated' | 'removed', member: MemberRecord) =>
-      createEvent('lobby.member.changed', {
-        application_id: lobby.applicationId,
-        lobby_id: lobby.id,
-        user_ids: audience,
-        change,
-        member: memberEvent(lobby, member).member as JsonRecord,
-      });
-    const events = [
-      ...changes.map((c) => event(c.added ? 'added' : 'updated', c.member)),
-      ...removed.map((m) => event('removed', m)),
-    ];
-    if (removed.length > 0) {
-      events.push(
-        this.deletedEvent(
-          lobby,
-          removed.map((m) => m.userId),
-          'removed',
-        ),
-      );
-    }
-    return events;
-  }
 }
 
 /** The lobby a join found by its secret was deleted before the join could update it. */
 class LobbyVanished extends UnknownLobbyError {}
-
-/** A member the change added (or updated). */
-export interface MemberChange {
-  member: MemberRecord;
-  added: boolean;
-}
-
-/** The lobby's linked channel as events carry it. */
-function linkOf(lobby: LobbyRecord): { guild_id: string; channel_id: string } | null {
-  const channel = lobby.linkedChannel;
-  if (!channel || typeof channel.guild_id !== 'string' || typeof channel.id !== 'string') return null;
-  return { guild_id: channel.guild_id, channel_id: channel.id };
-}
-
-/** A metadata value as a jsonb parameter. */
-function jsonOrNull(value: Record<string, string> | null | undefined): string | null {
-  return value === undefined || value === null ? null : JSON.stringify(value);
-}

@@ -46,12 +46,13 @@ it('removes a lobby idle past its timeout: unknown at once, swept with LOBBY_DEL
 });
 
 it('keeps a lobby alive while something happens in it', async () => {
+  // A timeout of 1 s (25 idle seconds of 40 ms): wide enough for a call's latency on a busy machine.
   const lobby = await world.call('CreateLobby', bot, {
-    body_json: JSON.stringify({ idle_timeout_seconds: 5, members: [{ id: ALICE }] }),
+    body_json: JSON.stringify({ idle_timeout_seconds: 25, members: [{ id: ALICE }] }),
   });
   // A message every ~half timeout for twice the timeout.
   for (let i = 0; i < 4; i++) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await new Promise((resolve) => setTimeout(resolve, 550));
     await world.call(
       'CreateMessage',
       { app: APP, user: ALICE },
