@@ -62,7 +62,7 @@ export function createServer(deps: ServerDeps): GrpcServer {
     ...createGuildInstallationHandlers(prisma),
     ...createInvocationHandlers(new InvocationStore(deps.pool)),
     ...createMonetizationHandlers({
-      monetization: new MonetizationStore(prisma, () => deps.snowflakes.next()),
+      monetization: new MonetizationStore(deps.pool, () => deps.snowflakes.next()),
       snowflakes: deps.snowflakes,
       now: deps.now,
     }),

@@ -22,7 +22,7 @@ const GUILD = '700000000000000001';
 beforeAll(async () => {
   env = await createOAuthTestEnv();
   handlers = createMonetizationHandlers({
-    monetization: new MonetizationStore(env.prisma, () => env.deps.snowflakes.next()),
+    monetization: new MonetizationStore(env.pool, () => env.deps.snowflakes.next()),
     snowflakes: env.deps.snowflakes,
     now: () => env.clock.now,
   });
