@@ -1,6 +1,7 @@
 import { fieldError, parseJsonObject } from '@acs/discord-errors';
 import type { oauth } from '@acs/protos';
 import type { SnowflakeGenerator } from '@acs/snowflake';
+import { scopeListToCaller } from '../domain/monetization/monetization-access';
 import { EntitlementType } from '../domain/monetization/monetization-limits';
 import type { SubscriptionChange } from '../domain/monetization/plan-subscription-change';
 import {
@@ -54,16 +55,12 @@ export function createMonetizationHandlers({
     ): Promise<oauth.ListEntitlementsResponse> {
       const applicationId = parseSnowflakeParam('application_id', request.application_id);
       const query = readEntitlementQuery(request.query);
-      // A Bearer caller sees only their own entitlements, whatever user_id it asks for.
-      const user = callerUser(request.user_id);
+      const caller = callerUser(request.user_id);
+      const scope = scopeListToCaller(query.userId, caller?.toString() ?? null);
       const entitlements =
-        user !== null && query.userId !== null && BigInt(query.userId) !== user
+        scope === null
           ? []
-          : await monetization.listEntitlements(
-              applicationId,
-              user === null ? query : { ...query, userId: user.toString() },
-              now(),
-            );
+          : await monetization.listEntitlements(applicationId, { ...query, userId: scope.userId }, now());
       return { entitlements_json: JSON.stringify(entitlements.map((e) => renderEntitlement(e))) };
     },
 
