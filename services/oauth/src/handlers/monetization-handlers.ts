@@ -1,6 +1,5 @@
 import { fieldError, parseJsonObject } from '@acs/discord-errors';
 import type { oauth } from '@acs/protos';
-import type { SnowflakeGenerator } from '@acs/snowflake';
 import { scopeListToCaller } from '../domain/monetization/monetization-access';
 import { EntitlementType } from '../domain/monetization/monetization-limits';
 import type { SubscriptionChange } from '../domain/monetization/plan-subscription-change';
@@ -16,15 +15,7 @@ import {
   validateTestEntitlementBody,
 } from '../domain/monetization/validate-monetization-bodies';
 import { parseSnowflakeParam } from '../domain/parse-snowflake-param';
-import type { MonetizationStore } from '../store/monetization-store';
-
-/** What the monetization handlers work with. */
-export interface MonetizationDeps {
-  monetization: MonetizationStore;
-  snowflakes: SnowflakeGenerator;
-  /** The clock (tests move it). */
-  now?: () => Date;
-}
+import type { HandlerDeps } from './handler-deps';
 
 /** The admin simulation's subscription changes, by wire name. */
 const CHANGES: Partial<Record<oauth.SubscriptionChange__Output, SubscriptionChange>> = {
@@ -43,7 +34,7 @@ export function createMonetizationHandlers({
   monetization,
   snowflakes,
   now = () => new Date(),
-}: MonetizationDeps) {
+}: Pick<HandlerDeps, 'monetization' | 'snowflakes' | 'now'>) {
   return {
     async ListSkus(request: oauth.ListSkusRequest__Output): Promise<oauth.ListSkusResponse> {
       const skus = await monetization.listSkus(parseSnowflakeParam('application_id', request.application_id));
