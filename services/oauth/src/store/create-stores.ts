@@ -20,7 +20,7 @@ export function createStores(prisma: PrismaClient, pool: Pool, nextId: () => str
   return {
     applications: new ApplicationStore(prisma),
     users: new UserStore(prisma),
-    tokens: new TokenStore(prisma, pool),
+    tokens: new TokenStore(pool),
     installations: new InstallationStore(prisma),
     grants: new GrantStore(prisma),
     connections: new ConnectionStore(prisma),
