@@ -1,5 +1,5 @@
 import type { Pool, PoolClient } from 'pg';
-import { StatementParameters, withTransaction } from '@acs/service-kit';
+import { withTransaction } from '@acs/service-kit';
 import {
   requireOwnSku,
   requireSubscription,
@@ -31,16 +31,14 @@ import type { EntitlementQuery, SubscriptionQuery } from '../domain/monetization
 import type { GrantRequest, NewSku } from '../domain/monetization/validate-monetization-bodies';
 import { applyMonetizationPlan } from './apply-monetization-plan';
 import {
-  ENTITLEMENT_COLUMNS,
   SKU_COLUMNS,
   SUBSCRIPTION_COLUMNS,
-  toEntitlement,
   toSku,
   toSubscription,
-  type EntitlementRow,
   type SkuRow,
   type SubscriptionRow,
 } from './monetization-rows';
+import { selectEntitlements, selectSubscriptions } from './select-monetization-lists';
 import {
   lockEntitlement,
   lockEntitlementsOfSubscription,
@@ -53,23 +51,6 @@ import {
   readSkus,
   readSubscriptionsOfUser,
 } from './read-monetization-rows';
-
-/**
- * The id window and order of a page, added to `where`: ids below `before` and above
- * `after`; like messages, `after` alone pages forwards from the oldest, anything else is
- * newest first. Answers the ORDER BY.
- */
-function pageOf(
-  query: { before: string | null; after: string | null },
-  column: string,
-  where: string[],
-  params: StatementParameters,
-): string {
-  if (query.before !== null) where.push(`${column} < ${params.add(query.before)}::bigint`);
-  if (query.after !== null) where.push(`${column} > ${params.add(query.after)}::bigint`);
-  const forwards = query.after !== null && query.before === null;
-  return `ORDER BY ${column} ${forwards ? 'ASC' : 'DESC'}`;
-}
 
 /**
  * SKUs, entitlements and subscriptions (the oauth service owns them: they tie applications
@@ -116,20 +97,7 @@ export class MonetizationStore {
     query: EntitlementQuery,
     now: Date,
   ): Promise<EntitlementRecord[]> {
-    const params = new StatementParameters();
-    const where = [`application_id = ${params.add(applicationId.toString())}::bigint`];
-    if (query.userId !== null) where.push(`user_id = ${params.add(query.userId)}::bigint`);
-    if (query.guildId !== null) where.push(`guild_id = ${params.add(query.guildId)}::bigint`);
-    if (query.skuIds !== null) where.push(`sku_id = ANY(${params.add(query.skuIds)}::bigint[])`);
-    if (query.excludeDeleted) where.push('NOT deleted');
-    if (query.excludeEnded) where.push(`(ends_at IS NULL OR ends_at > ${params.add(now)})`);
-    const order = pageOf(query, 'id', where, params);
-    const { rows } = await this.pool.query<EntitlementRow>(
-      `SELECT ${ENTITLEMENT_COLUMNS} FROM "oauth"."entitlement"
-        WHERE ${where.join(' AND ')} ${order} LIMIT ${params.add(query.limit)}`,
-      params.values,
-    );
-    return rows.map(toEntitlement);
+    return selectEntitlements(this.pool, applicationId.toString(), query, now);
   }
 
   /** The application's entitlement (of `userId` when set); 404 / 10029 otherwise. */
@@ -260,19 +228,7 @@ export class MonetizationStore {
     await this.getOwnSku(applicationId, skuId);
     const scope = scopeListToCaller(query.userId, userId?.toString() ?? null);
     if (scope === null) return [];
-    const params = new StatementParameters();
-    const where = [
-      `s.application_id = ${params.add(applicationId.toString())}::bigint`,
-      `${params.add(skuId.toString())}::bigint = ANY(s.sku_ids)`,
-    ];
-    if (scope.userId !== null) where.push(`s.user_id = ${params.add(scope.userId)}::bigint`);
-    const order = pageOf(query, 's.id', where, params);
-    const { rows } = await this.pool.query<SubscriptionRow>(
-      `SELECT ${SUBSCRIPTION_COLUMNS} FROM "oauth"."subscription" s
-        WHERE ${where.join(' AND ')} ${order} LIMIT ${params.add(query.limit)}`,
-      params.values,
-    );
-    return rows.map(toSubscription);
+    return selectSubscriptions(this.pool, applicationId.toString(), skuId.toString(), scope.userId, query);
   }
 
   /** One subscription holding the application's SKU (of `userId` when set); 10027 for the SKU, 404 otherwise. */
