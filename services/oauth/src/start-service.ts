@@ -15,11 +15,12 @@ import { createPermissionsClient } from './clients/permissions-client';
 import { DB_SCHEMA, loadConfig, SERVICE_NAME } from './config';
 import { createServer } from './create-server';
 import { PrismaClient } from './generated/prisma/client';
+import { createStores } from './store/create-stores';
 import { pruneDeadCredentials } from './store/prune-dead-credentials';
 
 /**
- * Wires config, logger, database, outbox relay, the pruning of dead credentials and the gRPC
- * server; stops them in order on SIGTERM.
+ * Wires config, logger, database, the stores, outbox relay, the pruning of dead credentials
+ * and the gRPC server; stops them in order on SIGTERM.
  */
 export async function startService(
   env: Record<string, string | undefined>,
@@ -54,15 +55,15 @@ export async function startService(
     what: 'authorization codes, tokens and grants',
   });
 
+  const snowflakes = createSnowflakeGenerator({
+    workerId: config.SNOWFLAKE_WORKER_ID,
+    processId: snowflakeLease.processId,
+  });
   const server = createServer({
     logger,
-    prisma,
-    pool,
+    ...createStores(prisma, pool, () => snowflakes.next()),
     permissions: createPermissionsClient(permissionsGrpc),
-    snowflakes: createSnowflakeGenerator({
-      workerId: config.SNOWFLAKE_WORKER_ID,
-      processId: snowflakeLease.processId,
-    }),
+    snowflakes,
     isReady: async () => {
       await pool.query('SELECT 1');
       return true;

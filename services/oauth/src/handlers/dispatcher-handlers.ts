@@ -1,10 +1,12 @@
 import type { oauth } from '@acs/protos';
 import { parseSnowflakeParam } from '../domain/parse-snowflake-param';
 import { renderPublicUser } from '../domain/render-user';
-import type { EventWebhookSettingsStore } from '../store/event-webhook-settings-store';
+import type { HandlerDeps } from './handler-deps';
 
 /** Handlers of the RPCs only the dispatcher calls (delivery settings and signing key). */
-export function createDispatcherHandlers(settings: EventWebhookSettingsStore) {
+export function createDispatcherHandlers({
+  eventWebhookSettings: settings,
+}: Pick<HandlerDeps, 'eventWebhookSettings'>) {
   return {
     async GetEventWebhookSettings(
       request: oauth.GetEventWebhookSettingsRequest__Output,

@@ -3,12 +3,16 @@ import type { PermissionsClient } from '../clients/permissions-client';
 import type { TokenLifetimes } from '../domain/token-lifetimes';
 import type { ApplicationStore } from '../store/application-store';
 import type { ConnectionStore } from '../store/connection-store';
+import type { EventWebhookSettingsStore } from '../store/event-webhook-settings-store';
 import type { GrantStore } from '../store/grant-store';
+import type { GuildInstallationStore } from '../store/guild-installation-store';
 import type { InstallationStore } from '../store/installation-store';
+import type { InvocationStore } from '../store/invocation-store';
+import type { MonetizationStore } from '../store/monetization-store';
 import type { TokenStore } from '../store/token-store';
 import type { UserStore } from '../store/user-store';
 
-/** What the gRPC handlers work with. */
+/** What the gRPC handlers work with: the stores (built by start-service), the peer, ids, lifetimes and the clock. */
 export interface HandlerDeps {
   applications: ApplicationStore;
   users: UserStore;
@@ -16,6 +20,10 @@ export interface HandlerDeps {
   installations: InstallationStore;
   grants: GrantStore;
   connections: ConnectionStore;
+  eventWebhookSettings: EventWebhookSettingsStore;
+  guildInstallations: GuildInstallationStore;
+  invocations: InvocationStore;
+  monetization: MonetizationStore;
   /** How long codes and tokens live. */
   lifetimes: TokenLifetimes;
   permissions: PermissionsClient;

@@ -4,10 +4,10 @@ import { parseSnowflakeParam } from '../domain/parse-snowflake-param';
 import { renderEntitlement } from '../domain/monetization/render-monetization';
 import { renderApplication } from '../domain/render-application';
 import { renderPublicUser } from '../domain/render-user';
-import type { InvocationStore } from '../store/invocation-store';
+import type { HandlerDeps } from './handler-deps';
 
 /** `DescribeInvocation`: what the interactions service needs of an application and a user to run a command. */
-export function createInvocationHandlers(invocations: InvocationStore) {
+export function createInvocationHandlers({ invocations }: Pick<HandlerDeps, 'invocations'>) {
   return {
     async DescribeInvocation(
       request: oauth.DescribeInvocationRequest__Output,

@@ -1,6 +1,6 @@
 import { fieldError, parseJsonObject } from '@acs/discord-errors';
 import type { oauth } from '@acs/protos';
-import type { SnowflakeGenerator } from '@acs/snowflake';
+import { scopeListToCaller } from '../domain/monetization/monetization-access';
 import { EntitlementType } from '../domain/monetization/monetization-limits';
 import type { SubscriptionChange } from '../domain/monetization/plan-subscription-change';
 import {
@@ -15,15 +15,7 @@ import {
   validateTestEntitlementBody,
 } from '../domain/monetization/validate-monetization-bodies';
 import { parseSnowflakeParam } from '../domain/parse-snowflake-param';
-import type { MonetizationStore } from '../store/monetization-store';
-
-/** What the monetization handlers work with. */
-export interface MonetizationDeps {
-  monetization: MonetizationStore;
-  snowflakes: SnowflakeGenerator;
-  /** The clock (tests move it). */
-  now?: () => Date;
-}
+import type { HandlerDeps } from './handler-deps';
 
 /** The admin simulation's subscription changes, by wire name. */
 const CHANGES: Partial<Record<oauth.SubscriptionChange__Output, SubscriptionChange>> = {
@@ -42,7 +34,7 @@ export function createMonetizationHandlers({
   monetization,
   snowflakes,
   now = () => new Date(),
-}: MonetizationDeps) {
+}: Pick<HandlerDeps, 'monetization' | 'snowflakes' | 'now'>) {
   return {
     async ListSkus(request: oauth.ListSkusRequest__Output): Promise<oauth.ListSkusResponse> {
       const skus = await monetization.listSkus(parseSnowflakeParam('application_id', request.application_id));
@@ -54,16 +46,12 @@ export function createMonetizationHandlers({
     ): Promise<oauth.ListEntitlementsResponse> {
       const applicationId = parseSnowflakeParam('application_id', request.application_id);
       const query = readEntitlementQuery(request.query);
-      // A Bearer caller sees only their own entitlements, whatever user_id it asks for.
-      const user = callerUser(request.user_id);
+      const caller = callerUser(request.user_id);
+      const scope = scopeListToCaller(query.userId, caller?.toString() ?? null);
       const entitlements =
-        user !== null && query.userId !== null && BigInt(query.userId) !== user
+        scope === null
           ? []
-          : await monetization.listEntitlements(
-              applicationId,
-              user === null ? query : { ...query, userId: user.toString() },
-              now(),
-            );
+          : await monetization.listEntitlements(applicationId, { ...query, userId: scope.userId }, now());
       return { entitlements_json: JSON.stringify(entitlements.map((e) => renderEntitlement(e))) };
     },
 

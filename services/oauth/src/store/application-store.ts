@@ -14,6 +14,7 @@ import type {
 import type { IntegrationType } from '../domain/limits';
 import { Prisma, type PrismaClient } from '../generated/prisma/client';
 import { announceCredentialsChange, type CredentialChange } from './announce-credentials-change';
+import { lockApplicationCredentials } from './lock-application-credentials';
 import { revokeClientCredentialsGrants } from './revoke-client-credentials-grants';
 import { APPLICATION_RELATIONS, toApplicationRecord } from './to-application-record';
 import { writeOutboxEvent } from './write-outbox-event';
@@ -96,10 +97,7 @@ export class ApplicationStore {
     const row = await this.prisma.$transaction(async (tx) => {
       // Locked: client-credentials issuing waits (FOR SHARE) and then sees the new owner
       // and whether the application became a public client.
-      const [current] = await tx.$queryRaw<
-        { owner_id: bigint | null; flags: bigint; public_client: boolean }[]
-      >`
-        SELECT owner_id, flags, public_client FROM "oauth"."application" WHERE id = ${id} FOR NO KEY UPDATE`;
+      const current = await lockApplicationCredentials(tx, id);
       if (!current) throw new UnknownApplicationError();
       if (patch.ownerId) await assertOwnerExists(tx, patch.ownerId);
       const columns = toColumns(patch);

@@ -4,12 +4,10 @@ import type { Digest } from '../domain/hash-secret';
 import type { IssuedTokens } from '../domain/issue-oauth2-tokens';
 import type { Prisma, PrismaClient } from '../generated/prisma/client';
 import { announceCredentialsChange } from './announce-credentials-change';
+import { createGrant, insertGrantTokens } from './create-grant';
 import { retryOnWriteConflict } from './retry-on-write-conflict';
 import { revokeGrantTokens } from './revoke-grant-tokens';
 import { writeOutboxEvent } from './write-outbox-event';
-
-/** A grant kind: how the authorization came about. */
-export type GrantKind = 'authorization_code' | 'client_credentials';
 
 /** Why a client-credentials grant was refused, as of the issuing transaction; null when made. */
 export type ClientCredentialsRefusal = 'no_owner' | 'public_client' | null;
@@ -147,7 +145,7 @@ export class GrantStore {
         }
         // Throws invalid_scope, which rolls the spending back.
         const scopes = input.narrowScopes(live.scopes);
-        await insertTokens(tx, live.grant_id, clientId, live.user_id, scopes, input.tokens);
+        await insertGrantTokens(tx, live.grant_id, clientId, live.user_id, scopes, input.tokens);
         return { kind: 'issued', scopes, userId: live.user_id?.toString() ?? null };
       }),
     );
@@ -253,60 +251,6 @@ export class GrantStore {
         return true;
       }),
     );
-  }
-}
-
-async function createGrant(
-  tx: Prisma.TransactionClient,
-  grant: {
-    id: bigint;
-    applicationId: bigint;
-    userId: bigint | null;
-    kind: GrantKind;
-    scopes: string[];
-    tokens: IssuedTokens;
-  },
-): Promise<void> {
-  await tx.tokenGrant.create({
-    data: {
-      id: grant.id,
-      applicationId: grant.applicationId,
-      userId: grant.userId,
-      kind: grant.kind,
-      scopes: grant.scopes,
-    },
-  });
-  await insertTokens(tx, grant.id, grant.applicationId, grant.userId, grant.scopes, grant.tokens);
-}
-
-async function insertTokens(
-  tx: Prisma.TransactionClient,
-  grantId: bigint,
-  applicationId: bigint,
-  userId: bigint | null,
-  scopes: string[],
-  tokens: IssuedTokens,
-): Promise<void> {
-  const { stored } = tokens;
-  await tx.accessToken.create({
-    data: {
-      tokenHash: stored.accessTokenHash,
-      applicationId,
-      userId,
-      scopes,
-      expiresAt: stored.accessExpiresAt,
-      grantId,
-    },
-  });
-  if (stored.refreshTokenHash) {
-    await tx.refreshToken.create({
-      data: {
-        tokenHash: stored.refreshTokenHash,
-        grantId,
-        applicationId,
-        expiresAt: stored.refreshExpiresAt,
-      },
-    });
   }
 }
 

@@ -1,7 +1,6 @@
 import { UnknownUserError } from '../domain/oauth-errors';
 import type { Digest } from '../domain/hash-secret';
 import type { Pool } from 'pg';
-import type { PrismaClient } from '../generated/prisma/client';
 
 /** What a bot token resolves to. */
 export interface BotTokenRow {
@@ -53,19 +52,21 @@ const SESSION_SQL = `
     JOIN "oauth"."user" u ON u.id = s.user_id
    WHERE s.token_hash = $1 AND s.revoked_at IS NULL`;
 
-/** Sessions and the digest → principal lookups of every kind of token. */
+/** Sessions and the digest → principal lookups of every kind of token, in plain SQL. */
 export class TokenStore {
-  constructor(
-    private readonly prisma: PrismaClient,
-    private readonly pool: Pool,
-  ) {}
+  constructor(private readonly pool: Pool) {}
 
   /** Stores a session for a (non-bot) user; 404 / 10013 when there is no such user. */
   async createSession(userId: bigint, tokenHash: Digest): Promise<void> {
-    const user = await this.prisma.user.findUnique({ where: { id: userId }, select: { bot: true } });
+    const { rows } = await this.pool.query<{ bot: boolean }>(`SELECT bot FROM "oauth"."user" WHERE id = $1`, [
+      userId.toString(),
+    ]);
     // Bots authenticate with their bot token; a session is a person's chat client.
-    if (!user || user.bot) throw new UnknownUserError();
-    await this.prisma.session.create({ data: { tokenHash, userId } });
+    if (!rows[0] || rows[0].bot) throw new UnknownUserError();
+    await this.pool.query(`INSERT INTO "oauth"."session" (token_hash, user_id) VALUES ($1, $2)`, [
+      toBuffer(tokenHash),
+      userId.toString(),
+    ]);
   }
 
   /** The application whose bot token has this digest. */

@@ -1,5 +1,3 @@
-import { createDispatcherHandlers } from '../../src/handlers/dispatcher-handlers';
-import { EventWebhookSettingsStore } from '../../src/store/event-webhook-settings-store';
 import { createApp, createOAuthTestEnv, discordErrorOf, type OAuthTestEnv } from '../support/oauth-test-env';
 
 /** UpdateCurrentApplication (PATCH /applications/@me) against a real database. */
@@ -102,7 +100,7 @@ describe('UpdateCurrentApplication', () => {
       application_id: id,
       body_json: JSON.stringify({ event_webhooks_url: 'https://bot.example/events' }),
     });
-    const dispatcher = createDispatcherHandlers(new EventWebhookSettingsStore(env.prisma));
+    const dispatcher = env.handlers;
     const delivered = async () =>
       (await dispatcher.GetEventWebhookSettings({ application_id: id })).event_webhooks_url;
 

@@ -1,7 +1,4 @@
-import { createMonetizationHandlers } from '../../src/handlers/monetization-handlers';
-import { createInvocationHandlers } from '../../src/handlers/invocation-handlers';
-import { InvocationStore } from '../../src/store/invocation-store';
-import { MonetizationStore } from '../../src/store/monetization-store';
+import type { OAuthHandlers } from '../../src/handlers/create-handlers';
 import {
   createApp,
   createOAuthTestEnv,
@@ -11,8 +8,7 @@ import {
 } from '../support/oauth-test-env';
 
 let env: OAuthTestEnv;
-let handlers: ReturnType<typeof createMonetizationHandlers>;
-let invocations: ReturnType<typeof createInvocationHandlers>;
+let handlers: OAuthHandlers;
 let app: string;
 let other: string;
 let ada: string;
@@ -21,12 +17,7 @@ const GUILD = '700000000000000001';
 
 beforeAll(async () => {
   env = await createOAuthTestEnv();
-  handlers = createMonetizationHandlers({
-    monetization: new MonetizationStore(env.prisma, () => env.deps.snowflakes.next()),
-    snowflakes: env.deps.snowflakes,
-    now: () => env.clock.now,
-  });
-  invocations = createInvocationHandlers(new InvocationStore(env.pool));
+  handlers = env.handlers;
   app = (await createApp(env.handlers, { name: 'Shop' })).id as string;
   other = (await createApp(env.handlers, { name: 'Other' })).id as string;
   ada = (await createUser(env.handlers, { username: 'ada' })).id as string;
@@ -60,7 +51,7 @@ async function lastSeq(): Promise<bigint> {
 }
 
 async function entitlementsOfInvocation(userId: string, guildId = ''): Promise<Json[]> {
-  const answer = await invocations.DescribeInvocation({
+  const answer = await handlers.DescribeInvocation({
     application_id: app,
     user_id: userId,
     guild_id: guildId,

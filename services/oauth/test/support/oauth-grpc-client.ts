@@ -24,13 +24,9 @@ export interface OAuthOverGrpc {
 /** Serves the test environment's database through `createServer`, as start-service does. */
 export async function serveOverGrpc(env: OAuthTestEnv): Promise<OAuthOverGrpc> {
   const server: GrpcServer = createServer({
+    ...env.deps,
     logger: createLogger('oauth-test', 'silent'),
-    prisma: env.prisma,
-    pool: env.pool,
-    permissions: env.permissions.client,
-    snowflakes: env.deps.snowflakes,
     isReady: async () => true,
-    now: () => env.clock.now,
   });
   const port = await server.listen('127.0.0.1:0');
   const client = new (loadOAuthProto().acs.oauth.v1.OAuthService)(

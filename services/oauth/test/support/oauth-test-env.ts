@@ -5,19 +5,14 @@ import { DiscordError } from '@acs/discord-errors';
 import { createSnowflakeGenerator } from '@acs/snowflake';
 import { createTestDatabase, type TestDatabase } from '@acs/testing';
 import { PrismaClient } from '../../src/generated/prisma/client';
-import { createHandlers, type OAuthHandlers } from '../../src/create-server';
+import { createHandlers, type OAuthHandlers } from '../../src/handlers/create-handlers';
 import type { HandlerDeps } from '../../src/handlers/handler-deps';
 import {
   ACCESS_TOKEN_TTL_SECONDS,
   AUTHORIZATION_CODE_TTL_SECONDS,
   REFRESH_TOKEN_TTL_SECONDS,
 } from '../../src/domain/limits';
-import { ApplicationStore } from '../../src/store/application-store';
-import { ConnectionStore } from '../../src/store/connection-store';
-import { GrantStore } from '../../src/store/grant-store';
-import { InstallationStore } from '../../src/store/installation-store';
-import { TokenStore } from '../../src/store/token-store';
-import { UserStore } from '../../src/store/user-store';
+import { createStores } from '../../src/store/create-stores';
 import { startFakePermissions, type FakePermissions } from './fake-permissions-server';
 
 /** A fresh oauth database, its clients, the fake permissions edge and the handlers over them. */
@@ -42,20 +37,16 @@ export async function createOAuthTestEnv(): Promise<OAuthTestEnv> {
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
   const permissions = await startFakePermissions();
   const clock = { now: new Date() };
+  const snowflakes = createSnowflakeGenerator({ workerId: 1, processId: 1 });
   const deps: HandlerDeps = {
-    applications: new ApplicationStore(prisma),
-    users: new UserStore(prisma),
-    tokens: new TokenStore(prisma, pool),
-    installations: new InstallationStore(prisma),
-    grants: new GrantStore(prisma),
-    connections: new ConnectionStore(prisma),
+    ...createStores(prisma, pool, () => snowflakes.next()),
     lifetimes: {
       authorizationCode: AUTHORIZATION_CODE_TTL_SECONDS,
       accessToken: ACCESS_TOKEN_TTL_SECONDS,
       refreshToken: REFRESH_TOKEN_TTL_SECONDS,
     },
     permissions: permissions.client,
-    snowflakes: createSnowflakeGenerator({ workerId: 1, processId: 1 }),
+    snowflakes,
     now: () => clock.now,
   };
   return {

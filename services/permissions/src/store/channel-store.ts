@@ -5,12 +5,12 @@ import type { Channel } from '../domain/guild-model';
 import { MAX_CHANNELS_PER_GUILD } from '../domain/limits';
 import { MaxChannelsError, UnknownGuildError } from '../domain/permissions-errors';
 import type { CreateChannelInput } from '../domain/validate-create-channel';
-import { Prisma, type PrismaClient } from '../generated/prisma/client';
+import type { PrismaClient } from '../generated/prisma/client';
 import { lockGuild } from './lock-guild';
+import { selectChannel, selectGuildChannels, type SqlClient } from './select-channels';
 import { renderChannel } from '../domain/render/render-channel';
 import { toChannel } from './to-domain';
 import { writeOutboxEvent } from './write-outbox-event';
-import type { TransactionClient } from './transaction-client';
 
 /** A new channel and the owner of its guild (who owns threads created through the admin API). */
 export interface CreatedChannel {
@@ -19,18 +19,6 @@ export interface CreatedChannel {
 }
 
 const THREAD_TYPES = [...THREAD_PARENT_TYPES.keys()];
-
-/** A channel row as `listChannels` reads it: overwrites aggregated, bit sets as text so JSON keeps them exact. */
-interface ChannelRow {
-  id: bigint;
-  guild_id: bigint;
-  type: number;
-  name: string;
-  parent_id: bigint | null;
-  position: number;
-  created_at: Date;
-  overwrites: { id: string; type: number; allow: string; deny: string }[];
-}
 
 /** Guild channels, threads and their permission overwrites. */
 export class ChannelStore {
@@ -106,45 +94,11 @@ export class ChannelStore {
    * trip for the overwrites. An unknown guild has none.
    */
   async listChannels(guildId: string, client: SqlClient = this.prisma): Promise<Channel[]> {
-    return selectChannels(client, Prisma.sql`c.guild_id = ${BigInt(guildId)}`);
+    return selectGuildChannels(client, guildId);
   }
 
   /** One guild channel or thread, with its overwrites; undefined when there is none. */
   async getChannel(channelId: string, client: SqlClient = this.prisma): Promise<Channel | undefined> {
-    const [channel] = await selectChannels(client, Prisma.sql`c.id = ${BigInt(channelId)}`);
-    return channel;
+    return selectChannel(client, channelId);
   }
-}
-
-/** What runs the raw statements: the client, or a transaction's. */
-export type SqlClient = Pick<PrismaClient, '$queryRaw'> | TransactionClient;
-
-async function selectChannels(client: SqlClient, where: Prisma.Sql): Promise<Channel[]> {
-  const rows = await client.$queryRaw<ChannelRow[]>(Prisma.sql`
-      SELECT c.id, c.guild_id, c.type, c.name, c.parent_id, c.position, c.created_at,
-             COALESCE((SELECT json_agg(json_build_object('id', o.target_id::text, 'type', o.type,
-                                                         'allow', o.allow::text, 'deny', o.deny::text)
-                                       ORDER BY o.target_id)
-                         FROM "permissions"."permission_overwrite" o WHERE o.channel_id = c.id), '[]'::json)
-               AS overwrites
-        FROM "permissions"."channel" c
-       WHERE ${where}
-       ORDER BY c.position, c.id`);
-  return rows.map((row) =>
-    toChannel({
-      id: row.id,
-      guildId: row.guild_id,
-      type: row.type,
-      name: row.name,
-      parentId: row.parent_id,
-      position: row.position,
-      createdAt: row.created_at,
-      overwrites: row.overwrites.map((o) => ({
-        targetId: BigInt(o.id),
-        type: o.type,
-        allow: BigInt(o.allow),
-        deny: BigInt(o.deny),
-      })),
-    }),
-  );
 }

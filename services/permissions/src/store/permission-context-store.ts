@@ -2,7 +2,7 @@ import type { PermissionContext } from '../domain/check-permissions';
 import type { Overwrite } from '../domain/guild-model';
 import { UnknownChannelError, UnknownGuildError } from '../domain/permissions-errors';
 import { Prisma, type PrismaClient } from '../generated/prisma/client';
-import type { SqlClient } from './channel-store';
+import type { SqlClient } from './select-channels';
 
 /** An overwrite as the query aggregates it: bit sets as text, so that JSON keeps them exact. */
 interface OverwriteRow {
