@@ -1,6 +1,6 @@
 import type { interactions } from '@acs/protos';
 import type { UploadedBlob } from '../domain/uploaded-blob';
-import { callPeer } from './call-peer';
+import { callPeer } from '@acs/service-kit';
 import { checkServing } from './check-serving';
 
 /**

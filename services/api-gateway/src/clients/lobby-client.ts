@@ -1,6 +1,6 @@
 import type { lobby } from '@acs/protos';
 import type { Principal } from '../domain/principal';
-import { callPeer } from './call-peer';
+import { callPeer } from '@acs/service-kit';
 import { checkServing } from './check-serving';
 
 /** The lobby RPCs, each taking a `LobbyCall` and answering JSON text ('' for 204). */
