@@ -33,7 +33,7 @@ type FullUnaryMethod = (
  * so that a chain of calls never outlives its caller.
  *
  * A service's own error (one carrying an error detail) rejects with the ServiceError:
- * use `fromGrpcError` to read its detail. A call that failed in transport (the peer down,
+ * peer clients call through `callPeer`, which reads its detail. A call that failed in transport (the peer down,
  * the deadline passed, or a peer failing without a detail) rejects with a DiscordError,
  * 503 or 504 (`fromTransportFailure`), which every hop's translator passes on unchanged.
  */

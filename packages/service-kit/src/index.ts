@@ -43,6 +43,7 @@ export {
   type ServiceBinding,
   type UnaryHandlers,
 } from './create-grpc-server';
+export { callPeer } from './call-peer';
 export {
   callUnary,
   createGrpcClient,

@@ -2,6 +2,7 @@ import * as grpc from '@grpc/grpc-js';
 import { loadCommandRegistryProto } from '@acs/protos';
 import type { commandRegistry } from '@acs/protos';
 import {
+  callPeer,
   callUnary,
   CLIENT_CHANNEL_OPTIONS,
   CONNECTION_AGE_GRACE_MS,
@@ -128,19 +129,52 @@ describe('callUnary', () => {
   });
 });
 
+describe('callPeer', () => {
+  it('rejects with the DiscordError a service’s own failure carries', async () => {
+    const { port } = await serve(async () => {
+      throw new DiscordError(400, 50035, 'Invalid Form Body', {
+        name: { _errors: [{ code: 'X', message: 'x' }] },
+      });
+    });
+    const client = clientOf(port);
+    const error = await callPeer(client, client.GetCommand, REQUEST).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DiscordError);
+    expect((error as DiscordError).toBody()).toEqual({
+      code: 50035,
+      message: 'Invalid Form Body',
+      errors: { name: { _errors: [{ code: 'X', message: 'x' }] } },
+    });
+  });
+
+  it('answers what the peer answers, and keeps transport failures as 503', async () => {
+    const { port } = await serve(async () => ANSWER);
+    const client = clientOf(port);
+    expect(await callPeer(client, client.GetCommand, REQUEST)).toMatchObject(ANSWER);
+    const down = clientOf(await stoppedPort());
+    expect(await callPeer(down, down.GetCommand, REQUEST).catch((e: unknown) => e)).toBeInstanceOf(
+      PeerUnavailableError,
+    );
+  });
+});
+
 describe('a chain of two hops (near → far)', () => {
-  /** A near server whose handler calls the far one as services do (`fromGrpcError(e) ?? e`). */
+  /** A near server whose handler calls the far one as services do (`callPeer`). */
   async function nearOf(farPort: number): Promise<Client> {
     const far = clientOf(farPort);
-    const { port } = await serve(async () => {
-      try {
-        return await callUnary(far, far.GetCommand, REQUEST);
-      } catch (error) {
-        throw fromGrpcError(error) ?? error;
-      }
-    });
+    const { port } = await serve(async () => callPeer(far, far.GetCommand, REQUEST));
     return clientOf(port);
   }
+
+  it('carries the far service’s own error to the near caller whole', async () => {
+    const { port: farPort } = await serve(async () => {
+      throw new DiscordError(404, 10063, 'Unknown application command');
+    });
+    const near = await nearOf(farPort);
+    const error = await callPeer(near, near.GetCommand, REQUEST).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DiscordError);
+    expect((error as DiscordError).httpStatus).toBe(404);
+    expect((error as DiscordError).toBody()).toEqual({ code: 10063, message: 'Unknown application command' });
+  });
 
   it('answers 503 at the near caller when the far service is down', async () => {
     const near = await nearOf(await stoppedPort());

@@ -3,7 +3,6 @@ import express, { type Express, type NextFunction, type Request, type Response }
 import type { BlobStore } from '@acs/blob-store';
 import { recordHttpMetrics, type Logger } from '@acs/service-kit';
 import type { Authenticator } from './auth/create-authenticator';
-import type { BackendClients } from './clients/backend-clients';
 import type { PeerClients } from './clients/peer-clients';
 import { createHttpServer, type HttpTimeouts } from './http/create-http-server';
 import { mountHealthRoutes } from './http/health-routes';
@@ -40,8 +39,6 @@ import { userRoutes } from './handlers/user-routes';
 export interface ServerDeps {
   /** The services it calls, through their typed clients. */
   clients: PeerClients;
-  /** Their gRPC clients, for the command permission routes, which still call their peers themselves. */
-  backends: BackendClients;
   auth: Authenticator;
   logger: Logger;
   adminToken: string;
@@ -130,7 +127,7 @@ function createApp(deps: ServerDeps): Express {
     '/api/v10',
     [
       // Before commandRoutes: `…/commands/permissions` must not match `…/commands/:command_id`.
-      ...commandPermissionRoutes(deps.backends, deps.auth, readBody),
+      ...commandPermissionRoutes(deps.clients, deps.auth, readBody),
       ...commandIndexRoutes(deps.clients, deps.auth),
       ...commandRoutes(deps.clients, deps.auth, readBody),
       ...commandGuildIndexRoutes(deps.clients, deps.auth),

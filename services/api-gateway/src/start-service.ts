@@ -51,7 +51,6 @@ export async function startService(
   await limitCounters.ready(2_000);
   const server = createServer({
     clients,
-    backends,
     auth,
     logger,
     adminToken: config.ADMIN_TOKEN,

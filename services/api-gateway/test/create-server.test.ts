@@ -97,7 +97,6 @@ beforeAll(async () => {
   const clients = createPeerClients(backends);
   server = createServer({
     clients,
-    backends,
     auth: createAuthenticator(clients.oauth, { maxCacheSeconds: 30, unknownTokenSeconds: 10 }),
     logger,
     adminToken: 'an-admin-token-of-the-test',

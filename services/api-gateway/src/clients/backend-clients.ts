@@ -1,4 +1,3 @@
-import * as grpc from '@grpc/grpc-js';
 import {
   loadCommandRegistryProto,
   loadDispatcherProto,
@@ -8,7 +7,7 @@ import {
   loadPermissionsProto,
 } from '@acs/protos';
 import type { commandRegistry, dispatcher, interactions, lobby, oauth, permissions } from '@acs/protos';
-import { callUnary, createGrpcClient } from '@acs/service-kit';
+import { createGrpcClient } from '@acs/service-kit';
 
 /** The gRPC clients of the services api-gateway talks to (handlers use them through `PeerClients`). */
 export interface BackendClients {
@@ -46,19 +45,6 @@ export function createBackendClients(urls: {
     ),
     lobby: createGrpcClient(loadLobbyProto().acs.lobby.v1.LobbyService, urls.lobby),
   };
-}
-
-/**
- * Calls `client.method(request)` with the default deadline; rejects with the gRPC error.
- * Only for the command permission routes, which still call permissions, oauth and
- * command-registry themselves: everything else goes through the typed clients.
- */
-export function call<C extends grpc.Client, Req, Res>(
-  client: C,
-  method: (request: Req, callback: grpc.requestCallback<Res>) => grpc.ClientUnaryCall,
-  request: Req,
-): Promise<Res> {
-  return callUnary(client, method, request);
 }
 
 /** Closes every channel. */

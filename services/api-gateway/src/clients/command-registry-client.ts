@@ -1,10 +1,10 @@
 import type { commandRegistry } from '@acs/protos';
 import type { IndexedApplication, IndexedCommand, RegisteredCommand } from '../domain/command-index';
+import { callPeer } from '@acs/service-kit';
 import type { CreateQuota } from '../domain/command-sync-headers';
+import { checkServing } from './check-serving';
 
 export type { CreateQuota };
-import { callPeer } from './call-peer';
-import { checkServing } from './check-serving';
 
 /** Whose commands: an application's global ones, or its commands in one guild. */
 export interface CommandScope {
@@ -82,6 +82,28 @@ export interface CommandRegistryClient {
     applications: IndexedApplication[];
     registered: RegisteredCommand[];
   }>;
+  /**
+   * The application's commands in the guild (global and that guild's) as registered: those
+   * among `commandIds` (none asked, none answered), or `'all'` of them. permissions calls no
+   * other service: whoever asks it about commands asks the registry first and passes this on.
+   */
+  resolveCommands(
+    applicationId: string,
+    guildId: string,
+    commandIds: readonly string[] | 'all',
+  ): Promise<RegisteredCommand[]>;
+}
+
+/** A command as command-registry describes it (`ResolvedCommand`), as permissions decides with it. */
+function toRegistered(command: commandRegistry.ResolvedCommand__Output): RegisteredCommand {
+  return {
+    applicationId: command.application_id,
+    commandId: command.id,
+    name: command.name,
+    defaultMemberPermissions: command.default_member_permissions,
+    version: command.version,
+    namedVersion: command.named_version,
+  };
 }
 
 /** The ids of a scope as command-registry's requests carry them ('' for global). */
@@ -193,15 +215,20 @@ export function createCommandRegistryClient(
       return {
         commands: JSON.parse(answer.commands_json) as IndexedCommand[],
         applications: JSON.parse(answer.applications_json) as IndexedApplication[],
-        registered: answer.commands.map((c) => ({
-          applicationId: c.application_id,
-          commandId: c.id,
-          name: c.name,
-          defaultMemberPermissions: c.default_member_permissions,
-          version: c.version,
-          namedVersion: c.named_version,
-        })),
+        registered: answer.commands.map(toRegistered),
       };
+    },
+
+    async resolveCommands(applicationId, guildId, commandIds) {
+      if (commandIds !== 'all' && commandIds.length === 0) return [];
+      const answer = await callPeer(client, client.ResolveCommands, {
+        application_id: applicationId,
+        guild_id: guildId,
+        command_ids: commandIds === 'all' ? [] : [...commandIds],
+        all: commandIds === 'all',
+      });
+      // Asked for one app: its commands are that app's.
+      return answer.commands.map((c) => toRegistered({ ...c, application_id: applicationId }));
     },
   };
 }

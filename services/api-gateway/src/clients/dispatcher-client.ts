@@ -1,5 +1,5 @@
 import type { dispatcher } from '@acs/protos';
-import { callPeer } from './call-peer';
+import { callPeer } from '@acs/service-kit';
 import { checkServing } from './check-serving';
 
 /** What `GET /gateway/bot` tells a bot: where to connect, with how many shards, and its identify budget. */

@@ -1,7 +1,6 @@
 import type { interactions } from '@acs/protos';
 import type { UploadedBlob } from '../domain/uploaded-blob';
-import { LONGEST_CALL_MS } from '@acs/service-kit';
-import { callPeer } from './call-peer';
+import { callPeer, LONGEST_CALL_MS } from '@acs/service-kit';
 import { checkServing } from './check-serving';
 
 /**

@@ -1,5 +1,5 @@
 import type { oauth } from '@acs/protos';
-import { callPeer } from './call-peer';
+import { callPeer } from '@acs/service-kit';
 
 /** Who asks: the application, and for a Bearer token its user ('' for a bot), to which answers are limited. */
 export interface MonetizationCaller {

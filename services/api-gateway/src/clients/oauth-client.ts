@@ -2,7 +2,7 @@ import type { oauth } from '@acs/protos';
 import type { ClientAuthentication } from '../domain/client-authentication';
 import type { GuildGrant } from '../domain/guild-grant';
 import type { Principal } from '../domain/principal';
-import { callPeer } from './call-peer';
+import { callPeer } from '@acs/service-kit';
 import { checkServing } from './check-serving';
 import { createMonetizationClient, type MonetizationClient } from './monetization-client';
 
@@ -83,6 +83,8 @@ export interface OAuthClient {
   removeAuthorization(applicationId: string, userId: string): Promise<void>;
   /** Uninstalls an application from a guild; false when it was not installed there. */
   removeGuildInstallation(applicationId: string, guildId: string): Promise<boolean>;
+  /** Resolves when the application is installed in the guild; 403 / 50001 Missing Access when not. */
+  requireInstallation(applicationId: string, guildId: string): Promise<void>;
   /** The guilds the application's bot is installed in. */
   listBotGuilds(applicationId: string): Promise<GuildGrant[]>;
   /** SKUs, entitlements and subscriptions, which oauth owns too. */
@@ -248,6 +250,10 @@ export function createOAuthClient(client: oauth.OAuthServiceClient): OAuthClient
         guild_id: guildId,
       });
       return answer.removed;
+    },
+
+    async requireInstallation(applicationId, guildId) {
+      await callPeer(client, client.GetInstallation, { application_id: applicationId, guild_id: guildId });
     },
 
     async listBotGuilds(applicationId) {

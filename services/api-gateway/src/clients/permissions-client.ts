@@ -1,7 +1,7 @@
 import type { permissions } from '@acs/protos';
 import type { RegisteredCommand } from '../domain/command-index';
 import type { GuildGrant } from '../domain/guild-grant';
-import { callPeer } from './call-peer';
+import { callPeer } from '@acs/service-kit';
 import { checkServing } from './check-serving';
 
 /** A page of `GET /users/@me/guilds`: ids '' when absent. */
@@ -11,6 +11,14 @@ export interface GuildPage {
   after: string;
   limit: number;
   withCounts: boolean;
+}
+
+/** Where command permissions are read or written: the app's commands in one guild. */
+export interface CommandPermissionsScope {
+  applicationId: string;
+  guildId: string;
+  /** The commands command-registry has there (what permissions decides with; it calls no one). */
+  commands: RegisteredCommand[];
 }
 
 /**
@@ -77,6 +85,38 @@ export interface PermissionsClient {
   ): Promise<{ channelJson: string; recipientIds: string[] }>;
   /** `PUT /channels/{id}/voice-status` for the bot user `userId` (permissions decides and announces it). */
   setVoiceChannelStatus(channelId: string, userId: string, bodyJson: string): Promise<void>;
+  /** GET …/commands/permissions: the scope's permissions objects as a JSON array (`commands`: all of them). */
+  listCommandPermissions(scope: CommandPermissionsScope): Promise<string>;
+  /** GET …/commands/{command}/permissions (`commandId` the application id: the app-level entry). */
+  getCommandPermissions(scope: CommandPermissionsScope, commandId: string): Promise<string>;
+  /** PUT …/commands/{command}/permissions by the Bearer token's user `userId`: the permissions object. */
+  updateCommandPermissions(
+    scope: CommandPermissionsScope,
+    commandId: string,
+    userId: string,
+    bodyJson: string,
+  ): Promise<string>;
+}
+
+/** A registered command as permissions' requests carry it. */
+function wireCommand(c: RegisteredCommand): permissions.RegisteredCommand {
+  return {
+    application_id: c.applicationId,
+    command_id: c.commandId,
+    name: c.name,
+    default_member_permissions: c.defaultMemberPermissions,
+    version: c.version,
+    named_version: c.namedVersion,
+  };
+}
+
+/** A scope's ids and commands as permissions' command permission requests carry them. */
+function wireScope(scope: CommandPermissionsScope) {
+  return {
+    application_id: scope.applicationId,
+    guild_id: scope.guildId,
+    commands: scope.commands.map(wireCommand),
+  };
 }
 
 /** The PermissionsClient over permissions' gRPC client. */
@@ -100,14 +140,7 @@ export function createPermissionsClient(client: permissions.PermissionsServiceCl
         guild_id: guildId,
         channel_id: channelId,
         user_id: userId,
-        commands: commands.map((c) => ({
-          application_id: c.applicationId,
-          command_id: c.commandId,
-          name: c.name,
-          default_member_permissions: c.defaultMemberPermissions,
-          version: c.version,
-          named_version: c.namedVersion,
-        })),
+        commands: commands.map(wireCommand),
       });
       return answer.command_ids;
     },
@@ -206,6 +239,28 @@ export function createPermissionsClient(client: permissions.PermissionsServiceCl
         overwrite_id: overwriteId,
         user_id: userId,
       });
+    },
+
+    async listCommandPermissions(scope) {
+      return (await callPeer(client, client.ListCommandPermissions, wireScope(scope))).permissions_json;
+    },
+
+    async getCommandPermissions(scope, commandId) {
+      const answer = await callPeer(client, client.GetCommandPermissions, {
+        ...wireScope(scope),
+        command_id: commandId,
+      });
+      return answer.permissions_json;
+    },
+
+    async updateCommandPermissions(scope, commandId, userId, bodyJson) {
+      const answer = await callPeer(client, client.UpdateCommandPermissions, {
+        ...wireScope(scope),
+        command_id: commandId,
+        user_id: userId,
+        body_json: bodyJson,
+      });
+      return answer.permissions_json;
     },
 
     async openDmChannel(userId, bodyJson, applicationId) {

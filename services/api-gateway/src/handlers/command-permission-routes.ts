@@ -2,12 +2,10 @@ import type { Request, RequestHandler } from 'express';
 import { DiscordError } from '@acs/discord-errors';
 import type { Authenticator } from '../auth/create-authenticator';
 import { hasScope, type Principal } from '../domain/principal';
-import { call, type BackendClients } from '../clients/backend-clients';
+import type { PeerClients } from '../clients/peer-clients';
 import type { Route } from '../http/route-table';
 import { sendJson } from '../http/send-json';
 import { snowflakeParam } from '../http/path-params';
-import { requireInstallation } from './require-installation';
-import { resolveCommands } from './resolve-commands';
 
 /** The scope a Bearer token needs to read and edit command permissions. */
 const PERMISSIONS_UPDATE_SCOPE = 'applications.commands.permissions.update';
@@ -43,62 +41,61 @@ function assertMayEdit(principal: Principal, applicationId: string): void {
  * answer goes to permissions with the request: permissions calls no other service.
  */
 export function commandPermissionRoutes(
-  backends: BackendClients,
+  clients: Pick<PeerClients, 'registry' | 'oauth' | 'permissions'>,
   auth: Authenticator,
   readBody: RequestHandler[],
 ): Route[] {
-  const { permissions, oauth, registry } = backends;
+  const { permissions, oauth, registry } = clients;
 
   function pathIds(req: Request) {
     return {
-      application_id: snowflakeParam(req, 'application_id'),
-      guild_id: snowflakeParam(req, 'guild_id'),
+      applicationId: snowflakeParam(req, 'application_id'),
+      guildId: snowflakeParam(req, 'guild_id'),
     };
   }
 
   /** The command, as command-registry has it in the guild (none for the app-level entry, which is no command). */
-  function commandOf(ids: { application_id: string; guild_id: string }, command_id: string) {
-    return resolveCommands(registry, ids, command_id === ids.application_id ? [] : [command_id]);
+  function commandOf(ids: { applicationId: string; guildId: string }, commandId: string) {
+    return registry.resolveCommands(
+      ids.applicationId,
+      ids.guildId,
+      commandId === ids.applicationId ? [] : [commandId],
+    );
   }
 
   const list: RequestHandler = async (req, res) => {
     const principal = await auth.authenticate(req);
     const ids = pathIds(req);
-    assertMayRead(principal, ids.application_id);
-    const commands = await resolveCommands(registry, ids, 'all');
-    const answer = await call(permissions, permissions.ListCommandPermissions, { ...ids, commands });
-    sendJson(res, 200, answer.permissions_json);
+    assertMayRead(principal, ids.applicationId);
+    const commands = await registry.resolveCommands(ids.applicationId, ids.guildId, 'all');
+    sendJson(res, 200, await permissions.listCommandPermissions({ ...ids, commands }));
   };
 
   const get: RequestHandler = async (req, res) => {
     const principal = await auth.authenticate(req);
     const ids = pathIds(req);
-    assertMayRead(principal, ids.application_id);
-    const command_id = snowflakeParam(req, 'command_id');
-    const commands = await commandOf(ids, command_id);
-    const answer = await call(permissions, permissions.GetCommandPermissions, {
-      ...ids,
-      command_id,
-      commands,
-    });
-    sendJson(res, 200, answer.permissions_json);
+    assertMayRead(principal, ids.applicationId);
+    const commandId = snowflakeParam(req, 'command_id');
+    const commands = await commandOf(ids, commandId);
+    sendJson(res, 200, await permissions.getCommandPermissions({ ...ids, commands }, commandId));
   };
 
   const put: RequestHandler = async (req, res) => {
     const principal = await auth.authenticate(req);
     const ids = pathIds(req);
-    assertMayEdit(principal, ids.application_id);
-    const command_id = snowflakeParam(req, 'command_id');
-    await requireInstallation(oauth, ids);
-    const commands = await commandOf(ids, command_id);
-    const answer = await call(permissions, permissions.UpdateCommandPermissions, {
-      ...ids,
-      command_id,
-      user_id: principal.userId,
-      body_json: req.rawBody ?? '',
-      commands,
-    });
-    sendJson(res, 200, answer.permissions_json);
+    assertMayEdit(principal, ids.applicationId);
+    const commandId = snowflakeParam(req, 'command_id');
+    // Asked here, at the edge, so that no service calls oauth for it (oauth calls
+    // permissions; permissions asking oauth would close a call cycle): 403 / 50001.
+    await oauth.requireInstallation(ids.applicationId, ids.guildId);
+    const commands = await commandOf(ids, commandId);
+    const json = await permissions.updateCommandPermissions(
+      { ...ids, commands },
+      commandId,
+      principal.userId,
+      req.rawBody ?? '',
+    );
+    sendJson(res, 200, json);
   };
 
   // Batch editing was disabled with permissions v2; the real API answers 405 (facts §2).

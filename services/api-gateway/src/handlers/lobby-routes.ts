@@ -1,6 +1,6 @@
 import type { Request, RequestHandler } from 'express';
 import type { Authenticator } from '../auth/create-authenticator';
-import type { LobbyClient, LobbyMethod, LobbyRequest } from '../clients/lobby-client';
+import type { LobbyClient } from '../clients/lobby-client';
 import type { Principal } from '../domain/principal';
 import { requireBearer, requireBot, requireScope } from '../domain/require-scope';
 import type { ApplicationLimit, ApplicationRateLimiter } from '../http/application-rate-limiter';
@@ -21,10 +21,22 @@ export interface LobbyRateLimits {
 /** Who may call a route: the owning app's bot, a member's Bearer token (`sdk.social_layer`), or either. */
 type Accepts = 'bot' | 'bearer' | 'bot-or-bearer';
 
+/** What a lobby route passes on: path parameters, body and `limit` as sent ('' when absent). */
+interface LobbyRequest {
+  lobbyId: string;
+  userId: string;
+  messageId: string;
+  bodyJson: string;
+  limit: string;
+}
+
+/** A route's call of its lobby RPC: the JSON text to answer, nothing for a 204. */
+type LobbyCall = (lobby: LobbyClient, caller: Principal, req: LobbyRequest) => Promise<string | void>;
+
 interface LobbyRouteSpec {
   method: Route['method'];
   path: string;
-  rpc: LobbyMethod;
+  call: LobbyCall;
   accepts: Accepts;
   /** 201 for a creation, 204 when the service answers nothing, else 200. */
   status: 200 | 201 | 204;
@@ -38,7 +50,7 @@ const LOBBY_ROUTES: LobbyRouteSpec[] = [
   {
     method: 'post',
     path: '/lobbies',
-    rpc: 'CreateLobby',
+    call: (lobby, caller, r) => lobby.createLobby(caller, r.bodyJson),
     accepts: 'bot',
     status: 201,
     body: true,
@@ -47,17 +59,24 @@ const LOBBY_ROUTES: LobbyRouteSpec[] = [
   {
     method: 'put',
     path: '/lobbies',
-    rpc: 'CreateOrJoinLobby',
+    call: (lobby, caller, r) => lobby.createOrJoinLobby(caller, r.bodyJson),
     accepts: 'bot-or-bearer',
     status: 200,
     body: true,
     limit: 'write',
   },
-  { method: 'get', path: '/lobbies/:lobby_id', rpc: 'GetLobby', accepts: 'bot', status: 200, body: false },
+  {
+    method: 'get',
+    path: '/lobbies/:lobby_id',
+    call: (lobby, caller, r) => lobby.getLobby(caller, r.lobbyId),
+    accepts: 'bot',
+    status: 200,
+    body: false,
+  },
   {
     method: 'patch',
     path: '/lobbies/:lobby_id',
-    rpc: 'UpdateLobby',
+    call: (lobby, caller, r) => lobby.updateLobby(caller, r.lobbyId, r.bodyJson),
     accepts: 'bot',
     status: 200,
     body: true,
@@ -66,7 +85,7 @@ const LOBBY_ROUTES: LobbyRouteSpec[] = [
   {
     method: 'delete',
     path: '/lobbies/:lobby_id',
-    rpc: 'DeleteLobby',
+    call: (lobby, caller, r) => lobby.deleteLobby(caller, r.lobbyId),
     accepts: 'bot',
     status: 204,
     body: false,
@@ -75,7 +94,7 @@ const LOBBY_ROUTES: LobbyRouteSpec[] = [
   {
     method: 'delete',
     path: '/lobbies/:lobby_id/members/@me',
-    rpc: 'RemoveMember',
+    call: (lobby, caller, r) => lobby.removeMember(caller, r.lobbyId, r.userId),
     accepts: 'bearer',
     status: 204,
     body: false,
@@ -83,7 +102,7 @@ const LOBBY_ROUTES: LobbyRouteSpec[] = [
   {
     method: 'post',
     path: '/lobbies/:lobby_id/members/bulk',
-    rpc: 'BulkUpdateMembers',
+    call: (lobby, caller, r) => lobby.bulkUpdateMembers(caller, r.lobbyId, r.bodyJson),
     accepts: 'bot',
     status: 200,
     body: true,
@@ -92,7 +111,7 @@ const LOBBY_ROUTES: LobbyRouteSpec[] = [
   {
     method: 'put',
     path: '/lobbies/:lobby_id/members/:user_id',
-    rpc: 'PutMember',
+    call: (lobby, caller, r) => lobby.putMember(caller, r.lobbyId, r.userId, r.bodyJson),
     accepts: 'bot',
     status: 200,
     body: true,
@@ -101,7 +120,7 @@ const LOBBY_ROUTES: LobbyRouteSpec[] = [
   {
     method: 'delete',
     path: '/lobbies/:lobby_id/members/:user_id',
-    rpc: 'RemoveMember',
+    call: (lobby, caller, r) => lobby.removeMember(caller, r.lobbyId, r.userId),
     accepts: 'bot',
     status: 204,
     body: false,
@@ -110,7 +129,7 @@ const LOBBY_ROUTES: LobbyRouteSpec[] = [
   {
     method: 'post',
     path: '/lobbies/:lobby_id/messages',
-    rpc: 'CreateMessage',
+    call: (lobby, caller, r) => lobby.createMessage(caller, r.lobbyId, r.bodyJson),
     accepts: 'bot-or-bearer',
     status: 201,
     body: true,
@@ -119,7 +138,7 @@ const LOBBY_ROUTES: LobbyRouteSpec[] = [
   {
     method: 'get',
     path: '/lobbies/:lobby_id/messages',
-    rpc: 'ListMessages',
+    call: (lobby, caller, r) => lobby.listMessages(caller, r.lobbyId, r.limit),
     accepts: 'bot-or-bearer',
     status: 200,
     body: false,
@@ -127,7 +146,7 @@ const LOBBY_ROUTES: LobbyRouteSpec[] = [
   {
     method: 'patch',
     path: '/lobbies/:lobby_id/channel-linking',
-    rpc: 'LinkChannel',
+    call: (lobby, caller, r) => lobby.linkChannel(caller, r.lobbyId, r.bodyJson),
     accepts: 'bearer',
     status: 200,
     body: true,
@@ -136,7 +155,7 @@ const LOBBY_ROUTES: LobbyRouteSpec[] = [
   {
     method: 'put',
     path: '/lobbies/:lobby_id/messages/:message_id/moderation-metadata',
-    rpc: 'SetModerationMetadata',
+    call: (lobby, caller, r) => lobby.setModerationMetadata(caller, r.lobbyId, r.messageId, r.bodyJson),
     accepts: 'bot',
     status: 204,
     body: true,
@@ -183,8 +202,8 @@ export function lobbyRoutes(
         bodyJson: spec.body ? (req.rawBody ?? '') : '',
         limit: limitOf(req),
       };
-      const json = await lobby.call(spec.rpc, principal, request);
-      if (spec.status === 204) sendNoContent(res);
+      const json = await spec.call(lobby, principal, request);
+      if (spec.status === 204 || json === undefined) sendNoContent(res);
       // lobby's JSON text, passed through as it is.
       else sendJson(res, spec.status, json);
     };

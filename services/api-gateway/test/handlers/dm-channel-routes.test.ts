@@ -170,7 +170,6 @@ beforeAll(async () => {
   const clients = createPeerClients(backends);
   http = createServer({
     clients,
-    backends,
     auth: createAuthenticator(clients.oauth, { maxCacheSeconds: 30, unknownTokenSeconds: 10 }),
     logger: createLogger('api-gateway', 'silent'),
     adminToken: 'admin-token-of-the-test-0123456789',

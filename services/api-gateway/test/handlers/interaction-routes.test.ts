@@ -47,7 +47,6 @@ async function startGateway(interactionsUrl: string, rateLimits: RateLimits): Pr
   const clients = createPeerClients(backends);
   const http: Server = createServer({
     clients,
-    backends,
     auth: createAuthenticator(clients.oauth, { maxCacheSeconds: 30, unknownTokenSeconds: 10 }),
     logger: createLogger('api-gateway', 'silent'),
     adminToken: 'admin-token-of-the-test-0123456789',

@@ -1,5 +1,5 @@
 import type { oauth } from '@acs/protos';
-import { callUnary, fromGrpcError } from '@acs/service-kit';
+import { callPeer } from '@acs/service-kit';
 
 /** An application installed in a guild, as oauth lists it. */
 export interface GuildInstallation {
@@ -25,10 +25,8 @@ export interface OAuthClient {
 
 /** The OAuthClient over oauth's gRPC client. */
 export function createOAuthClient(client: oauth.OAuthServiceClient): OAuthClient {
-  const call = <Req, Res>(method: Parameters<typeof callUnary<Req, Res>>[1], request: Req): Promise<Res> =>
-    callUnary(client, method, request).catch((error: unknown) => {
-      throw fromGrpcError(error) ?? error;
-    });
+  const call = <Req, Res>(method: Parameters<typeof callPeer<Req, Res>>[1], request: Req): Promise<Res> =>
+    callPeer(client, method, request);
 
   return {
     async installationScopes(applicationId, guildId) {

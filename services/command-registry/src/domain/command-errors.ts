@@ -16,6 +16,13 @@ export class UnknownCommandError extends DiscordError {
   }
 }
 
+/** 400 / 40041: a rename would give the command the name of another of the same type. */
+export class CommandNameTakenError extends DiscordError {
+  constructor() {
+    super(400, 40041, 'An application command with that name already exists');
+  }
+}
+
 /** 400 / 30032: the scope already holds the maximum of commands of that type (100, 15, 15 or 1). */
 export class MaxCommandsError extends DiscordError {
   constructor(readonly limit: number) {

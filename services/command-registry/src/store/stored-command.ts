@@ -21,3 +21,8 @@ export interface CommandScope {
 export function guildColumn(scope: CommandScope): bigint {
   return scope.guildId === '' ? 0n : BigInt(scope.guildId);
 }
+
+/** A scope as the first two parameters of a statement: application_id, guild_id. */
+export function scopeParams(scope: CommandScope): [string, string] {
+  return [scope.applicationId, guildColumn(scope).toString()];
+}

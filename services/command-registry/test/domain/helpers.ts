@@ -62,3 +62,9 @@ export function stringOption(overrides: Record<string, unknown> = {}): Record<st
 export function withOption(option: unknown): Record<string, unknown> {
   return slash({ options: [option] });
 }
+
+/** A NewId that counts from `start` (stands for the store's snowflake generator). */
+export function counter(start = 1000): () => string {
+  let next = start;
+  return () => String(next++);
+}

@@ -1,7 +1,7 @@
-import * as grpc from '@grpc/grpc-js';
 import { LRUCache } from 'lru-cache';
 import type { oauth } from '@acs/protos';
-import { callUnary, fromGrpcError, isServiceError } from '@acs/service-kit';
+import { DiscordError } from '@acs/discord-errors';
+import { callPeer } from '@acs/service-kit';
 import type { ProfilePrivacy } from '../domain/presence';
 
 /** An application's webhook settings and signing key, as oauth keeps them. */
@@ -86,19 +86,12 @@ function cached<T extends object>(
   return entry.value;
 }
 
-/** oauth's own error as the DiscordError it carries; any other failure as it is. */
-function translated(error: unknown): unknown {
-  return fromGrpcError(error) ?? error;
-}
-
 /** The OAuthClient over oauth's gRPC client, with its settings and user caches. */
 export function createOAuthClient(client: oauth.OAuthServiceClient): OAuthClient {
   const settingsCache = answerCache<ApplicationSettings>();
   const userCache = answerCache<Record<string, unknown>>();
-  const call = <Req, Res>(method: Parameters<typeof callUnary<Req, Res>>[1], request: Req): Promise<Res> =>
-    callUnary(client, method, request).catch((error: unknown) => {
-      throw translated(error);
-    });
+  const call = <Req, Res>(method: Parameters<typeof callPeer<Req, Res>>[1], request: Req): Promise<Res> =>
+    callPeer(client, method, request);
 
   /** oauth's answer for a token of `kind`, or undefined when it knows no such token. */
   const resolveToken = async (
@@ -106,10 +99,10 @@ export function createOAuthClient(client: oauth.OAuthServiceClient): OAuthClient
     token: string,
   ): Promise<oauth.ResolveTokenResponse__Output | undefined> => {
     try {
-      return await callUnary(client, client.ResolveToken, { kind, token });
+      return await callPeer(client, client.ResolveToken, { kind, token });
     } catch (error) {
-      if (isServiceError(error) && error.code === grpc.status.UNAUTHENTICATED) return undefined;
-      throw translated(error);
+      if (error instanceof DiscordError && error.httpStatus === 401) return undefined;
+      throw error;
     }
   };
 

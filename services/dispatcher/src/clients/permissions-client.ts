@@ -1,8 +1,8 @@
 import type { MemberObject } from '../domain/guild-members-chunks';
-import * as grpc from '@grpc/grpc-js';
 import { LRUCache } from 'lru-cache';
 import type { permissions } from '@acs/protos';
-import { callUnary, fromGrpcError, isServiceError } from '@acs/service-kit';
+import { DiscordError } from '@acs/discord-errors';
+import { callPeer } from '@acs/service-kit';
 
 /** A guild object (with roles) and every channel and thread of it, as permissions renders them. */
 export interface GuildSnapshot {
@@ -91,15 +91,13 @@ export function createPermissionsClient(client: permissions.PermissionsServiceCl
     max: VIEW_DECISION_ENTRIES,
     ttl: VIEW_DECISION_CACHE_MS,
   });
-  const call = <Req, Res>(method: Parameters<typeof callUnary<Req, Res>>[1], request: Req): Promise<Res> =>
-    callUnary(client, method, request).catch((error: unknown) => {
-      throw fromGrpcError(error) ?? error;
-    });
+  const call = <Req, Res>(method: Parameters<typeof callPeer<Req, Res>>[1], request: Req): Promise<Res> =>
+    callPeer(client, method, request);
 
   return {
     async guild(guildId, viewerId) {
       try {
-        const answer = await callUnary(client, client.GetGuild, {
+        const answer = await callPeer(client, client.GetGuild, {
           guild_id: guildId,
           with_channels: true,
           viewer_id: viewerId ?? '',
@@ -114,8 +112,8 @@ export function createPermissionsClient(client: permissions.PermissionsServiceCl
             : [],
         };
       } catch (error) {
-        if (isServiceError(error) && error.code === grpc.status.NOT_FOUND) return undefined;
-        throw fromGrpcError(error) ?? error;
+        if (error instanceof DiscordError && error.httpStatus === 404) return undefined;
+        throw error;
       }
     },
 
@@ -184,7 +182,7 @@ export function createPermissionsClient(client: permissions.PermissionsServiceCl
       const key = `${userId}:${guildId}:${channelId}`;
       const known = views.get(key);
       if (known) return known;
-      const decision = callUnary(client, client.CheckPermissions, {
+      const decision = callPeer(client, client.CheckPermissions, {
         guild_id: guildId,
         user_id: userId,
         permissions: VIEW_CHANNEL.toString(),
@@ -193,9 +191,9 @@ export function createPermissionsClient(client: permissions.PermissionsServiceCl
         (answer) => answer.allowed,
         (error: unknown) => {
           // A guild or channel deleted meanwhile: nobody views it.
-          if (isServiceError(error) && error.code === grpc.status.NOT_FOUND) return false;
+          if (error instanceof DiscordError && error.httpStatus === 404) return false;
           views.delete(key);
-          throw fromGrpcError(error) ?? error;
+          throw error;
         },
       );
       views.set(key, decision);

@@ -1,6 +1,6 @@
-import * as grpc from '@grpc/grpc-js';
 import type { commandRegistry } from '@acs/protos';
-import { callUnary, fromGrpcError, isServiceError } from '@acs/service-kit';
+import { DiscordError } from '@acs/discord-errors';
+import { callPeer } from '@acs/service-kit';
 import type { InvocableCommand, JsonRecord } from '../domain/invocation/invocation-facts';
 
 /**
@@ -27,7 +27,7 @@ export function createCommandRegistryClient(
   return {
     async invocableCommand(applicationId, guildId, commandId) {
       try {
-        const answer = await callUnary<
+        const answer = await callPeer<
           commandRegistry.GetInvocableCommandRequest,
           commandRegistry.GetInvocableCommandResponse__Output
         >(client, client.GetInvocableCommand, {
@@ -41,8 +41,8 @@ export function createCommandRegistryClient(
           namedVersion: answer.named_version,
         };
       } catch (error) {
-        if (isServiceError(error) && error.code === grpc.status.NOT_FOUND) return undefined;
-        throw fromGrpcError(error) ?? error;
+        if (error instanceof DiscordError && error.httpStatus === 404) return undefined;
+        throw error;
       }
     },
   };

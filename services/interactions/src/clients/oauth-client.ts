@@ -1,5 +1,5 @@
 import type { oauth } from '@acs/protos';
-import { callUnary, fromGrpcError } from '@acs/service-kit';
+import { callPeer } from '@acs/service-kit';
 import type { InvocationParties, JsonRecord } from '../domain/invocation/invocation-facts';
 
 /** What an invocation asks oauth. */
@@ -25,7 +25,7 @@ export interface OAuthClient {
 export function createOAuthClient(client: oauth.OAuthServiceClient): OAuthClient {
   return {
     async describeInvocation(query) {
-      const answer = await callUnary<
+      const answer = await callPeer<
         oauth.DescribeInvocationRequest,
         oauth.DescribeInvocationResponse__Output
       >(client, client.DescribeInvocation, {
@@ -33,8 +33,6 @@ export function createOAuthClient(client: oauth.OAuthServiceClient): OAuthClient
         user_id: query.userId,
         guild_id: query.guildId ?? '',
         resolve_user_ids: query.resolveUserIds,
-      }).catch((error: unknown) => {
-        throw fromGrpcError(error) ?? error;
       });
       return {
         application: JSON.parse(answer.application_json) as JsonRecord,

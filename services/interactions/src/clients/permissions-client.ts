@@ -1,5 +1,5 @@
 import type { permissions } from '@acs/protos';
-import { callUnary, fromGrpcError } from '@acs/service-kit';
+import { callPeer } from '@acs/service-kit';
 import type {
   InvocationPlace,
   InvocationPlaceQuery,
@@ -29,14 +29,10 @@ function parseMap(text: string): Record<string, JsonRecord> {
 export function createPermissionsClient(client: permissions.PermissionsServiceClient): PermissionsClient {
   return {
     async describeChannelAccess(channelId, userId) {
-      const answer = await callUnary<
+      const answer = await callPeer<
         permissions.DescribeChannelAccessRequest,
         permissions.DescribeChannelAccessResponse__Output
-      >(client, client.DescribeChannelAccess, { channel_id: channelId, user_id: userId }).catch(
-        (error: unknown) => {
-          throw fromGrpcError(error) ?? error;
-        },
-      );
+      >(client, client.DescribeChannelAccess, { channel_id: channelId, user_id: userId });
       return {
         guildId: answer.guild_id === '' ? null : answer.guild_id,
         isMember: answer.is_member,
@@ -46,7 +42,7 @@ export function createPermissionsClient(client: permissions.PermissionsServiceCl
     },
 
     async describeInvocationContext(query) {
-      const answer = await callUnary<
+      const answer = await callPeer<
         permissions.DescribeInvocationContextRequest,
         permissions.DescribeInvocationContextResponse__Output
       >(client, client.DescribeInvocationContext, {
@@ -65,8 +61,6 @@ export function createPermissionsClient(client: permissions.PermissionsServiceCl
         resolve_user_ids: query.resolveUserIds,
         resolve_role_ids: query.resolveRoleIds,
         resolve_channel_ids: query.resolveChannelIds,
-      }).catch((error: unknown) => {
-        throw fromGrpcError(error) ?? error;
       });
       return {
         channel: JSON.parse(answer.channel_json) as JsonRecord,

@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { oauth } from '@acs/protos';
-import { callUnary, fromGrpcError } from '@acs/service-kit';
+import { callPeer } from '@acs/service-kit';
 import type { JsonRecord } from '../domain/lobby-objects';
 
 /** How long a user object is reused (a message's author, posting again), and how many are kept. */
@@ -26,13 +26,13 @@ export function createOAuthClient(client: oauth.OAuthServiceClient): OAuthClient
     getPublicUser(userId) {
       const known = users.get(userId);
       if (known) return known;
-      const lookup = callUnary<oauth.GetUserRequest, oauth.GetUserResponse__Output>(client, client.GetUser, {
+      const lookup = callPeer<oauth.GetUserRequest, oauth.GetUserResponse__Output>(client, client.GetUser, {
         user_id: userId,
       }).then(
         (answer) => JSON.parse(answer.public_user_json) as JsonRecord,
         (error: unknown) => {
           users.delete(userId);
-          throw fromGrpcError(error) ?? error;
+          throw error;
         },
       );
       users.set(userId, lookup);

@@ -1,5 +1,5 @@
 import type { permissions } from '@acs/protos';
-import { callUnary, fromGrpcError } from '@acs/service-kit';
+import { callPeer } from '@acs/service-kit';
 import type { JsonRecord } from '../domain/lobby-objects';
 
 /** A guild channel a lobby may link to, as permissions describes it. */
@@ -23,14 +23,10 @@ export interface PermissionsClient {
 export function createPermissionsClient(client: permissions.PermissionsServiceClient): PermissionsClient {
   return {
     async linkableChannel(channelId, userId) {
-      const answer = await callUnary<
+      const answer = await callPeer<
         permissions.DescribeLinkableChannelRequest,
         permissions.DescribeLinkableChannelResponse__Output
-      >(client, client.DescribeLinkableChannel, { channel_id: channelId, user_id: userId }).catch(
-        (error: unknown) => {
-          throw fromGrpcError(error) ?? error;
-        },
-      );
+      >(client, client.DescribeLinkableChannel, { channel_id: channelId, user_id: userId });
       return { channelId, guildId: answer.guild_id, channel: JSON.parse(answer.channel_json) as JsonRecord };
     },
   };

@@ -31,7 +31,8 @@ interface Caller {
   bot: boolean;
 }
 
-type Call = lobby.LobbyCall__Output;
+/** What every request carries: its caller. */
+type CallerField = { caller?: lobby.Caller__Output | null };
 
 /** Unknown User, as oauth answers a user id it does not know. */
 const UNKNOWN_USER = 10013;
@@ -58,71 +59,81 @@ export function createLobbyHandlers({ lobbies, oauth, permissions }: LobbyHandle
     );
   }
 
-  const answer = (value: unknown) => ({ json: value === undefined ? '' : JSON.stringify(value) });
-
   return {
-    async CreateLobby(req: Call) {
+    async CreateLobby(req: lobby.CreateLobbyRequest__Output): Promise<lobby.CreateLobbyResponse> {
       const caller = callerOf(req);
       const input = readLobbyBody(parseJsonBody(req.body_json));
       await assertUsers((input.members ?? []).map((m) => m.id));
-      return answer(renderLobby(await lobbies.create(caller.applicationId, input)));
+      return { lobby_json: JSON.stringify(renderLobby(await lobbies.create(caller.applicationId, input))) };
     },
 
-    async CreateOrJoinLobby(req: Call) {
+    async CreateOrJoinLobby(
+      req: lobby.CreateOrJoinLobbyRequest__Output,
+    ): Promise<lobby.CreateOrJoinLobbyResponse> {
       const caller = callerOf(req);
       const input = readJoinBody(parseJsonBody(req.body_json));
       const joined = await lobbies.join(caller.applicationId, caller.bot ? null : caller.userId, input);
-      return answer(renderLobby(joined));
+      return { lobby_json: JSON.stringify(renderLobby(joined)) };
     },
 
-    async GetLobby(req: Call) {
+    async GetLobby(req: lobby.GetLobbyRequest__Output): Promise<lobby.GetLobbyResponse> {
       const caller = callerOf(req);
-      return answer(renderLobby(await lobbies.get(caller.applicationId, lobbyIdOf(req))));
+      return {
+        lobby_json: JSON.stringify(renderLobby(await lobbies.get(caller.applicationId, lobbyIdOf(req)))),
+      };
     },
 
-    async UpdateLobby(req: Call) {
+    async UpdateLobby(req: lobby.UpdateLobbyRequest__Output): Promise<lobby.UpdateLobbyResponse> {
       const caller = callerOf(req);
       const lobbyId = lobbyIdOf(req);
       const input = readLobbyBody(parseJsonBody(req.body_json));
       await assertUsers((input.members ?? []).map((m) => m.id));
-      return answer(renderLobby(await lobbies.update(caller.applicationId, lobbyId, input)));
+      return {
+        lobby_json: JSON.stringify(renderLobby(await lobbies.update(caller.applicationId, lobbyId, input))),
+      };
     },
 
-    async DeleteLobby(req: Call) {
+    async DeleteLobby(req: lobby.DeleteLobbyRequest__Output): Promise<lobby.DeleteLobbyResponse> {
       const caller = callerOf(req);
       await lobbies.remove(caller.applicationId, lobbyIdOf(req));
-      return answer(undefined);
+      return {};
     },
 
-    async PutMember(req: Call) {
+    async PutMember(req: lobby.PutMemberRequest__Output): Promise<lobby.PutMemberResponse> {
       const caller = callerOf(req);
       const lobbyId = lobbyIdOf(req);
       const userId = readPathSnowflake('user_id', req.user_id);
       const member = readMemberBody(parseJsonBody(req.body_json), userId);
       await lobbies.get(caller.applicationId, lobbyId);
       await assertUsers([userId]);
-      return answer(renderMember(await lobbies.putMember(caller.applicationId, lobbyId, member)));
+      return {
+        member_json: JSON.stringify(
+          renderMember(await lobbies.putMember(caller.applicationId, lobbyId, member)),
+        ),
+      };
     },
 
-    async RemoveMember(req: Call) {
+    async RemoveMember(req: lobby.RemoveMemberRequest__Output): Promise<lobby.RemoveMemberResponse> {
       const caller = callerOf(req);
       const lobbyId = lobbyIdOf(req);
       const userId = req.user_id === ME ? caller.userId : readPathSnowflake('user_id', req.user_id);
       await lobbies.removeMember(caller.applicationId, lobbyId, userId);
-      return answer(undefined);
+      return {};
     },
 
-    async BulkUpdateMembers(req: Call) {
+    async BulkUpdateMembers(
+      req: lobby.BulkUpdateMembersRequest__Output,
+    ): Promise<lobby.BulkUpdateMembersResponse> {
       const caller = callerOf(req);
       const lobbyId = lobbyIdOf(req);
       const members = readBulkBody(parseJsonBody(req.body_json));
       await lobbies.get(caller.applicationId, lobbyId);
       await assertUsers(members.filter((m) => !m.remove).map((m) => m.id));
       const upserted = await lobbies.bulk(caller.applicationId, lobbyId, members);
-      return answer(upserted.map(renderMember));
+      return { members_json: JSON.stringify(upserted.map(renderMember)) };
     },
 
-    async CreateMessage(req: Call) {
+    async CreateMessage(req: lobby.CreateMessageRequest__Output): Promise<lobby.CreateMessageResponse> {
       const caller = callerOf(req);
       const lobbyId = lobbyIdOf(req);
       const input = readMessageBody(parseJsonBody(req.body_json));
@@ -133,38 +144,44 @@ export function createLobbyHandlers({ lobbies, oauth, permissions }: LobbyHandle
         { userId: caller.userId, user, bot: caller.bot },
         input,
       );
-      return answer(message);
+      return { message_json: JSON.stringify(message) };
     },
 
-    async ListMessages(req: Call) {
+    async ListMessages(req: lobby.ListMessagesRequest__Output): Promise<lobby.ListMessagesResponse> {
       const caller = callerOf(req);
       const lobbyId = lobbyIdOf(req);
       const limit = readHistoryLimit(req.limit, MAX_HISTORY_LIMIT, DEFAULT_HISTORY_LIMIT);
-      return { json: await lobbies.listMessages(caller.applicationId, lobbyId, caller, limit) };
+      return { messages_json: await lobbies.listMessages(caller.applicationId, lobbyId, caller, limit) };
     },
 
-    async LinkChannel(req: Call) {
+    async LinkChannel(req: lobby.LinkChannelRequest__Output): Promise<lobby.LinkChannelResponse> {
       const caller = callerOf(req);
       const lobbyId = lobbyIdOf(req);
       const { channelId } = readLinkBody(parseJsonBody(req.body_json));
       // Membership and CanLinkLobby first: a caller who may not link learns nothing of the channel.
       await lobbies.assertMayLink(caller.applicationId, lobbyId, caller.userId);
       const link = channelId === null ? null : await permissions.linkableChannel(channelId, caller.userId);
-      return answer(renderLobby(await lobbies.link(caller.applicationId, lobbyId, caller.userId, link)));
+      return {
+        lobby_json: JSON.stringify(
+          renderLobby(await lobbies.link(caller.applicationId, lobbyId, caller.userId, link)),
+        ),
+      };
     },
 
-    async SetModerationMetadata(req: Call) {
+    async SetModerationMetadata(
+      req: lobby.SetModerationMetadataRequest__Output,
+    ): Promise<lobby.SetModerationMetadataResponse> {
       const caller = callerOf(req);
       const lobbyId = lobbyIdOf(req);
       const messageId = readPathSnowflake('message_id', req.message_id);
       const metadata = readModerationBody(parseJsonBody(req.body_json));
       await lobbies.setModeration(caller.applicationId, lobbyId, messageId, metadata);
-      return answer(undefined);
+      return {};
     },
   };
 }
 
-function callerOf(req: Call): Caller {
+function callerOf(req: CallerField): Caller {
   const caller = req.caller;
   if (!caller || caller.application_id === '' || caller.user_id === '') {
     throw new DiscordError(401, 0, '401: Unauthorized');
@@ -172,7 +189,7 @@ function callerOf(req: Call): Caller {
   return { applicationId: caller.application_id, userId: caller.user_id, bot: caller.bot };
 }
 
-function lobbyIdOf(req: Call): string {
+function lobbyIdOf(req: { lobby_id: string }): string {
   return readPathSnowflake('lobby_id', req.lobby_id);
 }
 

@@ -1,19 +1,21 @@
 import { Pool } from 'pg';
 import { DiscordError } from '@acs/discord-errors';
 import { loadLobbyProto, type lobby } from '@acs/protos';
-import {
-  callUnary,
-  createGrpcClient,
-  createLogger,
-  fromGrpcError,
-  serviceDatabaseUrl,
-} from '@acs/service-kit';
+import { callPeer, createGrpcClient, createLogger, serviceDatabaseUrl } from '@acs/service-kit';
 import { createSnowflakeGenerator } from '@acs/snowflake';
 import { createTestDatabase, type TestDatabase } from '@acs/testing';
 import type { LinkableChannel } from '../../src/clients/permissions-client';
 import { DB_SCHEMA } from '../../src/config';
 import { createServer } from '../../src/create-server';
 import { LobbyStore } from '../../src/store/lobby-store';
+
+/** The fields of a lobby request besides its caller (each RPC takes those it names). */
+type LobbyRequestFields = Partial<
+  Pick<
+    lobby.SetModerationMetadataRequest & lobby.PutMemberRequest & lobby.ListMessagesRequest,
+    'lobby_id' | 'user_id' | 'message_id' | 'body_json' | 'limit'
+  >
+>;
 
 /** A parsed JSON value, read freely by the assertions. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -35,16 +37,12 @@ export interface LobbyWorld {
   store: LobbyStore;
   /** Channels the fake permissions lets a user link: channel id → allowed user ids. */
   linkable: Map<string, Set<string>>;
-  call(
-    method: keyof lobby.LobbyServiceClient,
-    caller: Caller,
-    request: Partial<lobby.LobbyCall>,
-  ): Promise<Json>;
+  call(method: keyof lobby.LobbyServiceClient, caller: Caller, request: LobbyRequestFields): Promise<Json>;
   /** The error a call fails with (the test fails when it succeeds). */
   fail(
     method: keyof lobby.LobbyServiceClient,
     caller: Caller,
-    request: Partial<lobby.LobbyCall>,
+    request: LobbyRequestFields,
   ): Promise<DiscordError>;
   events(subject?: string): Promise<Json[]>;
   close(): Promise<void>;
@@ -96,7 +94,7 @@ export async function startLobbyWorld(options: { idleSecondMs?: number } = {}): 
   const call = async (
     method: keyof lobby.LobbyServiceClient,
     caller: Caller,
-    request: Partial<lobby.LobbyCall>,
+    request: LobbyRequestFields,
   ) => {
     const wire = {
       caller: {
@@ -106,15 +104,15 @@ export async function startLobbyWorld(options: { idleSecondMs?: number } = {}): 
       },
       ...request,
     };
-    const answer = await callUnary<object, lobby.LobbyAnswer__Output>(
+    const answer = await callPeer<object, Record<string, unknown>>(
       client,
       client[method] as never,
       wire,
       20_000,
-    ).catch((error: unknown) => {
-      throw fromGrpcError(error) ?? error;
-    });
-    return answer.json === '' ? undefined : (JSON.parse(answer.json) as Json);
+    );
+    // Each RPC answers its one object as JSON text (`lobby_json`, `member_json`…), or nothing.
+    const json = Object.values(answer).find((value): value is string => typeof value === 'string') ?? '';
+    return json === '' ? undefined : (JSON.parse(json) as Json);
   };
   return {
     pool,

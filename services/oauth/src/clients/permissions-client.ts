@@ -1,5 +1,5 @@
 import type { permissions } from '@acs/protos';
-import { callUnary, fromGrpcError } from '@acs/service-kit';
+import { callPeer } from '@acs/service-kit';
 
 /** What a guild install with the `bot` scope grants the app's bot (user id = application id). */
 export interface BotGrant {
@@ -33,10 +33,8 @@ export interface PermissionsClient {
 
 /** The PermissionsClient over permissions' gRPC client. */
 export function createPermissionsClient(client: permissions.PermissionsServiceClient): PermissionsClient {
-  const call = <Req, Res>(method: Parameters<typeof callUnary<Req, Res>>[1], request: Req): Promise<Res> =>
-    callUnary(client, method, request).catch((error: unknown) => {
-      throw fromGrpcError(error) ?? error;
-    });
+  const call = <Req, Res>(method: Parameters<typeof callPeer<Req, Res>>[1], request: Req): Promise<Res> =>
+    callPeer(client, method, request);
 
   return {
     async hasPermissions(guildId, userId, bits) {
