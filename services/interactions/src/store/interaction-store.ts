@@ -1,13 +1,25 @@
 import type { Pool, PoolClient } from 'pg';
-import { createEvent, type OutboxRow } from '@acs/events';
 import { StatementParameters, withTransaction } from '@acs/service-kit';
 import { UnknownInteractionError } from '../domain/callbacks';
-import type { JsonRecord, SettledInteraction } from '../domain/invocation';
-import type { Delivery } from '../domain/invocation';
+import { FailureReason } from '../domain/interaction-enums';
+import type { InteractionParties } from '../domain/interaction-events';
+import {
+  planFailures,
+  planRecording,
+  unfailedOutcomeOf,
+  type Delivery,
+  type FailResult,
+  type JsonRecord,
+  type Launch,
+  type RecordingPlan,
+  type SettledInteraction,
+} from '../domain/invocation';
 import type { InteractionRecord } from './interaction-record';
 import type { MadeAttachment } from '../domain/messages';
 import { insertAttachments } from './attachment-rows';
-import { insertEventsSql, notifySql, writeEvents } from './write-events';
+import { insertEventsSql, interactionEventRows, notifySql, writeEvents } from './write-events';
+
+export type { FailResult, Launch } from '../domain/invocation';
 
 /** An interaction to record, as the invocation built it. */
 export interface NewInteraction {
@@ -65,19 +77,8 @@ export function pendingRecordOf(interaction: NewInteraction): InteractionRecord 
   };
 }
 
-/** An entry point launched by Discord (handler 2): recorded acknowledged, with its launch message. */
-export interface Launch {
-  activityInstanceId: string;
-  messageId: string;
-  /** The launch message as the API answers it. */
-  message: JsonRecord;
-}
-
 /** What recording an invocation did: a new interaction, or the one a replayed nonce names. */
 export type RecordResult = { recorded: true } | { recorded: false; interactionId: string };
-
-/** What failing an interaction found: it failed now, it had its outcome already, or its deadline is still ahead. */
-export type FailResult = { kind: 'failed' } | { kind: 'settled' } | { kind: 'pending'; remainingMs: number };
 
 /** The row fields an interaction's events are addressed with. */
 interface AudienceRow {
@@ -93,16 +94,16 @@ interface AudienceRow {
 const AUDIENCE_COLUMNS = `id::text, application_id::text, user_id::text, session_id, nonce,
   guild_id::text, channel_id::text`;
 
-/** The events' audience fields (the invoking user, their session, the app, the place). */
-function audienceOf(row: AudienceRow) {
+/** The parties of a failed row, as its event's audience reads them. */
+function partiesOf(row: AudienceRow): InteractionParties {
   return {
-    interaction_id: row.id,
-    application_id: row.application_id,
-    user_id: row.user_id,
-    session_id: row.session_id,
+    id: row.id,
+    applicationId: row.application_id,
+    userId: row.user_id,
+    sessionId: row.session_id,
     nonce: row.nonce,
-    guild_id: row.guild_id,
-    channel_id: row.channel_id,
+    guildId: row.guild_id,
+    channelId: row.channel_id,
   };
 }
 
@@ -136,10 +137,9 @@ export class InteractionStore {
    * interaction; an older interaction gives its nonce up.
    */
   async record(interaction: NewInteraction, launch?: Launch): Promise<RecordResult> {
-    // The events are built (and checked against the catalog) before anything is written.
-    const events = eventsOfRecording(interaction, launch);
-    if (await insertInteraction(this.pool, interaction, events, this.windows, launch))
-      return { recorded: true };
+    // What is written and emitted is the planner's (domain/invocation/plan-recording.ts).
+    const plan = planRecording(interaction, launch);
+    if (await insertInteraction(this.pool, interaction, plan, this.windows)) return { recorded: true };
     // The nonce is taken. Rarely by an interaction whose token has expired: that one gives
     // the nonce up and the invocation is recorded after all, in one transaction so that a
     // concurrent replay finds either the old interaction or the new one.
@@ -148,7 +148,7 @@ export class InteractionStore {
         'UPDATE interaction SET nonce = NULL WHERE user_id = $1 AND nonce = $2 AND expires_at <= now()',
         [interaction.userId, interaction.nonce],
       );
-      if (await insertInteraction(db, interaction, events, this.windows, launch)) return { recorded: true };
+      if (await insertInteraction(db, interaction, plan, this.windows)) return { recorded: true };
       const first = await db.query<{ id: string }>(
         'SELECT id::text FROM interaction WHERE user_id = $1 AND nonce = $2',
         [interaction.userId, interaction.nonce],
@@ -167,7 +167,7 @@ export class InteractionStore {
     modalInteractionId: string,
     attachments: readonly MadeAttachment[] = [],
   ): Promise<RecordResult> {
-    const events = eventsOfRecording(interaction, undefined);
+    const plan = planRecording(interaction);
     return withTransaction<RecordResult>(this.pool, async (db) => {
       const claimed = await db.query(
         `UPDATE interaction SET modal_submitted_at = now()
@@ -176,7 +176,7 @@ export class InteractionStore {
         [modalInteractionId, interaction.userId],
       );
       if (!claimed.rowCount) throw new UnknownInteractionError();
-      if (await insertInteraction(db, interaction, events, this.windows, undefined)) {
+      if (await insertInteraction(db, interaction, plan, this.windows)) {
         // The submit's files belong to its interaction (no message).
         await insertAttachments(db, null, interaction.id, interaction.channelId, attachments);
         return { recorded: true };
@@ -215,9 +215,7 @@ export class InteractionStore {
         [id],
       );
       const row = current.rows[0];
-      return row?.state === 'pending'
-        ? { kind: 'pending', remainingMs: row.remaining_ms }
-        : { kind: 'settled' };
+      return unfailedOutcomeOf(row && { state: row.state, remainingMs: row.remaining_ms });
     });
   }
 
@@ -287,56 +285,20 @@ export class InteractionStore {
 class ReplayedNonce extends Error {}
 
 /** INTERACTION_FAILURE reason 2: no initial response within the deadline. */
-const TIMEOUT_REASON = 2;
-/** The callback type an entry point's launch is recorded with: LAUNCH_ACTIVITY. */
-const LAUNCH_ACTIVITY = 12;
-
-/** The events of recording `interaction`: created, and for a launch its success and its message. */
-function eventsOfRecording(interaction: NewInteraction, launch: Launch | undefined): OutboxRow[] {
-  const audience = audienceOf({
-    id: interaction.id,
-    application_id: interaction.applicationId,
-    user_id: interaction.userId,
-    session_id: interaction.sessionId,
-    nonce: interaction.nonce,
-    guild_id: interaction.guildId,
-    channel_id: interaction.channelId,
-  });
-  const events = [
-    createEvent('interactions.interaction.created', {
-      ...audience,
-      type: interaction.type,
-      bot_payload: interaction.botPayload,
-    }),
-  ];
-  if (!launch) return events;
-  // The order of a callback's events: the user's INTERACTION_SUCCESS, then the message.
-  return [
-    ...events,
-    createEvent('interactions.interaction.succeeded', audience),
-    createEvent('interactions.message.created', {
-      application_id: interaction.applicationId,
-      channel_id: interaction.channelId,
-      guild_id: interaction.guildId,
-      ephemeral_user_id: null,
-      recipient_ids: interaction.recipientIds,
-      message: launch.message,
-    }),
-  ];
-}
+const TIMEOUT_REASON = FailureReason.TIMEOUT;
 
 /**
- * Inserts the interaction row unless its nonce is taken, and with it (one statement: all or
- * nothing, and nothing when the nonce is taken) its events, a launch's message and the
- * notifications; whether it was inserted.
+ * Inserts the interaction row as `plan` has it unless its nonce is taken, and with it (one
+ * statement: all or nothing, and nothing when the nonce is taken) its events, a launch's
+ * message and the notifications; whether it was inserted.
  */
 async function insertInteraction(
   db: Pick<PoolClient, 'query'>,
   interaction: NewInteraction,
-  events: OutboxRow[],
+  plan: RecordingPlan,
   windows: { deadlineMs: number; tokenTtlSeconds: number },
-  launch: Launch | undefined,
 ): Promise<boolean> {
+  const launch = plan.launchMessage;
   const p = new StatementParameters();
   const inserted = `INSERT INTO interaction (id, application_id, type, user_id, guild_id, channel_id,
        command_id, command_name, command_type, session_id, nonce, token_hash, delivery, state,
@@ -346,12 +308,12 @@ async function insertInteraction(
        ${p.add(interaction.userId)}, ${p.add(interaction.guildId)}, ${p.add(interaction.channelId)},
        ${p.add(interaction.commandId)}, ${p.add(interaction.commandName)}, ${p.add(interaction.commandType)},
        ${p.add(interaction.sessionId)}, ${p.add(interaction.nonce)}, ${p.add(interaction.tokenHash)},
-       ${p.add(interaction.delivery)}, ${p.add(launch ? 'acknowledged' : 'pending')},
-       ${p.add(launch ? LAUNCH_ACTIVITY : null)},
-       ${p.add(launch ? JSON.stringify({ type: LAUNCH_ACTIVITY }) : null)},
+       ${p.add(interaction.delivery)}, ${p.add(plan.state)},
+       ${p.add(plan.responseType)},
+       ${p.add(plan.response === null ? null : JSON.stringify(plan.response))},
        ${p.add(interaction.userInstallOnly)}, ${p.add(interaction.recipientIds)}::bigint[],
-       ${p.add(JSON.stringify(interaction.payload))}, ${p.add(launch?.messageId ?? null)},
-       ${p.add(launch?.activityInstanceId ?? null)}, ${p.add(interaction.messageId)},
+       ${p.add(JSON.stringify(interaction.payload))}, ${p.add(plan.originalMessageId)},
+       ${p.add(plan.activityInstanceId)}, ${p.add(interaction.messageId)},
        now() + ${p.add(windows.deadlineMs)} * interval '1 millisecond',
        now() + ${p.add(windows.tokenTtlSeconds)} * interval '1 second')
      ON CONFLICT (user_id, nonce) DO NOTHING
@@ -359,9 +321,9 @@ async function insertInteraction(
   const message = launch
     ? `, launch_message AS (
          INSERT INTO message (id, interaction_id, application_id, channel_id, guild_id, is_original, flags, body)
-         SELECT ${p.add(launch.messageId)}::bigint, inserted.id, ${p.add(interaction.applicationId)}::bigint,
+         SELECT ${p.add(launch.id)}::bigint, inserted.id, ${p.add(interaction.applicationId)}::bigint,
                 ${p.add(interaction.channelId)}::bigint, ${p.add(interaction.guildId)}::bigint, true, 0,
-                ${p.add(JSON.stringify(launch.message))}::jsonb
+                ${p.add(JSON.stringify(launch.body))}::jsonb
            FROM inserted)`
     : '';
   // Named, so that each connection parses and plans it once: its text is the same for
@@ -369,8 +331,8 @@ async function insertInteraction(
   const { rowCount } = await db.query({
     name: launch ? 'record-launch' : 'record',
     text: `WITH inserted AS (${inserted})${message},
-          events AS (${insertEventsSql(p, events, 'inserted')})
-     ${notifySql(p, launch ? [interaction.id] : [], 'inserted')}`,
+          events AS (${insertEventsSql(p, interactionEventRows(plan.events), 'inserted')})
+     ${notifySql(p, plan.outcomeIds, 'inserted')}`,
     values: p.values,
   });
   return (rowCount ?? 0) > 0;
@@ -378,11 +340,6 @@ async function insertInteraction(
 
 /** The `interaction.failed` events of failed rows, with their outcome notifications. */
 async function announceFailures(db: PoolClient, rows: AudienceRow[], reasonCode: number): Promise<void> {
-  await writeEvents(
-    db,
-    rows.map((row) =>
-      createEvent('interactions.interaction.failed', { ...audienceOf(row), reason_code: reasonCode }),
-    ),
-    rows.map((row) => row.id),
-  );
+  const plan = planFailures(rows.map(partiesOf), reasonCode);
+  await writeEvents(db, interactionEventRows(plan.events), plan.outcomeIds);
 }

@@ -1,7 +1,8 @@
 import type { PoolClient } from 'pg';
-import { insertOutboxSql, outboxChannel, type OutboxRow } from '@acs/events';
+import { createEvent, insertOutboxSql, outboxChannel, type OutboxRow } from '@acs/events';
 import { StatementParameters } from '@acs/service-kit';
 import { DB_SCHEMA } from '../config';
+import type { InteractionEvent } from '../domain/interaction-events';
 
 /**
  * The channel that announces an interaction's outcome (acknowledged or failed), its id as
@@ -14,6 +15,11 @@ const OUTBOX_CHANNEL = outboxChannel(DB_SCHEMA);
 
 /** A guard of one row: what is guarded by it happens once. */
 export const ONCE = '(VALUES (1)) AS once';
+
+/** The outbox rows of planned events, in order, each checked against the catalog (throws before anything is written). */
+export function interactionEventRows(events: readonly InteractionEvent[]): OutboxRow[] {
+  return events.map((event) => createEvent(event.name, event.data));
+}
 
 /**
  * The INSERT of `rows` into this service's outbox (`@acs/events`' insertOutboxSql), to run

@@ -8,3 +8,4 @@ export * from './render-callback-response';
 export * from './validate-callback';
 export * from './check-token';
 export * from './external-app-ephemeral';
+export * from './plan-acknowledgement';

@@ -14,3 +14,5 @@ export * from './render-outcome';
 export * from './validate-command-data';
 export * from './validate-options';
 export * from './read-endpoint-answer';
+export * from './plan-failure';
+export * from './plan-recording';
