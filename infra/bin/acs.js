@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 'use strict';
-/** `npx acs`: see infra/src/cli/acs-cli.js (and `npx acs --help`). */
+/** `npx acs` in a checkout: the CLI of packages/testkit (acs-testkit/cli; `npx acs --help`). */
 const path = require('node:path');
-const { runCli } = require('../src/cli/acs-cli');
+const { runCli } = require('acs-testkit/cli');
 
 const dataDir = process.env.ACS_DATA_DIR ?? path.join(__dirname, '..', '..', '.data');
 runCli(process.argv.slice(2), { dataDir }).then(

@@ -81,8 +81,13 @@ describe('parseInvocation', () => {
       { name: 'city', type: 3, value: 'Par', focused: true },
       { name: 'days', type: 4, value: 2 },
     ]);
-    expect(() => parseInvocation('/weather city:Paris', commands, { autocomplete: true })).toThrow(
-      'trailing ?',
+    // Unmarked, the option typed last has the focus, as in the chat client.
+    expect(parseInvocation('/weather days:2 city:Pa', commands, { autocomplete: true }).options).toEqual([
+      { name: 'city', type: 3, value: 'Pa', focused: true },
+      { name: 'days', type: 4, value: 2 },
+    ]);
+    expect(() => parseInvocation('/weather', commands, { autocomplete: true })).toThrow(
+      'an autocomplete needs an option to complete',
     );
   });
 
@@ -216,7 +221,8 @@ describe('the CLI around it', () => {
     expect(() => modalFiles(['docs=/no/such/file'])).toThrow('no file at');
     expect(() => modalFiles(['docs'])).toThrow('custom_id=path');
     expect(describeOutcome({ outcome: 'failure', reason_code: 2, messages: [] })).toBe(
-      '✗ the interaction failed (reason 2: the app did not answer in time)',
+      '✗ the app did not answer in time (reason_code 2): no callback within the response deadline ' +
+        '(is the bot running, logged in with this app’s token, and handling this interaction?)',
     );
     expect(
       describeOutcome({
