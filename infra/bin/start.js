@@ -100,7 +100,10 @@ async function main() {
     databaseUrl,
     natsUrl,
     adminToken,
-    ports: { http: process.env.PORT ? Number(process.env.PORT) : 8080 },
+    ports: {
+      http: process.env.PORT ? Number(process.env.PORT) : 8080,
+      gateway: process.env.GATEWAY_PORT ? Number(process.env.GATEWAY_PORT) : 8081,
+    },
     replicas,
     env: { ...process.env, ...(redisUrl ? { REDIS_URL: redisUrl } : {}) },
     host: process.env.HOST ?? '127.0.0.1',
