@@ -106,9 +106,27 @@ it(
       expect(result).toMatchObject({ ok: true, deferred: true, error: null });
       expect(result.response?.content).toBe('done, slowly');
       expect(result.followups.map((m) => m.content)).toEqual(['and one more thing']);
+
+      // A deferred update of the button's message, then its edit.
+      const counter = await world.user('alice').slash('/counter');
+      const clicked = await world.user('alice').click(counter.response, { customId: 'inc' });
+      expect(clicked).toMatchObject({ ok: true, deferred: true });
+      expect(clicked.response).toMatchObject({ id: counter.response?.id, content: 'count: 1' });
     },
   ),
 );
+
+it('says when a deferred reply is never filled in', async () => {
+  const result = await world.user('alice').slash('/forgetful', { finalTimeoutMs: 1500 });
+  expect(result).toMatchObject({ ok: false, acknowledged: true, deferred: true });
+  expect(result.error).toBe(
+    'the app deferred its reply (callback type 5) but did not fill it in within 1500 ms: the user still sees ' +
+      '“thinking…” (edit the original response, e.g. interaction.editReply)',
+  );
+  expect(world.transcript()).toContain(
+    'alice › /forgetful  (#general)\n  ↳ deferred, then Test App (thinking…): ',
+  );
+});
 
 it(
   'runs USER and MESSAGE commands on their targets',
@@ -129,7 +147,7 @@ it(
 it('names what exists when a test names what does not', async () => {
   const alice = world.user('alice');
   await expect(alice.slash('/nope')).rejects.toThrow(
-    'no slash command /nope here (/roll, /feedback, /slow, /broken)',
+    'no slash command /nope here (/roll, /feedback, /slow, /broken, /forgetful, /counter)',
   );
   await expect(alice.userCommand('Nope', { target: 'bob' })).rejects.toThrow(
     'no user command "Nope" here ("Info")',
