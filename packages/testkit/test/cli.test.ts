@@ -91,6 +91,36 @@ describe('parseInvocation', () => {
     );
   });
 
+  it('reads @names and #names through the resolver it is given', () => {
+    const duel = {
+      id: '40',
+      name: 'duel',
+      type: 1,
+      version: '41',
+      options: [
+        { name: 'opponent', type: 6, required: true },
+        { name: 'arena', type: 7 },
+        { name: 'motto', type: 3 },
+      ],
+    };
+    const resolveName = (kind: 'user' | 'channel', name: string) => {
+      if (name === 'nobody') throw new Error(`no ${kind} "${name}"`);
+      return kind === 'user' ? `1${name.length}` : `2${name.length}`;
+    };
+    expect(
+      parseInvocation('/duel opponent:@bob arena:#dice motto:@all', [duel], { resolveName }).options,
+    ).toEqual([
+      { name: 'opponent', type: 6, value: '13' },
+      { name: 'arena', type: 7, value: '24' },
+      { name: 'motto', type: 3, value: '@all' },
+    ]);
+    expect(() => parseInvocation('/duel opponent:@nobody', [duel], { resolveName })).toThrow(
+      'no user "nobody"',
+    );
+    // Without a resolver a name is no id.
+    expect(() => parseInvocation('/duel opponent:@bob', [duel])).toThrow('opponent: "@bob" is not a user id');
+  });
+
   it('explains typos before anything is sent', () => {
     expect(() => parseInvocation('ping', commands)).toThrow('starts with /name');
     expect(() => parseInvocation('/pong', commands)).toThrow(

@@ -137,6 +137,11 @@ it(
       const info = await alice.userCommand('Info', { target: 'bob' });
       expect(info.response?.content).toBe(`bob is user ${world.user('bob').id}`);
       const rolled = await alice.slash('/roll sides:4');
+      const duel = await alice.slash('/duel opponent:@bob arena:#dice');
+      expect(duel.response?.content).toBe('alice challenges bob in #dice');
+      await expect(alice.slash('/duel opponent:@carol')).rejects.toThrow(
+        'no user "carol" in this world (its users: alice, bob)',
+      );
       const reported = await alice.messageCommand('Report', { target: rolled.response! });
       expect(reported).toMatchObject({ ok: true, ephemeral: true });
       expect(reported.response?.content).toBe(`reported message ${rolled.response?.id}`);
@@ -147,7 +152,7 @@ it(
 it('names what exists when a test names what does not', async () => {
   const alice = world.user('alice');
   await expect(alice.slash('/nope')).rejects.toThrow(
-    'no slash command /nope here (/roll, /feedback, /slow, /broken, /forgetful, /counter)',
+    'no slash command /nope here (/roll, /feedback, /slow, /broken, /forgetful, /counter, /duel)',
   );
   await expect(alice.userCommand('Nope', { target: 'bob' })).rejects.toThrow(
     'no user command "Nope" here ("Info")',

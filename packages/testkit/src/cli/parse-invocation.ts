@@ -71,6 +71,17 @@ export interface InvocationData {
   guild_id?: string;
 }
 
+/** How a line is read: an autocomplete, and names (`@alice`, `#general`) to read as ids. */
+export interface ParseMode {
+  /** Build an autocomplete (type 4) invocation. */
+  autocomplete?: boolean;
+  /**
+   * The id a `@name` (user and mentionable options) or `#name` (channel options) stands
+   * for; it throws naming those it knows when it knows no such name.
+   */
+  resolveName?: (kind: 'user' | 'channel', name: string) => string;
+}
+
 /**
  * Splits a line into words; double quotes group a value with spaces (`name:"a b"`), and
  * `\"` inside them is a quote.
@@ -106,7 +117,7 @@ export function splitWords(line: string): string[] {
  * Reads one option value typed as text into the JSON value the client would send.
  * Mentions are accepted the way they are written in chat (`<@id>`, `<#id>`, `<@&id>`).
  */
-function readValue(option: CommandOption, text: string): string | number | boolean {
+function readValue(option: CommandOption, text: string, mode: ParseMode): string | number | boolean {
   const fail = (what: string) => new Error(`${option.name}: "${text}" is not ${what}`);
   switch (option.type) {
     case OPTION.STRING:
@@ -129,6 +140,9 @@ function readValue(option: CommandOption, text: string): string | number | boole
     case OPTION.CHANNEL:
     case OPTION.ROLE:
     case OPTION.MENTIONABLE: {
+      const named = option.type === OPTION.CHANNEL ? /^#(.+)$/.exec(text) : /^@(.+)$/.exec(text);
+      if (named && mode.resolveName && option.type !== OPTION.ROLE)
+        return mode.resolveName(option.type === OPTION.CHANNEL ? 'channel' : 'user', named[1] as string);
       const id = /^<(?:@!?|#|@&)(\d+)>$/.exec(text)?.[1] ?? text;
       if (!/^\d{1,20}$/.test(id)) throw fail(`a ${TYPE_NAMES[option.type]} id`);
       return id;
@@ -148,7 +162,7 @@ function readValue(option: CommandOption, text: string): string | number | boole
 function readOptions(
   target: { name: string; options?: CommandOption[] },
   words: string[],
-  mode: { autocomplete: boolean },
+  mode: ParseMode & { autocomplete: boolean },
 ): InvocationOption[] {
   const declared = target.options ?? [];
   const given = new Map<string, { option: CommandOption; text: string }>();
@@ -174,7 +188,7 @@ function readOptions(
     if (focused) {
       options.push({ name: option.name, type: option.type, value: entry.text.slice(0, -1), focused: true });
     } else {
-      options.push({ name: option.name, type: option.type, value: readValue(option, entry.text) });
+      options.push({ name: option.name, type: option.type, value: readValue(option, entry.text, mode) });
     }
   }
   return options;
@@ -193,9 +207,10 @@ function namesOf(options: { name: string }[]): string {
 export function parseInvocation(
   line: string,
   commands: ListedCommand[],
-  mode: { autocomplete?: boolean } = {},
+  mode: ParseMode = {},
 ): InvocationData {
   const autocomplete = Boolean(mode.autocomplete);
+  const reading = { ...mode, autocomplete };
   const words = splitWords(line.trim());
   const first = words[0];
   if (first === undefined || !first.startsWith('/')) throw new Error('a command line starts with /name');
@@ -227,15 +242,15 @@ export function parseInvocation(
     if (sub1.type === OPTION.SUB_COMMAND_GROUP) {
       const sub = (sub1.options ?? []).find((o) => o.name === rest[0]);
       if (!sub) throw new Error(`/${name} ${sub1.name} needs a subcommand: ${namesOf(sub1.options ?? [])}`);
-      const inner = readOptions(sub, rest.slice(1), { autocomplete });
+      const inner = readOptions(sub, rest.slice(1), reading);
       options = [
         { name: sub1.name, type: sub1.type, options: [{ name: sub.name, type: sub.type, options: inner }] },
       ];
     } else {
-      options = [{ name: sub1.name, type: sub1.type, options: readOptions(sub1, rest, { autocomplete }) }];
+      options = [{ name: sub1.name, type: sub1.type, options: readOptions(sub1, rest, reading) }];
     }
   } else {
-    options = readOptions(command, rest, { autocomplete });
+    options = readOptions(command, rest, reading);
   }
   if (autocomplete && !JSON.stringify(options).includes('"focused":true')) {
     throw new Error('an autocomplete needs an option to complete (city:Par, or city:Par? to choose one)');

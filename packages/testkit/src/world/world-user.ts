@@ -36,7 +36,7 @@ export class WorldUser {
   async slash(line: string, options: InvokeOptions = {}): Promise<InteractionResult> {
     const channel = this.world.channel(options.channel);
     const commands = await this.commands(channel.id);
-    const data = parseInvocation(line, commands);
+    const data = parseInvocation(line, commands, { resolveName: this.resolveName });
     return this.run(`${line.trim()}  (#${channel.name})`, options, {
       type: 2,
       channel_id: channel.id,
@@ -50,7 +50,10 @@ export class WorldUser {
    */
   async autocomplete(line: string, options: InvokeOptions = {}): Promise<InteractionResult> {
     const channel = this.world.channel(options.channel);
-    const data = parseInvocation(line, await this.commands(channel.id), { autocomplete: true });
+    const data = parseInvocation(line, await this.commands(channel.id), {
+      autocomplete: true,
+      resolveName: this.resolveName,
+    });
     return this.run(`autocomplete ${line.trim()}  (#${channel.name})`, options, {
       type: 4,
       channel_id: channel.id,
@@ -158,6 +161,10 @@ export class WorldUser {
       data: { id: modal.id, custom_id: modal.custom_id, components },
     });
   }
+
+  /** `@alice` and `#general` in a command line: the world's user's and channel's ids. */
+  private readonly resolveName = (kind: 'user' | 'channel', name: string): string =>
+    kind === 'user' ? this.world.userId(name) : this.world.channel(name).id;
 
   /** Not yet: plain channel messages come with `POST /channels/{id}/messages`. */
   send(_channel: ChannelRef, _content: string): Promise<never> {
