@@ -24,12 +24,11 @@ export default tseslint.config(
             'infra/src/stack.js',
             'infra/src/entry-point.js',
             'infra/src/run-examples.js',
-            'infra/src/cli/acs-cli.js',
             'infra/src/user-token.js',
             // The layer rules' configuration (a CommonJS file no tsconfig includes).
             '.dependency-cruiser.cjs',
           ],
-          // Ten files above: more than the default cap of eight, each one parse more.
+          // Nine files above: more than the default cap of eight, each one parse more.
           maximumDefaultProjectFileMatchCount_THIS_WILL_SLOW_DOWN_LINTING: 16,
         },
         tsconfigRootDir: import.meta.dirname,

@@ -4,7 +4,7 @@ import { request } from 'node:http';
 import { join } from 'node:path';
 import { Client as PgClient } from 'pg';
 import { AttachmentBuilder, Client, Events, GatewayIntentBits } from 'discord.js';
-import { runCli } from '../infra/src/cli/acs-cli';
+import { runCli } from '../packages/testkit/src/cli/acs-cli';
 import { InteractionsEndpoint } from './helpers/interactions-endpoint';
 import { expectSchema } from './helpers/openapi-validator';
 import {

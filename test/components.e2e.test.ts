@@ -16,7 +16,7 @@ import {
   type ChatInputCommandInteraction,
 } from 'discord.js';
 import { InteractionResponseType, InteractionType, MessageComponentTypes } from 'discord-interactions';
-import { runCli } from '../infra/src/cli/acs-cli';
+import { runCli } from '../packages/testkit/src/cli/acs-cli';
 import { InteractionsEndpoint } from './helpers/interactions-endpoint';
 import { expectSchema } from './helpers/openapi-validator';
 import {

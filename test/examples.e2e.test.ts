@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runCli } from '../infra/src/cli/acs-cli';
+import { runCli } from '../packages/testkit/src/cli/acs-cli';
 import { runExamples } from '../infra/src/run-examples';
 import { createDemoWorld, startTestStack, type DemoWorld, type TestStack } from './support';
 

@@ -26,6 +26,7 @@ const { createDemoWorld } = require('../src/demo-world');
 const { runExamples } = require('../src/run-examples');
 const { shouldUseColor } = require('../src/format-log-line');
 const { isPortAnswering } = require('../src/net');
+const { stackPointerFile } = require('acs-testkit/locate-stack');
 
 const DATA_DIR = path.join(REPO_ROOT, '.data');
 const FILES = {
@@ -99,7 +100,10 @@ async function main() {
     databaseUrl,
     natsUrl,
     adminToken,
-    ports: { http: process.env.PORT ? Number(process.env.PORT) : 8080 },
+    ports: {
+      http: process.env.PORT ? Number(process.env.PORT) : 8080,
+      gateway: process.env.GATEWAY_PORT ? Number(process.env.GATEWAY_PORT) : 8081,
+    },
     replicas,
     env: { ...process.env, ...(redisUrl ? { REDIS_URL: redisUrl } : {}) },
     host: process.env.HOST ?? '127.0.0.1',
@@ -124,8 +128,7 @@ async function main() {
       `\nseeding the demo world failed: ${error.message}\n(ACS keeps running; it retries on the next start)\n`,
     );
   }
-  fs.writeFileSync(FILES.stack, `${JSON.stringify({ apiUrl: stack.apiUrl }, null, 2)}\n`);
-  cleanups.push({ name: 'stack file', run: async () => fs.rmSync(FILES.stack, { force: true }) });
+  writeStackFiles(stack);
 
   let examples;
   if (args.has('--with-examples') && seed) {
@@ -143,6 +146,32 @@ async function main() {
     }
   }
   printSummary(stack, seed, examples?.lines);
+}
+
+/**
+ * Where the running stack answers: .data/stack.json (read by `npx acs` and the test kit
+ * in the checkout), and ~/.acs/stack.json naming this .data, so that the kit
+ * (acs-testkit) finds the stack from a bot's own folder. Both go when the stack stops;
+ * the home file only while it still names this checkout.
+ */
+function writeStackFiles(stack) {
+  fs.writeFileSync(FILES.stack, `${JSON.stringify({ apiUrl: stack.apiUrl }, null, 2)}\n`);
+  cleanups.push({ name: 'stack file', run: async () => fs.rmSync(FILES.stack, { force: true }) });
+  const pointer = stackPointerFile();
+  const content = `${JSON.stringify({ dataDir: DATA_DIR, apiUrl: stack.apiUrl }, null, 2)}\n`;
+  try {
+    fs.mkdirSync(path.dirname(pointer), { recursive: true });
+    fs.writeFileSync(pointer, content);
+  } catch (error) {
+    say(`could not write ${pointer} (${error.message}): outside the checkout, set ACS_DATA_DIR=${DATA_DIR}`);
+    return;
+  }
+  cleanups.push({
+    name: 'stack pointer',
+    run: async () => {
+      if (fs.existsSync(pointer) && fs.readFileSync(pointer, 'utf8') === content) fs.rmSync(pointer);
+    },
+  });
 }
 
 /** `--replicas N` (or `--replicas=N`): processes per edge service, default 1. */
@@ -295,6 +324,11 @@ function printSummary(stack, seed, exampleLines = []) {
         `-d '{"name":"ping","description":"Replies with pong"}'`,
     );
   }
+  lines.push(
+    '',
+    `Test your bot (acs-testkit, README "Test your bot") finds this stack; elsewhere set`,
+    `  ACS_URL=${base} ACS_ADMIN_TOKEN=${stack.adminToken}`,
+  );
   if (exampleLines.length > 0) lines.push('', ...exampleLines);
   lines.push(
     '',

@@ -81,9 +81,44 @@ describe('parseInvocation', () => {
       { name: 'city', type: 3, value: 'Par', focused: true },
       { name: 'days', type: 4, value: 2 },
     ]);
-    expect(() => parseInvocation('/weather city:Paris', commands, { autocomplete: true })).toThrow(
-      'trailing ?',
+    // Unmarked, the option typed last has the focus, as in the chat client.
+    expect(parseInvocation('/weather days:2 city:Pa', commands, { autocomplete: true }).options).toEqual([
+      { name: 'city', type: 3, value: 'Pa', focused: true },
+      { name: 'days', type: 4, value: 2 },
+    ]);
+    expect(() => parseInvocation('/weather', commands, { autocomplete: true })).toThrow(
+      'an autocomplete needs an option to complete',
     );
+  });
+
+  it('reads @names and #names through the resolver it is given', () => {
+    const duel = {
+      id: '40',
+      name: 'duel',
+      type: 1,
+      version: '41',
+      options: [
+        { name: 'opponent', type: 6, required: true },
+        { name: 'arena', type: 7 },
+        { name: 'motto', type: 3 },
+      ],
+    };
+    const resolveName = (kind: 'user' | 'channel', name: string) => {
+      if (name === 'nobody') throw new Error(`no ${kind} "${name}"`);
+      return kind === 'user' ? `1${name.length}` : `2${name.length}`;
+    };
+    expect(
+      parseInvocation('/duel opponent:@bob arena:#dice motto:@all', [duel], { resolveName }).options,
+    ).toEqual([
+      { name: 'opponent', type: 6, value: '13' },
+      { name: 'arena', type: 7, value: '24' },
+      { name: 'motto', type: 3, value: '@all' },
+    ]);
+    expect(() => parseInvocation('/duel opponent:@nobody', [duel], { resolveName })).toThrow(
+      'no user "nobody"',
+    );
+    // Without a resolver a name is no id.
+    expect(() => parseInvocation('/duel opponent:@bob', [duel])).toThrow('opponent: "@bob" is not a user id');
   });
 
   it('explains typos before anything is sent', () => {
@@ -216,7 +251,8 @@ describe('the CLI around it', () => {
     expect(() => modalFiles(['docs=/no/such/file'])).toThrow('no file at');
     expect(() => modalFiles(['docs'])).toThrow('custom_id=path');
     expect(describeOutcome({ outcome: 'failure', reason_code: 2, messages: [] })).toBe(
-      '✗ the interaction failed (reason 2: the app did not answer in time)',
+      '✗ the app did not answer in time (reason_code 2): no callback within the response deadline ' +
+        '(is the bot running, logged in with this app’s token, and handling this interaction?)',
     );
     expect(
       describeOutcome({

@@ -1,0 +1,82 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- Discord's objects keep every field the server sends */
+
+/** A message as its viewer sees it (D:resources/message.mdx §Message Object); every field ACS sends is there. */
+export interface DiscordMessage {
+  id: string;
+  channel_id: string;
+  content: string;
+  embeds: any[];
+  components: any[];
+  flags: number;
+  attachments: any[];
+  author?: { id: string; username: string; [key: string]: any };
+  application_id?: string;
+  interaction_metadata?: { id: string; [key: string]: any };
+  [key: string]: any;
+}
+
+/** A modal the app opened (callback type 9): what `submitModal` needs. */
+export interface OpenedModal {
+  /** The interaction that opened it (a modal submit names it as `data.id`). */
+  id: string;
+  custom_id: string;
+  title: string;
+  components: any[];
+  channel_id: string;
+  application_id: string;
+}
+
+/** An autocomplete choice. */
+export interface Choice {
+  name: string;
+  value: string | number;
+  [key: string]: any;
+}
+
+/**
+ * What one interaction came to, once the app gave its final answer (a deferred reply
+ * filled in included) and nothing more came for the quiet period.
+ */
+export interface InteractionResult {
+  /** Acknowledged, and nothing went wrong: no refusal, no failure, no deferred reply left unfilled. */
+  ok: boolean;
+  /** The app answered the interaction in time (INTERACTION_SUCCESS). */
+  acknowledged: boolean;
+  /** The app deferred (callback type 5, or 6 for a component's message). */
+  deferred: boolean;
+  /** The response is only visible to the user (EPHEMERAL). */
+  ephemeral: boolean;
+  /**
+   * The message the interaction answered with, as the user sees it at the end: the
+   * original response (its final edit), or for an update of a component's message
+   * (callback 6 or 7) that message as edited. Null when there is none.
+   */
+  response: DiscordMessage | null;
+  /** Follow-up messages, oldest first, each in its last version. */
+  followups: DiscordMessage[];
+  /** The modal the app opened (callback 9), for `submitModal`. */
+  modal: OpenedModal | null;
+  /** The choices an autocomplete answered (callback 8). */
+  choices: Choice[] | null;
+  /** Why the interaction failed or was refused, in words with the codes; null when ok. */
+  error: string | null;
+  /** The interaction as the app received it (no token); null when ACS refused it. */
+  interaction: Record<string, any> | null;
+}
+
+/** How long the kit waits for answers. */
+export interface Timing {
+  /**
+   * After the final answer, how long nothing new (follow-up, edit) must arrive before the
+   * interaction counts as settled (ms, default 500).
+   */
+  quietMs?: number;
+  /** How long a deferred reply may take to be filled in, and an update to arrive (ms, default 10000). */
+  finalTimeoutMs?: number;
+}
+
+/** Where an interaction happens: a channel of the world by name, its object, or an id. */
+export type ChannelRef = string | { id: string };
+
+/** A user of the world, by name, its object, or an id. */
+export type UserRef = string | { id: string };

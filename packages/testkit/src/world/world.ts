@@ -1,0 +1,157 @@
+import { callApi, describeError } from '../http/call-api';
+import { Transcript } from './transcript';
+import type { ChannelRef, Timing, UserRef } from './types';
+import type { Dispatch } from './user-session';
+import type { WorldContext } from './world-context';
+import { WorldUser } from './world-user';
+
+/** The world's application: what a bot needs to log in or verify requests. */
+export interface WorldApp {
+  id: string;
+  name: string;
+  /** `client.login(botToken)` */
+  botToken: string;
+  /** The Ed25519 public key an HTTP bot verifies requests with (hex). */
+  publicKey: string;
+  clientSecret: string;
+}
+
+/** A text channel of the world. */
+export interface WorldChannel {
+  id: string;
+  name: string;
+}
+
+/** What createWorld built, as the world keeps it. */
+export interface WorldParts {
+  base: string;
+  adminToken: string;
+  app: WorldApp;
+  guild: { id: string; name: string };
+  owner: { id: string; username: string };
+  channels: WorldChannel[];
+  users: { id: string; name: string }[];
+  timing: Required<Timing>;
+}
+
+/**
+ * A guild of its own with text channels and users who are its members, and an
+ * application installed in it with `bot applications.commands`, owned by the guild's
+ * owner. Its users act as the chat client does; `transcript()` tells what happened.
+ */
+export class World implements WorldContext {
+  readonly app: WorldApp;
+  readonly guild: { id: string; name: string };
+  /** The guild's owner, who also owns the app (not one of the named users). */
+  readonly owner: { id: string; username: string };
+  /** @internal */ readonly base: string;
+  /** @internal */ readonly adminToken: string;
+  /** @internal */ readonly timing: Required<Timing>;
+  private readonly channels: WorldChannel[];
+  private readonly users: Map<string, WorldUser>;
+  private readonly log = new Transcript();
+  private gateway: Promise<string> | undefined;
+  private destroyed = false;
+
+  /** @internal built by Acs.createWorld */
+  constructor(parts: WorldParts) {
+    this.base = parts.base;
+    this.adminToken = parts.adminToken;
+    this.app = parts.app;
+    this.guild = parts.guild;
+    this.owner = parts.owner;
+    this.channels = parts.channels;
+    this.timing = parts.timing;
+    this.users = new Map(parts.users.map((u) => [u.name, new WorldUser(this, u.id, u.name)]));
+    this.log.note(
+      `world: guild "${this.guild.name}" (${this.guild.id}), channels ${this.channels.map((c) => `#${c.name}`).join(', ')}, ` +
+        `users ${[...this.users.keys()].join(', ')}, app "${this.app.name}" (${this.app.id})`,
+    );
+  }
+
+  /** A user of the world by name; throws naming the world's users. */
+  user(name: string): WorldUser {
+    const user = this.users.get(name);
+    if (!user)
+      throw new Error(`no user "${name}" in this world (its users: ${[...this.users.keys()].join(', ')})`);
+    return user;
+  }
+
+  /** A channel of the world by name (or its object or id); no argument: the first one. Throws naming the channels. */
+  channel(ref?: ChannelRef): WorldChannel {
+    if (ref === undefined) return this.channels[0] as WorldChannel;
+    const key = typeof ref === 'string' ? ref.replace(/^#/, '') : ref.id;
+    const found = this.channels.find((c) => c.name === key || c.id === key);
+    if (!found)
+      throw new Error(
+        `no channel "${key}" in this world (its channels: ${this.channels.map((c) => c.name).join(', ')})`,
+      );
+    return found;
+  }
+
+  /** Every interaction, answer and message the world's users saw, as readable text. */
+  transcript(): string {
+    return this.log.text();
+  }
+
+  /**
+   * Cleans up through the admin API: closes the users' sessions, uninstalls the app from
+   * the guild (its bot leaves), removes the members and deletes the channels. (The admin
+   * API deletes no application, guild or user yet: they stay, empty.)
+   */
+  async destroy(): Promise<void> {
+    if (this.destroyed) return;
+    this.destroyed = true;
+    await Promise.all([...this.users.values()].map((u) => u.close()));
+    const steps: [string, string][] = [
+      ['DELETE', `/admin/guilds/${this.guild.id}/members/${this.app.id}`],
+      ...[...this.users.values()].map((u): [string, string] => [
+        'DELETE',
+        `/admin/guilds/${this.guild.id}/members/${u.id}`,
+      ]),
+      ...this.channels.map((c): [string, string] => ['DELETE', `/admin/channels/${c.id}`]),
+    ];
+    const failures: string[] = [];
+    for (const [method, route] of steps) {
+      const answer = await callApi(this.base, method, route, { token: `Admin ${this.adminToken}` });
+      // 404: gone already (the test removed it).
+      if (answer.status !== 204 && answer.status !== 404)
+        failures.push(`${method} ${route}: ${describeError(answer)}`);
+    }
+    this.log.note('world destroyed');
+    if (failures.length > 0) throw new Error(`destroying the world failed:\n${failures.join('\n')}`);
+  }
+
+  /** @internal */
+  transcriptOf(): Transcript {
+    return this.log;
+  }
+
+  /** @internal a message dispatch one of the users heard */
+  heard(dispatch: Dispatch): void {
+    const channelId = dispatch.d?.channel_id;
+    const name = this.channels.find((c) => c.id === channelId)?.name ?? String(channelId);
+    this.log.observe(dispatch, name);
+  }
+
+  /** @internal a user's id: a world user's name, a user object, or an id */
+  userId(ref: UserRef): string {
+    if (typeof ref !== 'string') return ref.id;
+    return this.users.get(ref)?.id ?? (/^\d+$/.test(ref) ? ref : this.user(ref).id);
+  }
+
+  /** @internal */
+  userNameOf(id: string): string | undefined {
+    return [...this.users.values()].find((u) => u.id === id)?.name;
+  }
+
+  /** @internal the gateway's WebSocket URL, as `GET /gateway` answers it */
+  gatewayUrl(): Promise<string> {
+    this.gateway ??= callApi(this.base, 'GET', '/api/v10/gateway').then((answer) => {
+      if (answer.status !== 200 || typeof answer.body?.url !== 'string')
+        throw new Error(`GET /gateway failed:\n${describeError(answer)}`);
+      return answer.body.url as string;
+    });
+    return this.gateway;
+  }
+}
