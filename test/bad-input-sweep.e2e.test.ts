@@ -214,6 +214,18 @@ const PUBLIC_ROUTES: Array<[Method, string]> = [
   ['get', '/channels/:channel_id/pins'],
   ['put', '/channels/:channel_id/pins/:message_id'],
   ['delete', '/channels/:channel_id/pins/:message_id'],
+  ['post', '/channels/:channel_id/messages/bulk-delete'],
+  ['post', '/channels/:channel_id/messages'],
+  ['get', '/channels/:channel_id/messages'],
+  ['put', '/channels/:channel_id/messages/:message_id/reactions/:emoji/@me'],
+  ['delete', '/channels/:channel_id/messages/:message_id/reactions/:emoji/@me'],
+  ['delete', '/channels/:channel_id/messages/:message_id/reactions/:emoji/:user_id'],
+  ['get', '/channels/:channel_id/messages/:message_id/reactions/:emoji'],
+  ['delete', '/channels/:channel_id/messages/:message_id/reactions/:emoji'],
+  ['delete', '/channels/:channel_id/messages/:message_id/reactions'],
+  ['get', '/channels/:channel_id/messages/:message_id'],
+  ['patch', '/channels/:channel_id/messages/:message_id'],
+  ['delete', '/channels/:channel_id/messages/:message_id'],
   ['get', '/guilds/:guild_id/channels'],
   ['put', '/channels/:channel_id/permissions/:overwrite_id'],
   ['delete', '/channels/:channel_id/permissions/:overwrite_id'],
@@ -782,6 +794,8 @@ describe('ids above 2^63 - 1, U+0000 and megabyte numbers in every field', () =>
   /** The sweep app's lobby (its owner a member who may link it) and a message in it. */
   let lobbyId: string;
   let lobbyMessageId: string;
+  /** A message the sweep app's bot sent to its channel (the channel message routes' `:message_id`). */
+  let channelMessageId: string;
   /** A voice channel whose status the sweep app's bot may set, and one of a guild it is not in. */
   let voiceChannelId: string;
   let foreignVoiceChannelId: string;
@@ -1006,6 +1020,30 @@ describe('ids above 2^63 - 1, U+0000 and megabyte numbers in every field', () =>
         return { auth: bot, query: { before: '2026-01-01T00:00:00+00:00', limit: '10' } };
       case 'post /users/@me/channels':
         return { auth: bot, body: { recipient_id: w.user.id } };
+      case 'post /channels/:channel_id/messages':
+        return {
+          auth: bot,
+          body: message({ nonce: '20260101', tts: false }),
+          formPayload: true,
+          numberLeaves: messageNumbers([]),
+          foreign: [
+            {
+              what: 'a channel of a guild the bot is not in',
+              param: 'channel_id',
+              value: foreignVoiceChannelId,
+              expect: { status: 403, code: 50001 },
+            },
+          ],
+        };
+      case 'get /channels/:channel_id/messages':
+        return { auth: bot, query: { before: '9000000000000000000', limit: '10' } };
+      case 'patch /channels/:channel_id/messages/:message_id':
+        return {
+          auth: bot,
+          body: message({ content: 'Swept again' }),
+          formPayload: true,
+          numberLeaves: messageNumbers([]),
+        };
       case 'put /channels/:channel_id/voice-status':
         return {
           auth: bot,
@@ -1400,7 +1438,12 @@ describe('ids above 2^63 - 1, U+0000 and megabyte numbers in every field', () =>
       case 'webhook_token':
         return ix.answered.token;
       case 'message_id':
-        return routePath.startsWith('/lobbies/') ? lobbyMessageId : ix.answered.followupId;
+        if (routePath.startsWith('/lobbies/')) return lobbyMessageId;
+        return routePath.startsWith('/channels/:channel_id/messages/:message_id')
+          ? channelMessageId
+          : ix.answered.followupId;
+      case 'emoji':
+        return encodeURIComponent('👍');
       case 'lobby_id':
         return lobbyId;
       case 'sku_id':
@@ -1468,6 +1511,18 @@ describe('ids above 2^63 - 1, U+0000 and megabyte numbers in every field', () =>
     const cases: Case[] = [];
     const isBatch = routePath.endsWith('/commands/permissions') && method === 'put';
     for (const param of params) {
+      if (param === 'emoji') {
+        // No id: what is no emoji names none (400 / 10014).
+        for (const emoji of ['18446744073709551616', 'thumbsup', 'blob%3A123456789012345678']) {
+          cases.push({
+            what: `:emoji = ${emoji}`,
+            path: fill(routePath, (n) => (n === param ? emoji : pathId(n, routePath))),
+            query: template.query,
+            expect: { status: 400, code: 10014 },
+          });
+        }
+        continue;
+      }
       if (param.endsWith('_token')) {
         // Tokens are no numbers: what no token can be, refused as the route refuses an unknown one.
         for (const token of BAD_TOKENS) {
@@ -1917,6 +1972,12 @@ describe('ids above 2^63 - 1, U+0000 and megabyte numbers in every field', () =>
     });
     expect(posted.status).toBe(201);
     lobbyMessageId = posted.body.id;
+    const sent = await api(stack, 'POST', `/channels/${w.channel.id}/messages`, {
+      token: bot(),
+      body: { content: 'Before the sweep' },
+    });
+    expect(sent.status).toBe(200);
+    channelMessageId = sent.body.id;
     // VIEW_CHANNEL, MANAGE_CHANNELS and SET_VOICE_CHANNEL_STATUS for the bot there.
     voiceChannelId = await adminPost(`/admin/guilds/${w.guild.id}/channels`, {
       name: 'sweep-voice',

@@ -1,5 +1,6 @@
 import type { oauth } from '@acs/protos';
 import { callUnary, fromGrpcError } from '@acs/service-kit';
+import { publicUser } from '../domain/channel-messages/public-user';
 import type { InvocationParties, JsonRecord } from '../domain/invocation/invocation-facts';
 
 /** What an invocation asks oauth. */
@@ -19,6 +20,8 @@ export interface DescribeInvocationQuery {
  */
 export interface OAuthClient {
   describeInvocation(query: DescribeInvocationQuery): Promise<InvocationParties>;
+  /** The users of `userIds` that exist, as others see them (a message's author and mentions), by id. */
+  users(userIds: readonly string[]): Promise<Map<string, JsonRecord>>;
 }
 
 /** The OAuthClient over oauth's gRPC client. */
@@ -53,6 +56,21 @@ export function createOAuthClient(client: oauth.OAuthServiceClient): OAuthClient
           : {},
         entitlements: answer.entitlements_json ? (JSON.parse(answer.entitlements_json) as JsonRecord[]) : [],
       };
+    },
+
+    async users(userIds) {
+      const found = new Map<string, JsonRecord>();
+      if (userIds.length === 0) return found;
+      const answer = await callUnary<oauth.ListUsersRequest, oauth.ListUsersResponse__Output>(
+        client,
+        client.ListUsers,
+        { user_ids: [...userIds] },
+      ).catch((error: unknown) => {
+        throw fromGrpcError(error) ?? error;
+      });
+      for (const user of JSON.parse(answer.users_json) as JsonRecord[])
+        found.set(String(user.id), publicUser(user));
+      return found;
     },
   };
 }
