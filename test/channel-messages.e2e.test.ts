@@ -205,6 +205,37 @@ describe('Create Message', () => {
     expect(huge.status).toBeLessThan(500);
   });
 
+  it('takes files as multipart, served at their URL, and refuses them without ATTACH_FILES', async () => {
+    const upload = async (channelId: string, token: string, payload: unknown) => {
+      const form = new FormData();
+      form.append('payload_json', JSON.stringify(payload));
+      form.append('files[0]', new Blob(['hello file'], { type: 'text/plain' }), 'hello.txt');
+      const response = await fetch(`${stack.apiUrl}/api/v10${messagesOf(channelId)}`, {
+        method: 'POST',
+        headers: { Authorization: token },
+        body: form,
+      });
+      return { status: response.status, body: (await response.json()) as any };
+    };
+    const sent = await upload(world.channel.id, bot, {
+      content: 'a file',
+      attachments: [{ id: 0, description: 'greeting' }],
+    });
+    expect(sent.status).toBe(200);
+    expectSchema('MessageResponse', sent.body);
+    const [attachment] = sent.body.attachments;
+    expect(attachment).toMatchObject({ filename: 'hello.txt', description: 'greeting', size: 10 });
+    const served = await fetch(attachment.url);
+    expect(served.status).toBe(200);
+    expect(await served.text()).toBe('hello file');
+    // Without ATTACH_FILES the files are refused before a byte is stored.
+    const noFiles = await channelWith([denyEveryone(1n << 15n)]);
+    expect(await upload(noFiles, member.token, { content: 'x' })).toMatchObject({
+      status: 403,
+      body: { code: 50013, message: 'Missing Permissions: ATTACH_FILES' },
+    });
+  });
+
   it('checks the channel, the ids and the caller', async () => {
     const foreign = await createGuild(stack, { name: 'Foreign', owner_id: world.user.id });
     const foreignChannel = await adminExpect(
