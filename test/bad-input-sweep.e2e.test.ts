@@ -39,6 +39,10 @@ beforeAll(async () => {
       INTERACTION_RESPONSE_DEADLINE_MS: String(60 * 60_000),
       LOBBY_RATE_LIMIT: '0',
       LOBBY_LINK_RATE_LIMIT: '0',
+      // The lobbies the generic sweep creates (300 s idle by default) must outlive the
+      // hostile-field sweep, whose database snapshot they are in: 15 minutes. (More would
+      // overflow the 7 days a lobby may idle: 604,800 × this must stay within 2^31 ms.)
+      LOBBY_IDLE_SECOND_MS: '3000',
     },
   });
   world = await createDemoWorld(stack);
@@ -846,6 +850,7 @@ describe('ids above 2^63 - 1, U+0000 and megabyte numbers in every field', () =>
     'post /subscriptions/:subscription_id/end',
     'put /channels/:channel_id/messages/pins/:message_id',
     'put /channels/:channel_id/pins/:message_id',
+    'put /channels/:channel_id/messages/:message_id/reactions/:emoji/@me',
   ];
   /** Public routes that share their method and path with an admin route, and take no body there. */
   const PUBLIC_BODILESS_WRITES = ['post /guilds'];
@@ -1033,6 +1038,16 @@ describe('ids above 2^63 - 1, U+0000 and megabyte numbers in every field', () =>
               value: foreignVoiceChannelId,
               expect: { status: 403, code: 50001 },
             },
+          ],
+        };
+      case 'post /channels/:channel_id/messages/bulk-delete':
+        // The bot holds no MANAGE_MESSAGES: as it is, the template is refused with 50013.
+        return {
+          auth: bot,
+          body: { messages: [channelMessageId, ix.answered.followupId] },
+          idLeaves: [
+            { at: ['messages', 0], code: 'NUMBER_TYPE_MAX' },
+            { at: ['messages', 1], code: 'NUMBER_TYPE_MAX' },
           ],
         };
       case 'get /channels/:channel_id/messages':
