@@ -177,7 +177,7 @@ describe('Create Message', () => {
       [{ content: 'x', nonce: 'n'.repeat(26) }, 400, 50035, 'nonce'],
       [{ content: 'x', nonce: {} }, 400, 50035, 'nonce'],
       [{ content: 'x', sticker_ids: ['99999999999999999'] }, 400, 50081],
-      [{ content: 'x', message_reference: { type: 1, message_id: '1', channel_id: '1' } }, 400, 50035],
+      [{ content: 'x', message_reference: { type: 2, message_id: '1', channel_id: '1' } }, 400, 50035],
       [{ content: 'x', message_reference: { message_id: '18446744073709551616' } }, 400, 50035],
       [{ content: 'x', allowed_mentions: { parse: ['users'], users: ['1'] } }, 400, 50035],
       [{ content: 'a\u0000b' }, 400, 50035],
@@ -234,6 +234,74 @@ describe('Create Message', () => {
       status: 403,
       body: { code: 50013, message: 'Missing Permissions: ATTACH_FILES' },
     });
+  });
+
+  it('forwards a snapshot, and refuses a bot what it cannot read with 160014', async () => {
+    const elsewhere = await channelWith([]);
+    const original = (
+      await api(stack, 'POST', messagesOf(world.channel.id), {
+        token: member.token,
+        body: { content: 'forward this' },
+      })
+    ).body;
+    const reference = { type: 1, message_id: original.id, channel_id: world.channel.id };
+    const forwarded = await api(stack, 'POST', messagesOf(elsewhere), {
+      token: member.token,
+      body: { message_reference: reference },
+    });
+    expect(forwarded.status).toBe(200);
+    // Not checked against MessageResponse: the OAS's MessageReferenceType lacks FORWARD (1).
+    expect(forwarded.body).toMatchObject({
+      type: 0,
+      content: '',
+      flags: 1 << 14,
+      message_reference: {
+        type: 1,
+        message_id: original.id,
+        channel_id: world.channel.id,
+        guild_id: world.guild.id,
+      },
+      message_snapshots: [{ message: { content: 'forward this', type: 0 } }],
+    });
+    // The bot has no MESSAGE_CONTENT toggle: a member's message it is not mentioned in is unreadable to it.
+    expect(
+      await api(stack, 'POST', messagesOf(elsewhere), { token: bot, body: { message_reference: reference } }),
+    ).toEqual({
+      status: 403,
+      body: { code: 160014, message: 'You cannot forward a message whose content you cannot read' },
+    });
+    const own = (await rest.post(Routes.channelMessages(world.channel.id), {
+      body: { content: 'mine' },
+    })) as any;
+    const ownForward = (await rest.post(Routes.channelMessages(elsewhere), {
+      body: { message_reference: { type: 1, message_id: own.id, channel_id: world.channel.id } },
+    })) as any;
+    expect(ownForward.message_snapshots[0].message.content).toBe('mine');
+
+    const hidden = await channelWith([denyEveryone(VIEW_CHANNEL)]);
+    const owner = await ChatUser.open(stack, world.user.id);
+    const secret = (
+      await api(stack, 'POST', messagesOf(hidden), { token: owner.token, body: { content: 's' } })
+    ).body;
+    const refusals: Array<[unknown, number, number]> = [
+      [{ message_reference: { type: 1, message_id: secret.id, channel_id: hidden } }, 403, 50001],
+      [
+        { message_reference: { type: 1, message_id: '99999999999999999', channel_id: world.channel.id } },
+        400,
+        50035,
+      ],
+      [
+        { message_reference: { type: 1, message_id: original.id, channel_id: '99999999999999999' } },
+        404,
+        10003,
+      ],
+      [{ message_reference: { type: 1, message_id: original.id } }, 400, 50035],
+      [{ content: 'and a comment', message_reference: reference }, 400, 50035],
+    ];
+    for (const [body, status, code] of refusals) {
+      const answer = await api(stack, 'POST', messagesOf(elsewhere), { token: member.token, body });
+      expect({ body, status: answer.status, code: answer.body?.code }).toEqual({ body, status, code });
+    }
   });
 
   it('checks the channel, the ids and the caller', async () => {

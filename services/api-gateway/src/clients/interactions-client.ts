@@ -168,6 +168,8 @@ export interface ChannelMessageCall {
   userId: string;
   /** The bot's application; absent for a user. */
   applicationId?: string;
+  /** The bot's application flags (what it may read, for forwards). */
+  applicationFlags?: number;
   bodyJson?: string;
   files?: MessageFiles;
 }
@@ -179,6 +181,7 @@ function wireChannelMessage(call: ChannelMessageCall) {
     message_id: call.messageId ?? '',
     user_id: call.userId,
     application_id: call.applicationId ?? '',
+    application_flags: call.applicationFlags ?? 0,
     body_json: call.bodyJson ?? '',
     ...wireFiles(call.files),
   };

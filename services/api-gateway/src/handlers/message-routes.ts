@@ -45,7 +45,9 @@ export function messageRoutes(
       channelId,
       ...(messageId === undefined ? {} : { messageId }),
       userId: principal.userId,
-      ...(principal.kind === 'bot' ? { applicationId: principal.applicationId } : {}),
+      ...(principal.kind === 'bot'
+        ? { applicationId: principal.applicationId, applicationFlags: principal.applicationFlags }
+        : {}),
       bodyJson: req.rawBody ?? '',
     };
   }

@@ -147,8 +147,8 @@ function isOwnOrMentioning(message: Record<string, unknown>, botUserId: string):
 
 /**
  * A message as an app without MESSAGE_CONTENT receives it: `content` "", `embeds`,
- * `attachments` and `components` [], no `poll`; a reply's `referenced_message` likewise
- * ([Inf]: Discord documents the fields, not the nested message).
+ * `attachments` and `components` [], no `poll`; a reply's `referenced_message` and a
+ * forward's snapshots likewise ([Inf]: Discord documents the fields, not nested messages).
  */
 export function withoutContent(message: Record<string, unknown>): Record<string, unknown> {
   const blank: Record<string, unknown> = {
@@ -162,6 +162,13 @@ export function withoutContent(message: Record<string, unknown>): Record<string,
   const referenced = message.referenced_message;
   if (referenced && typeof referenced === 'object') {
     blank.referenced_message = withoutContent(referenced as Record<string, unknown>);
+  }
+  // A forward's snapshot holds the source's content ([Inf]: blanked the same way).
+  if (Array.isArray(message.message_snapshots)) {
+    blank.message_snapshots = (message.message_snapshots as { message?: Record<string, unknown> }[]).map(
+      (snapshot) =>
+        snapshot.message ? { ...snapshot, message: withoutContent(snapshot.message) } : snapshot,
+    );
   }
   return blank;
 }

@@ -68,6 +68,11 @@ export function createChannelMessageHandlers({
         placeOf(req),
         oauth.users([...new Set([req.user_id, ...mentionIds])]),
       ]);
+      const { forward } = request;
+      const sourceAccess =
+        forward && forward.channelId !== channelId
+          ? await permissions.describeChannelAccess(forward.channelId, place.caller.userId)
+          : undefined;
       const author = users.get(place.caller.userId);
       // The caller's token resolved to this user a moment ago: a user deleted since has no token.
       if (!author) throw new UnauthorizedError();
@@ -77,6 +82,8 @@ export function createChannelMessageHandlers({
         author,
         mentionedUsers: found(users, mentionIds),
         baseUrl: req.attachment_base_url,
+        ...(sourceAccess ? { sourceAccess } : {}),
+        applicationFlags: Number(req.application_flags),
       });
       return { message_json: JSON.stringify(message) };
     },

@@ -38,6 +38,10 @@ export interface ChannelPlace {
 /** A Create Message to store. */
 export interface CreateMessageCommand extends ChannelPlace {
   request: CreateMessageRequest;
+  /** A forward: what the caller may do in the source's channel. */
+  sourceAccess?: ChannelAccess;
+  /** A bot's application flags (0 for a user). */
+  applicationFlags?: number;
   author: JsonObject;
   mentionedUsers: JsonObject[];
   /** Where the files' attachments are served. */
@@ -96,6 +100,8 @@ export class ChannelMessageStore {
       const replyTarget = request.reply
         ? await findVisible(db, channelId, request.reply.messageId)
         : undefined;
+      const { forward } = request;
+      const forwardSource = forward ? await findVisible(db, forward.channelId, forward.messageId) : undefined;
       const id = this.ids.next();
       const made = this.make(channelId, command.baseUrl, request.input.newAttachments);
       const plan = planCreateMessage({
@@ -109,6 +115,9 @@ export class ChannelMessageStore {
         mentionedUsers: command.mentionedUsers,
         replyTarget,
         earlier,
+        forwardSource,
+        ...(command.sourceAccess ? { sourceAccess: command.sourceAccess } : {}),
+        applicationFlags: command.applicationFlags ?? 0,
         now: new Date(),
       });
       if (plan.kind === 'existing') return plan.message;

@@ -44,3 +44,14 @@ export class BulkDeleteTooOldError extends DiscordError {
     super(400, 50034, 'You can only bulk delete messages that are under 14 days old.');
   }
 }
+
+/**
+ * 403 / 160014: a bot forwarding a message whose content it cannot read (no MESSAGE_CONTENT
+ * toggle, and the message is not its own, does not mention it, is no DM's). D:change-log.mdx
+ * 2026-04-14; the status is [Inf].
+ */
+export class ForwardUnreadableError extends DiscordError {
+  constructor() {
+    super(403, 160014, 'You cannot forward a message whose content you cannot read');
+  }
+}

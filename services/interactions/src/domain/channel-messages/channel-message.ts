@@ -6,9 +6,10 @@ import type { Embed } from '../messages/read-embeds';
 /** Message types a channel message route makes (D:resources/message.mdx §Message Types). */
 export const ChannelMessageType = { DEFAULT: 0, REPLY: 19 } as const;
 
-/** A reply's `message_reference` as the API answers it (D §Message Reference Structure). */
+/** A reply's or forward's `message_reference` as the API answers it (D §Message Reference Structure). */
 export interface MessageReference {
-  type: 0;
+  /** 0 DEFAULT (a reply), 1 FORWARD. */
+  type: 0 | 1;
   message_id: string;
   channel_id: string;
   guild_id?: string;
@@ -39,6 +40,8 @@ export interface ChannelMessage {
   message_reference?: MessageReference;
   /** A reply's target as it was when the reply was sent; null when it was deleted since. */
   referenced_message?: JsonObject | null;
+  /** A forward's copy of its source (D §Message Snapshot Object): exactly one, immutable. */
+  message_snapshots?: { message: JsonObject }[];
   /** The reactions by emoji, when it has any (`me` as the reader sees them). */
   reactions?: MessageReaction[];
   /** Only in the answer to its creation and in MESSAGE_CREATE (D §Create Message). */

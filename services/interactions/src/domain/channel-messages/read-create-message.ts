@@ -32,6 +32,12 @@ export interface ReplyReference {
   failIfNotExists: boolean;
 }
 
+/** A forward's source, as the body names it (`message_reference.type` 1). */
+export interface ForwardReference {
+  messageId: string;
+  channelId: string;
+}
+
 /** A Create Message body that passed every rule of its own. */
 export interface CreateMessageRequest {
   input: MessageInput;
@@ -39,6 +45,8 @@ export interface CreateMessageRequest {
   nonce: string | number | undefined;
   enforceNonce: boolean;
   reply: ReplyReference | undefined;
+  /** A forward: the message carries nothing else (its snapshot is its content). */
+  forward: ForwardReference | undefined;
   mentions: MentionPolicy;
 }
 
@@ -60,7 +68,9 @@ export function readCreateMessage(
   const nonce = readNonce(getField(model, 'nonce'), errors, ['nonce']);
   const rawEnforce = getField(model, 'enforce_nonce');
   const enforceNonce = isAbsent(rawEnforce) ? false : readBoolean(rawEnforce, errors, ['enforce_nonce']);
-  const reply = readReply(getField(model, 'message_reference'), channelId, errors, ['message_reference']);
+  const reference = readReference(getField(model, 'message_reference'), channelId, errors, [
+    'message_reference',
+  ]);
   const stickers = getField(model, 'sticker_ids');
   const stickerIds = isAbsent(stickers) ? [] : readList(stickers, errors, ['sticker_ids']);
   if (input && hasFlag(input.flags, MessageFlag.EPHEMERAL)) {
@@ -71,15 +81,26 @@ export function readCreateMessage(
       'EPHEMERAL (1 << 6) is only for interaction responses',
     );
   }
+  const forward = reference?.kind === 'forward' ? reference : undefined;
+  if (forward && input && !isEmptyMessage({ ...input, attachments: input.newAttachments })) {
+    // [Inf] A forward is its snapshot alone (the client sends a comment as a message of its own).
+    errors.add(
+      ['message_reference'],
+      ErrorCode.MESSAGE_REFERENCE_FORWARD_WITH_CONTENT,
+      'A forward carries no content, embeds, components or files of its own',
+    );
+  }
   errors.throwIfAny();
   if (!input) throw new InvalidFormBodyError(errors.toJSON());
   if (stickerIds && stickerIds.length > 0) throw new InvalidStickerError();
-  if (isEmptyMessage({ ...input, attachments: input.newAttachments })) throw new EmptyMessageError();
+  if (!forward && isEmptyMessage({ ...input, attachments: input.newAttachments }))
+    throw new EmptyMessageError();
   return {
     input,
     nonce,
     enforceNonce: enforceNonce === true && nonce !== undefined,
-    reply,
+    reply: reference?.kind === 'reply' ? reference : undefined,
+    forward: forward ? { messageId: forward.messageId, channelId: forward.channelId } : undefined,
     mentions: readMentionPolicy(getField(model, 'allowed_mentions')),
   };
 }
@@ -107,32 +128,42 @@ function readNonce(raw: unknown, errors: FormErrors, path: ErrorPath): string | 
 
 /**
  * `message_reference` (D §Message Reference Structure): a reply (`type` 0 or absent) names a
- * `message_id` of this channel (`channel_id`, when given, must be this one). Forwards
- * (`type` 1) are not built: refused at `type` rather than sent as something else.
+ * `message_id` of this channel (`channel_id`, when given, must be this one); a forward
+ * (`type` 1) names its source's `message_id` and `channel_id` (both required).
  */
-function readReply(
+function readReference(
   raw: unknown,
   channelId: string,
   errors: FormErrors,
   path: ErrorPath,
-): ReplyReference | undefined {
+): ((ReplyReference & { kind: 'reply' }) | (ForwardReference & { kind: 'forward' })) | undefined {
   if (isAbsent(raw)) return undefined;
   const model = readModel(raw, errors, path);
   if (!model) return undefined;
   const at = (key: string): ErrorPath => [...path, key];
   const rawType = getField(model, 'type');
   const type = isAbsent(rawType) ? 0 : readInteger(rawType, errors, at('type'));
-  if (type !== undefined && type !== 0) {
-    errors.add(
-      at('type'),
-      ErrorCode.MESSAGE_REFERENCE_FORWARD_UNSUPPORTED,
-      type === 1 ? 'Forwarding messages is not supported yet' : 'Value must be one of (0, 1).',
-    );
+  if (type !== undefined && type !== 0 && type !== 1) {
+    errors.add(at('type'), ErrorCode.BASE_TYPE_CHOICES, 'Value must be one of (0, 1).');
   }
-  const rawId = getField(model, 'message_id');
-  let messageId: string | undefined;
-  if (isAbsent(rawId)) errors.add(at('message_id'), ErrorCode.BASE_TYPE_REQUIRED, 'This field is required');
-  else messageId = readSnowflake(rawId, errors, at('message_id'));
+  const required = (key: string): string | undefined => {
+    const value = getField(model, key);
+    if (isAbsent(value)) {
+      errors.add(at(key), ErrorCode.BASE_TYPE_REQUIRED, 'This field is required');
+      return undefined;
+    }
+    return readSnowflake(value, errors, at(key));
+  };
+  const messageId = required('message_id');
+  const rawGuild = getField(model, 'guild_id');
+  if (!isAbsent(rawGuild)) readSnowflake(rawGuild, errors, at('guild_id'));
+  const rawFail = getField(model, 'fail_if_not_exists');
+  const fail = isAbsent(rawFail) ? true : readBoolean(rawFail, errors, at('fail_if_not_exists'));
+  if (type === 1) {
+    const source = required('channel_id');
+    if (messageId === undefined || source === undefined) return undefined;
+    return { kind: 'forward', messageId, channelId: source };
+  }
   const rawChannel = getField(model, 'channel_id');
   if (!isAbsent(rawChannel)) {
     const id = readSnowflake(rawChannel, errors, at('channel_id'));
@@ -144,10 +175,6 @@ function readReply(
       );
     }
   }
-  const rawGuild = getField(model, 'guild_id');
-  if (!isAbsent(rawGuild)) readSnowflake(rawGuild, errors, at('guild_id'));
-  const rawFail = getField(model, 'fail_if_not_exists');
-  const fail = isAbsent(rawFail) ? true : readBoolean(rawFail, errors, at('fail_if_not_exists'));
-  if (messageId === undefined || fail === undefined) return undefined;
-  return { messageId, failIfNotExists: fail };
+  if (type !== 0 || messageId === undefined || fail === undefined) return undefined;
+  return { kind: 'reply', messageId, failIfNotExists: fail };
 }

@@ -87,7 +87,7 @@ describe('readCreateMessage', () => {
           content: 'x'.repeat(2001),
           nonce: 'n'.repeat(26),
           enforce_nonce: 'yes',
-          message_reference: { type: 1, channel_id: '9' },
+          message_reference: { type: 2, channel_id: '9' },
         },
         [],
         CHANNEL,
@@ -95,7 +95,7 @@ describe('readCreateMessage', () => {
     );
     expect(Object.keys(errors).sort()).toEqual(['content', 'enforce_nonce', 'message_reference', 'nonce']);
     expect(errors.message_reference).toMatchObject({
-      type: { _errors: [{ code: 'MESSAGE_REFERENCE_FORWARD_UNSUPPORTED' }] },
+      type: { _errors: [{ code: 'BASE_TYPE_CHOICES' }] },
       message_id: { _errors: [{ code: 'BASE_TYPE_REQUIRED' }] },
       channel_id: { _errors: [{ code: 'MESSAGE_REFERENCE_INVALID_CHANNEL' }] },
     });
@@ -208,5 +208,63 @@ describe('planCreateMessage', () => {
       }),
     ).toBe(false);
     expect(everyone(MEMBER_PERMISSIONS | P.MENTION_EVERYONE, { content: '@everyone' }, null)).toBe(false);
+  });
+});
+
+describe('forwards', () => {
+  const OTHER_CHANNEL = '210000000000000000';
+  const source = { ...stored('800000000000000000', USER, 'forward me'), channel_id: OTHER_CHANNEL };
+  const body = { message_reference: { type: 1, message_id: source.id, channel_id: OTHER_CHANNEL } };
+
+  it('copies the source into one snapshot, flag HAS_SNAPSHOT, without its author', () => {
+    const plan = planCreateMessage(facts(body, { forwardSource: source, applicationFlags: 1 << 18 }));
+    if (plan.kind !== 'create') throw new Error('expected a new message');
+    expect(plan.answer).toMatchObject({
+      type: 0,
+      content: '',
+      flags: 1 << 14,
+      message_reference: { type: 1, message_id: source.id, channel_id: OTHER_CHANNEL, guild_id: GUILD },
+      message_snapshots: [{ message: { type: 0, content: 'forward me', stickers: [], sticker_items: [] } }],
+    });
+    expect(plan.answer.message_snapshots?.[0]?.message).not.toHaveProperty('author');
+  });
+
+  it('refuses what the bot cannot read (160014), an unseen source (50001), an unknown one, and content beside it', () => {
+    expect(discordErrorOf(() => planCreateMessage(facts(body, { forwardSource: source })))).toMatchObject({
+      httpStatus: 403,
+      code: 160014,
+    });
+    // Its own message, one that mentions it, a DM's, or a user forwarding: readable.
+    for (const readable of [
+      { ...source, author: { id: BOT } },
+      { ...source, mentions: [{ id: BOT }] },
+    ]) {
+      expect(planCreateMessage(facts(body, { forwardSource: readable })).kind).toBe('create');
+    }
+    expect(
+      planCreateMessage(
+        facts(body, { forwardSource: source, sourceAccess: access(MEMBER_PERMISSIONS, null) }),
+      ).kind,
+    ).toBe('create');
+    const user = { caller: { userId: USER, applicationId: null }, author: { id: USER } };
+    expect(planCreateMessage(facts(body, { forwardSource: source, ...user })).kind).toBe('create');
+    expect(
+      discordErrorOf(() =>
+        planCreateMessage(facts(body, { forwardSource: source, sourceAccess: access(0n) })),
+      ).code,
+    ).toBe(50001);
+    expect(formErrorsOf(() => planCreateMessage(facts(body)))).toMatchObject({
+      message_reference: { _errors: [{ code: 'MESSAGE_REFERENCE_UNKNOWN_MESSAGE' }] },
+    });
+    expect(
+      formErrorsOf(() => readCreateMessage({ ...body, content: 'and a comment' }, [], CHANNEL)),
+    ).toMatchObject({
+      message_reference: { _errors: [{ code: 'MESSAGE_REFERENCE_FORWARD_WITH_CONTENT' }] },
+    });
+    expect(
+      formErrorsOf(() => readCreateMessage({ message_reference: { type: 1, message_id: '1' } }, [], CHANNEL)),
+    ).toMatchObject({
+      message_reference: { channel_id: { _errors: [{ code: 'BASE_TYPE_REQUIRED' }] } },
+    });
   });
 });
