@@ -39,6 +39,10 @@ beforeAll(async () => {
       INTERACTION_RESPONSE_DEADLINE_MS: String(60 * 60_000),
       LOBBY_RATE_LIMIT: '0',
       LOBBY_LINK_RATE_LIMIT: '0',
+      // The lobbies the generic sweep creates (300 s idle by default) must outlive the
+      // hostile-field sweep, whose database snapshot they are in: 15 minutes. (More would
+      // overflow the 7 days a lobby may idle: 604,800 × this must stay within 2^31 ms.)
+      LOBBY_IDLE_SECOND_MS: '3000',
     },
   });
   world = await createDemoWorld(stack);
@@ -214,6 +218,18 @@ const PUBLIC_ROUTES: Array<[Method, string]> = [
   ['get', '/channels/:channel_id/pins'],
   ['put', '/channels/:channel_id/pins/:message_id'],
   ['delete', '/channels/:channel_id/pins/:message_id'],
+  ['post', '/channels/:channel_id/messages/bulk-delete'],
+  ['post', '/channels/:channel_id/messages'],
+  ['get', '/channels/:channel_id/messages'],
+  ['put', '/channels/:channel_id/messages/:message_id/reactions/:emoji/@me'],
+  ['delete', '/channels/:channel_id/messages/:message_id/reactions/:emoji/@me'],
+  ['delete', '/channels/:channel_id/messages/:message_id/reactions/:emoji/:user_id'],
+  ['get', '/channels/:channel_id/messages/:message_id/reactions/:emoji'],
+  ['delete', '/channels/:channel_id/messages/:message_id/reactions/:emoji'],
+  ['delete', '/channels/:channel_id/messages/:message_id/reactions'],
+  ['get', '/channels/:channel_id/messages/:message_id'],
+  ['patch', '/channels/:channel_id/messages/:message_id'],
+  ['delete', '/channels/:channel_id/messages/:message_id'],
   ['get', '/guilds/:guild_id/channels'],
   ['put', '/channels/:channel_id/permissions/:overwrite_id'],
   ['delete', '/channels/:channel_id/permissions/:overwrite_id'],
@@ -782,6 +798,8 @@ describe('ids above 2^63 - 1, U+0000 and megabyte numbers in every field', () =>
   /** The sweep app's lobby (its owner a member who may link it) and a message in it. */
   let lobbyId: string;
   let lobbyMessageId: string;
+  /** A message the sweep app's bot sent to its channel (the channel message routes' `:message_id`). */
+  let channelMessageId: string;
   /** A voice channel whose status the sweep app's bot may set, and one of a guild it is not in. */
   let voiceChannelId: string;
   let foreignVoiceChannelId: string;
@@ -832,6 +850,7 @@ describe('ids above 2^63 - 1, U+0000 and megabyte numbers in every field', () =>
     'post /subscriptions/:subscription_id/end',
     'put /channels/:channel_id/messages/pins/:message_id',
     'put /channels/:channel_id/pins/:message_id',
+    'put /channels/:channel_id/messages/:message_id/reactions/:emoji/@me',
   ];
   /** Public routes that share their method and path with an admin route, and take no body there. */
   const PUBLIC_BODILESS_WRITES = ['post /guilds'];
@@ -1006,6 +1025,40 @@ describe('ids above 2^63 - 1, U+0000 and megabyte numbers in every field', () =>
         return { auth: bot, query: { before: '2026-01-01T00:00:00+00:00', limit: '10' } };
       case 'post /users/@me/channels':
         return { auth: bot, body: { recipient_id: w.user.id } };
+      case 'post /channels/:channel_id/messages':
+        return {
+          auth: bot,
+          body: message({ nonce: '20260101', tts: false }),
+          formPayload: true,
+          numberLeaves: messageNumbers([]),
+          foreign: [
+            {
+              what: 'a channel of a guild the bot is not in',
+              param: 'channel_id',
+              value: foreignVoiceChannelId,
+              expect: { status: 403, code: 50001 },
+            },
+          ],
+        };
+      case 'post /channels/:channel_id/messages/bulk-delete':
+        // The bot holds no MANAGE_MESSAGES: as it is, the template is refused with 50013.
+        return {
+          auth: bot,
+          body: { messages: [channelMessageId, ix.answered.followupId] },
+          idLeaves: [
+            { at: ['messages', 0], code: 'NUMBER_TYPE_MAX' },
+            { at: ['messages', 1], code: 'NUMBER_TYPE_MAX' },
+          ],
+        };
+      case 'get /channels/:channel_id/messages':
+        return { auth: bot, query: { before: '9000000000000000000', limit: '10' } };
+      case 'patch /channels/:channel_id/messages/:message_id':
+        return {
+          auth: bot,
+          body: message({ content: 'Swept again' }),
+          formPayload: true,
+          numberLeaves: messageNumbers([]),
+        };
       case 'put /channels/:channel_id/voice-status':
         return {
           auth: bot,
@@ -1400,7 +1453,12 @@ describe('ids above 2^63 - 1, U+0000 and megabyte numbers in every field', () =>
       case 'webhook_token':
         return ix.answered.token;
       case 'message_id':
-        return routePath.startsWith('/lobbies/') ? lobbyMessageId : ix.answered.followupId;
+        if (routePath.startsWith('/lobbies/')) return lobbyMessageId;
+        return routePath.startsWith('/channels/:channel_id/messages/:message_id')
+          ? channelMessageId
+          : ix.answered.followupId;
+      case 'emoji':
+        return encodeURIComponent('👍');
       case 'lobby_id':
         return lobbyId;
       case 'sku_id':
@@ -1468,6 +1526,18 @@ describe('ids above 2^63 - 1, U+0000 and megabyte numbers in every field', () =>
     const cases: Case[] = [];
     const isBatch = routePath.endsWith('/commands/permissions') && method === 'put';
     for (const param of params) {
+      if (param === 'emoji') {
+        // No id: what is no emoji names none (400 / 10014).
+        for (const emoji of ['18446744073709551616', 'thumbsup', 'blob%3A123456789012345678']) {
+          cases.push({
+            what: `:emoji = ${emoji}`,
+            path: fill(routePath, (n) => (n === param ? emoji : pathId(n, routePath))),
+            query: template.query,
+            expect: { status: 400, code: 10014 },
+          });
+        }
+        continue;
+      }
       if (param.endsWith('_token')) {
         // Tokens are no numbers: what no token can be, refused as the route refuses an unknown one.
         for (const token of BAD_TOKENS) {
@@ -1917,6 +1987,12 @@ describe('ids above 2^63 - 1, U+0000 and megabyte numbers in every field', () =>
     });
     expect(posted.status).toBe(201);
     lobbyMessageId = posted.body.id;
+    const sent = await api(stack, 'POST', `/channels/${w.channel.id}/messages`, {
+      token: bot(),
+      body: { content: 'Before the sweep' },
+    });
+    expect(sent.status).toBe(200);
+    channelMessageId = sent.body.id;
     // VIEW_CHANNEL, MANAGE_CHANNELS and SET_VOICE_CHANNEL_STATUS for the bot there.
     voiceChannelId = await adminPost(`/admin/guilds/${w.guild.id}/channels`, {
       name: 'sweep-voice',

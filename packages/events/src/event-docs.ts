@@ -148,6 +148,40 @@ export const EVENT_DOCS: { readonly [N in EventName]: EventDoc } = {
     producer: 'interactions: a message was pinned or unpinned',
     consumers: 'dispatcher: CHANNEL_PINS_UPDATE',
   },
+  'interactions.channel_message.created': {
+    producer: 'interactions: a bot or a user sent a message with `POST /channels/{id}/messages`',
+    consumers:
+      'dispatcher: MESSAGE_CREATE to the users who may view the channel and the guild’s bots that may (GUILD_MESSAGES; content blanked without MESSAGE_CONTENT unless the bot wrote it or is mentioned), in a DM to its recipients',
+  },
+  'interactions.channel_message.updated': {
+    producer: 'interactions: a channel message was edited',
+    consumers: 'dispatcher: MESSAGE_UPDATE, the same way',
+  },
+  'interactions.channel_message.deleted': {
+    producer: 'interactions: a channel message was deleted',
+    consumers: 'dispatcher: MESSAGE_DELETE, the same way',
+  },
+  'interactions.channel_message.bulk_deleted': {
+    producer: 'interactions: messages were deleted at once (`POST /channels/{id}/messages/bulk-delete`)',
+    consumers: 'dispatcher: MESSAGE_DELETE_BULK, the same way',
+  },
+  'interactions.reaction.added': {
+    producer: 'interactions: a user or bot reacted to a message',
+    consumers:
+      'dispatcher: MESSAGE_REACTION_ADD to the users who may view the channel and the bots that may (GUILD_MESSAGE_REACTIONS, DIRECT_MESSAGE_REACTIONS)',
+  },
+  'interactions.reaction.removed': {
+    producer: 'interactions: a reaction was removed (its own, or by a moderator)',
+    consumers: 'dispatcher: MESSAGE_REACTION_REMOVE, the same way',
+  },
+  'interactions.reaction.removed_all': {
+    producer: 'interactions: every reaction of a message was removed',
+    consumers: 'dispatcher: MESSAGE_REACTION_REMOVE_ALL, the same way',
+  },
+  'interactions.reaction.removed_emoji': {
+    producer: 'interactions: every reaction of one emoji was removed',
+    consumers: 'dispatcher: MESSAGE_REACTION_REMOVE_EMOJI, the same way',
+  },
   'lobby.lobby.created': {
     producer: 'lobby: a lobby was created (by a bot, or by create-or-join)',
     consumers: "dispatcher: LOBBY_CREATE to the members' sessions",

@@ -116,6 +116,7 @@ describe('the catalog', () => {
       status: 0 as const,
       canceled_at: null,
     };
+    const channelAudience = { channel_id: '3000', guild_id: '1000', recipient_ids: [] };
     const valid: { [N in EventName]: EventPayload<N> } = {
       'oauth.application.authorized': authorized,
       'oauth.application.deauthorized': { application_id: '4000', integration_type: 0, guild_id: '2000' },
@@ -186,6 +187,29 @@ describe('the catalog', () => {
         guild_id: null,
         recipient_ids: ['4000', '2000'],
         last_pin_timestamp: '2026-11-24T13:00:00.000Z',
+      },
+      'interactions.channel_message.created': { ...channelAudience, message: { id: '6000' } },
+      'interactions.channel_message.updated': { ...channelAudience, message: { id: '6000' } },
+      'interactions.channel_message.deleted': { ...channelAudience, message_id: '6000' },
+      'interactions.channel_message.bulk_deleted': { ...channelAudience, message_ids: ['6000', '6001'] },
+      'interactions.reaction.added': {
+        ...channelAudience,
+        message_id: '6000',
+        user_id: '4000',
+        emoji: { id: null, name: '👍' },
+        message_author_id: '2000',
+      },
+      'interactions.reaction.removed': {
+        ...channelAudience,
+        message_id: '6000',
+        user_id: '4000',
+        emoji: { id: null, name: '👍' },
+      },
+      'interactions.reaction.removed_all': { ...channelAudience, message_id: '6000' },
+      'interactions.reaction.removed_emoji': {
+        ...channelAudience,
+        message_id: '6000',
+        emoji: { id: null, name: '👍' },
       },
       'lobby.lobby.created': { ...lobby, lobby: { id: '7000' } },
       'lobby.lobby.updated': { ...lobby, lobby: { id: '7000' } },

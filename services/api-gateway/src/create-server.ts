@@ -24,7 +24,9 @@ import { commandIndexRoutes } from './handlers/command-index-routes';
 import { commandPermissionRoutes } from './handlers/command-permission-routes';
 import { commandRoutes } from './handlers/command-routes';
 import { guildCreationRoutes } from './handlers/guild-creation-routes';
+import { messageRoutes } from './handlers/message-routes';
 import { pinRoutes } from './handlers/pin-routes';
+import { reactionRoutes } from './handlers/reaction-routes';
 import { dmChannelRoutes } from './handlers/dm-channel-routes';
 import { voiceStatusRoutes } from './handlers/voice-status-routes';
 import { guildChannelRoutes } from './handlers/guild-channel-routes';
@@ -109,18 +111,14 @@ function createApp(deps: ServerDeps): Express {
   if (invalidRequests) app.use(invalidRequests.refuseBlocked);
   app.use(refuseNulQuery);
   const limiter = new RateLimiter(deps.rateLimits, deps.auth.identify, counters);
-  const interactions = interactionRoutes(
-    deps.clients,
-    deps.auth,
-    readBody,
-    deps.blobs
-      ? {
-          blobs: deps.blobs,
-          maxPayloadBytes: deps.maxBodyBytes,
-          ...(deps.publicBaseUrl ? { publicBaseUrl: deps.publicBaseUrl } : {}),
-        }
-      : undefined,
-  );
+  const uploads = deps.blobs
+    ? {
+        blobs: deps.blobs,
+        maxPayloadBytes: deps.maxBodyBytes,
+        ...(deps.publicBaseUrl ? { publicBaseUrl: deps.publicBaseUrl } : {}),
+      }
+    : undefined;
+  const interactions = interactionRoutes(deps.clients, deps.auth, readBody, uploads);
   // One table per base path, so that its 404/405 fallbacks know every route of it.
   mountRoutes(
     app,
@@ -140,6 +138,9 @@ function createApp(deps: ServerDeps): Express {
       ...voiceStatusRoutes(deps.clients, deps.auth, readBody),
       ...guildCreationRoutes(deps.auth),
       ...pinRoutes(deps.clients, deps.auth),
+      // After pinRoutes: `…/messages/pins` is no message id.
+      ...reactionRoutes(deps.clients, deps.auth),
+      ...messageRoutes(deps.clients, deps.auth, readBody, uploads),
       ...guildChannelRoutes(deps.clients, deps.auth, readBody),
       ...monetizationRoutes(deps.clients, deps.auth, readBody),
       ...lobbyRoutes(deps.clients.lobby, deps.auth, readBody, {

@@ -1,8 +1,13 @@
 import { loadInteractionsProto } from '@acs/protos';
 import { createGrpcServer, type GrpcServer, type Logger } from '@acs/service-kit';
 import { createAttachmentHandlers, type AttachmentHandlerDeps } from './handlers/attachment-handlers';
+import {
+  createChannelMessageHandlers,
+  type ChannelMessageHandlerDeps,
+} from './handlers/channel-message-handlers';
 import { createCallbackHandlers, type CallbackHandlerDeps } from './handlers/callback-handlers';
 import { createInteractionHandlers, type InteractionHandlerDeps } from './handlers/interaction-handlers';
+import { createReactionHandlers, type ReactionHandlerDeps } from './handlers/reaction-handlers';
 import { createPinHandlers, type PinHandlerDeps } from './handlers/pin-handlers';
 import {
   createWebhookMessageHandlers,
@@ -16,7 +21,9 @@ export interface ServerDeps
     CallbackHandlerDeps,
     WebhookMessageHandlerDeps,
     AttachmentHandlerDeps,
-    PinHandlerDeps {
+    PinHandlerDeps,
+    ChannelMessageHandlerDeps,
+    ReactionHandlerDeps {
   logger: Logger;
   /** Whether the service can take calls (its database is reachable); health reports it. */
   isReady: () => Promise<boolean>;
@@ -36,6 +43,8 @@ export function createServer(deps: ServerDeps): GrpcServer {
           ...createWebhookMessageHandlers(deps),
           ...createAttachmentHandlers(deps),
           ...createPinHandlers(deps),
+          ...createChannelMessageHandlers(deps),
+          ...createReactionHandlers(deps),
         },
       },
     ],

@@ -31,6 +31,8 @@ import { InteractionStore } from './store/interaction-store';
 import { LinkedMessageStore } from './store/linked-message-store';
 import { MessageStore } from './store/message-store';
 import { PinStore } from './store/pin-store';
+import { ChannelMessageStore } from './store/channel-message-store';
+import { ReactionStore } from './store/reaction-store';
 import { ResponseStore } from './store/response-store';
 
 /** Bytes of an endpoint's inline answer kept: a whole message with embeds, with room to spare. */
@@ -138,6 +140,8 @@ export async function startService(
     messages,
     attachments,
     pins: new PinStore(pool),
+    channelMessages: new ChannelMessageStore(pool, ids, blobReleaser(blobs, logger)),
+    reactions: new ReactionStore(pool),
     isReady: async () => {
       await pool.query('SELECT 1');
       return true;

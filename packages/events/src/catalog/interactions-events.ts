@@ -105,3 +105,74 @@ export const channelPinsUpdated = z.object({
   /** When the channel's most recent pin was made (ISO 8601); null when none is left. */
   last_pin_timestamp: z.string().nullable(),
 });
+
+/** Who may see a channel message: everyone who can view the channel (a DM's recipients). */
+const channelMessageAudience = {
+  channel_id: snowflake,
+  /** Null in a DM or group DM. */
+  guild_id: snowflake.nullable(),
+  /** In a DM or group DM: every member's user id; empty in a guild. */
+  recipient_ids: z.array(snowflake),
+};
+
+/**
+ * A message was sent with `POST /channels/{id}/messages` (by a bot or a user):
+ * MESSAGE_CREATE with `message` to the users who may view the channel and to the bots of
+ * the guild that may (GUILD_MESSAGES; content blanked without MESSAGE_CONTENT unless the
+ * message is the bot's own or mentions it), in a DM to its recipients (DIRECT_MESSAGES).
+ */
+export const channelMessageCreated = z.object({
+  ...channelMessageAudience,
+  /** The message object (with `nonce` when it was sent with one). */
+  message: z.record(z.string(), z.unknown()),
+});
+
+/** A message was edited through the channel route: MESSAGE_UPDATE, to the same audience. */
+export const channelMessageUpdated = channelMessageCreated;
+
+/** A message was deleted through the channel route: MESSAGE_DELETE `{id, channel_id, guild_id?}`. */
+export const channelMessageDeleted = z.object({ ...channelMessageAudience, message_id: snowflake });
+
+/**
+ * Messages were deleted at once (`POST /channels/{id}/messages/bulk-delete`, guild channels
+ * only): MESSAGE_DELETE_BULK `{ids, channel_id, guild_id}`, to the same audience.
+ */
+export const channelMessagesBulkDeleted = z.object({
+  ...channelMessageAudience,
+  /** The messages deleted (those of the request that were there), in the request's order. */
+  message_ids: z.array(snowflake),
+});
+
+/** A reaction's emoji (a partial emoji object: `id` null for a Unicode emoji). */
+const reactionEmoji = z.object({ id: snowflake.nullable(), name: z.string() });
+
+/**
+ * A user reacted to a message: MESSAGE_REACTION_ADD to the users who may view the channel
+ * and to the guild's bots that may (GUILD_MESSAGE_REACTIONS; DIRECT_MESSAGE_REACTIONS in a DM).
+ */
+export const reactionAdded = z.object({
+  ...channelMessageAudience,
+  message_id: snowflake,
+  user_id: snowflake,
+  emoji: reactionEmoji,
+  /** The reacted message's author. */
+  message_author_id: snowflake.nullable(),
+});
+
+/** A user's reaction went (theirs, or removed by a moderator): MESSAGE_REACTION_REMOVE. */
+export const reactionRemoved = z.object({
+  ...channelMessageAudience,
+  message_id: snowflake,
+  user_id: snowflake,
+  emoji: reactionEmoji,
+});
+
+/** Every reaction of a message went: MESSAGE_REACTION_REMOVE_ALL. */
+export const reactionsRemovedAll = z.object({ ...channelMessageAudience, message_id: snowflake });
+
+/** Every reaction of one emoji went: MESSAGE_REACTION_REMOVE_EMOJI. */
+export const reactionsRemovedEmoji = z.object({
+  ...channelMessageAudience,
+  message_id: snowflake,
+  emoji: reactionEmoji,
+});

@@ -89,6 +89,8 @@ export interface InteractionsClient {
     token: string;
     /** The user's modal submit: the session's user (`interactionId` the modal's, `token` empty). */
     userId?: string;
+    /** A channel message's files: the channel `userId` sends them to (`token` empty). */
+    channelId?: string;
   }): Promise<number>;
   /** Where an attachment's bytes are; 404 for one that is not (or no longer) there. */
   getAttachment(input: {
@@ -111,6 +113,79 @@ export interface InteractionsClient {
     before: string;
     limit: number;
   }): Promise<string>;
+  /** `POST /channels/{id}/messages`: the message as JSON text. */
+  createChannelMessage(call: ChannelMessageCall): Promise<string>;
+  /** `GET /channels/{id}/messages`: a JSON array of messages, newest first. */
+  listChannelMessages(input: {
+    channelId: string;
+    userId: string;
+    around: string;
+    before: string;
+    after: string;
+    /** 1-100; 0 when absent. */
+    limit: number;
+  }): Promise<string>;
+  /** `GET /channels/{id}/messages/{id}`: the message as JSON text. */
+  getChannelMessage(call: ChannelMessageCall): Promise<string>;
+  /** `PATCH /channels/{id}/messages/{id}`: the edited message as JSON text. */
+  editChannelMessage(call: ChannelMessageCall): Promise<string>;
+  /** `DELETE /channels/{id}/messages/{id}`. */
+  deleteChannelMessage(call: ChannelMessageCall): Promise<void>;
+  /** `POST /channels/{id}/messages/bulk-delete` (`bodyJson` `{messages}`). */
+  bulkDeleteChannelMessages(call: ChannelMessageCall): Promise<void>;
+  /** `PUT …/reactions/{emoji}/@me`. */
+  addReaction(call: ReactionCall): Promise<void>;
+  /** `DELETE …/reactions/{emoji}/@me` and `…/{emoji}/{user}` (`targetUserId`). */
+  removeReaction(call: ReactionCall & { targetUserId: string }): Promise<void>;
+  /** `DELETE …/reactions` (no `emoji`) and `…/reactions/{emoji}`. */
+  removeReactions(call: ReactionCall): Promise<void>;
+  /** `GET …/reactions/{emoji}`: a JSON array of users. */
+  listReactionUsers(call: ReactionCall & { type?: number; after: string; limit?: number }): Promise<string>;
+}
+
+/** A reaction route's call: the message, the caller, the emoji of the path (URL-decoded). */
+export interface ReactionCall {
+  channelId: string;
+  messageId: string;
+  userId: string;
+  emoji?: string;
+}
+
+/** A reaction call as the RPCs take it. */
+function wireReaction(call: ReactionCall) {
+  return {
+    channel_id: call.channelId,
+    message_id: call.messageId,
+    user_id: call.userId,
+    emoji: call.emoji ?? '',
+  };
+}
+
+/** A channel message route's call: the channel (and message), the caller, the body and its files. */
+export interface ChannelMessageCall {
+  channelId: string;
+  messageId?: string;
+  /** A bot user (its id is its application's) or a user's session. */
+  userId: string;
+  /** The bot's application; absent for a user. */
+  applicationId?: string;
+  /** The bot's application flags (what it may read, for forwards). */
+  applicationFlags?: number;
+  bodyJson?: string;
+  files?: MessageFiles;
+}
+
+/** A channel message call as the RPCs take it. */
+function wireChannelMessage(call: ChannelMessageCall) {
+  return {
+    channel_id: call.channelId,
+    message_id: call.messageId ?? '',
+    user_id: call.userId,
+    application_id: call.applicationId ?? '',
+    application_flags: call.applicationFlags ?? 0,
+    body_json: call.bodyJson ?? '',
+    ...wireFiles(call.files),
+  };
 }
 
 /** Files as the RPCs take them (nothing for a body without files). */
@@ -204,6 +279,7 @@ export function createInteractionsClient(client: interactions.InteractionsServic
         application_id: input.applicationId ?? '',
         token: input.token,
         user_id: input.userId ?? '',
+        channel_id: input.channelId ?? '',
       });
       return Number(answer.attachment_size_limit);
     },
@@ -235,6 +311,63 @@ export function createInteractionsClient(client: interactions.InteractionsServic
         limit: input.limit,
       });
       return answer.pins_json;
+    },
+
+    async createChannelMessage(call) {
+      return (await callPeer(client, client.CreateChannelMessage, wireChannelMessage(call))).message_json;
+    },
+
+    async listChannelMessages(input) {
+      const answer = await callPeer(client, client.ListChannelMessages, {
+        channel_id: input.channelId,
+        user_id: input.userId,
+        around: input.around,
+        before: input.before,
+        after: input.after,
+        limit: input.limit,
+      });
+      return answer.messages_json;
+    },
+
+    async getChannelMessage(call) {
+      return (await callPeer(client, client.GetChannelMessage, wireChannelMessage(call))).message_json;
+    },
+
+    async editChannelMessage(call) {
+      return (await callPeer(client, client.EditChannelMessage, wireChannelMessage(call))).message_json;
+    },
+
+    async deleteChannelMessage(call) {
+      await callPeer(client, client.DeleteChannelMessage, wireChannelMessage(call));
+    },
+
+    async bulkDeleteChannelMessages(call) {
+      await callPeer(client, client.BulkDeleteChannelMessages, wireChannelMessage(call));
+    },
+
+    async addReaction(call) {
+      await callPeer(client, client.AddReaction, wireReaction(call));
+    },
+
+    async removeReaction(call) {
+      await callPeer(client, client.RemoveReaction, {
+        ...wireReaction(call),
+        target_user_id: call.targetUserId,
+      });
+    },
+
+    async removeReactions(call) {
+      await callPeer(client, client.RemoveReactions, wireReaction(call));
+    },
+
+    async listReactionUsers(call) {
+      const answer = await callPeer(client, client.ListReactionUsers, {
+        ...wireReaction(call),
+        type: call.type ?? -1,
+        after: call.after,
+        limit: call.limit ?? 0,
+      });
+      return answer.users_json;
     },
   };
 }

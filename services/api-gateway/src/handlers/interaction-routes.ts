@@ -1,5 +1,4 @@
 import type { Request, RequestHandler } from 'express';
-import type { BlobStore } from '@acs/blob-store';
 import { fieldError } from '@acs/discord-errors';
 import { isJsonObject } from '@acs/validation';
 import type { Authenticator } from '../auth/create-authenticator';
@@ -15,18 +14,11 @@ import { booleanQuery, snowflakeParam, snowflakeQuery, webhookMessageParam } fro
 import { acceptFormPayload, decodeJsonBody } from '../http/read-json-body';
 import { FormErrorCode } from '../http/read-form-payload';
 import type { Route } from '../http/route-table';
-import { deleteBlobs, readMessageUpload } from '../http/read-message-upload';
-import { toDiscordError } from '../http/render-error';
+import { withFiles as withMessageFiles, type MessageUploads } from './message-files';
+import { readMessageUpload } from '../http/read-message-upload';
 import { sendJson, sendNoContent } from '../http/send-json';
 
-/** How the message routes take files (multipart bodies); without it a file part is refused. */
-export interface MessageUploads {
-  blobs: BlobStore;
-  /** Most bytes of `payload_json`. */
-  maxPayloadBytes: number;
-  /** The stack's public base URL for attachments' `url`; unset: the request's own scheme and host. */
-  publicBaseUrl?: string;
-}
+export type { MessageUploads } from './message-files';
 
 /** The interaction routes: the invocation (served under `/api/v9` too) and the app's answers. */
 export interface InteractionRoutes {
@@ -80,39 +72,8 @@ export function interactionRoutes(
         )
       : readPayload;
 
-  /** The request's stored files, and where their attachments will be served. */
-  function filesOf(req: Request): MessageFiles | undefined {
-    const files = req.uploadedFiles;
-    if (!files || files.length === 0) return undefined;
-    return {
-      files,
-      baseUrl: uploads?.publicBaseUrl ?? `${req.protocol}://${req.get('host') ?? 'localhost'}`,
-    };
-  }
-
-  /**
-   * Runs a message call with the request's files: when interactions refuses the message,
-   * its blobs are deleted at once. A failure in transport (503, 504) may have hidden a
-   * commit, so those are left to interactions' sweep of blobs no attachment names.
-   */
-  async function withFiles<T>(
-    req: Request,
-    call: (files: MessageFiles | undefined) => Promise<T>,
-  ): Promise<T> {
-    const files = filesOf(req);
-    try {
-      return await call(files);
-    } catch (error) {
-      const status = toDiscordError(error)?.httpStatus ?? 500;
-      if (files && uploads && status < 500) {
-        await deleteBlobs(
-          uploads.blobs,
-          files.files.map((file) => file.blobKey),
-        );
-      }
-      throw error;
-    }
-  }
+  const withFiles = <T>(req: Request, call: (files: MessageFiles | undefined) => Promise<T>): Promise<T> =>
+    withMessageFiles(req, uploads, call);
 
   const invoke: RequestHandler = async (req, res) => {
     const principal = await auth.authenticateSession(req);

@@ -17,6 +17,16 @@ export interface BotDispatch {
    * channel obfuscation hide the others (and remember what they were told).
    */
   visibleChannelIds?: string[];
+  /**
+   * A guild channel's message: only sessions whose bot may view this channel receive it
+   * (VIEW_CHANNEL, decided where the session lives).
+   */
+  channelId?: string;
+  /**
+   * What a session without the MESSAGE_CONTENT intent receives instead of `d` (the message
+   * with its content blanked); absent when every session receives `d`.
+   */
+  withoutContent?: unknown;
 }
 
 /**

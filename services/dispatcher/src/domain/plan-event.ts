@@ -4,6 +4,7 @@ import { GUILD_EVENTS } from './plan-guild-event';
 import { LOBBY_EVENTS } from './plan-lobby-event';
 import { VOICE_EVENTS } from './plan-voice-event';
 import { CHANNEL_EVENTS } from './plan-channel-event';
+import { CHANNEL_MESSAGE_EVENTS } from './plan-channel-message-event';
 
 /** The events about an application the dispatcher delivers to it (webhooks, bot dispatches). */
 export const APPLICATION_EVENTS = [
@@ -35,6 +36,7 @@ export const DISPATCHED_EVENTS = [
   ...VOICE_EVENTS,
   ...GUILD_EVENTS,
   ...CHANNEL_EVENTS,
+  ...CHANNEL_MESSAGE_EVENTS,
 ] as const;
 
 /** The name of an event the dispatcher delivers. */

@@ -7,6 +7,11 @@ import { planEvent, type ApplicationEvent, type DispatchedEvent } from '../domai
 import { isGuildEvent, planGuildEvent, type GuildEvent } from '../domain/plan-guild-event';
 import { isInteractionEvent, planInteractionEvent } from '../domain/plan-interaction-event';
 import { isChannelEvent, onGuildPermissionsChanged, planChannelEvent } from '../domain/plan-channel-event';
+import {
+  guildOfChannelMessageEvent,
+  isChannelMessageEvent,
+  planChannelMessageEvent,
+} from '../domain/plan-channel-message-event';
 import { isLobbyEvent, planLobbyEvent, type LobbyEvent } from '../domain/plan-lobby-event';
 import { guildOfVoiceEvent, isVoiceEvent, planVoiceEvent } from '../domain/plan-voice-event';
 import { eventWebhookBody } from '../domain/webhook-body';
@@ -31,6 +36,12 @@ export async function planDeliveries(
   permissions: PermissionsClient,
 ): Promise<PlannedDeliveries> {
   if (isInteractionEvent(event)) return { webhook: null, gateway: planInteractionEvent(event) };
+  if (isChannelMessageEvent(event)) {
+    // A guild's message goes to the guild's bots (each session checks that its bot may view the channel).
+    const guildId = guildOfChannelMessageEvent(event);
+    const bots = guildId === null ? [] : ((await permissions.guildBots([guildId])).get(guildId) ?? []);
+    return { webhook: null, gateway: planChannelMessageEvent(event, bots) };
+  }
   if (isLobbyEvent(event)) return planLobbyDeliveries(event, oauth);
   if (isVoiceEvent(event)) {
     const guildId = guildOfVoiceEvent(event);

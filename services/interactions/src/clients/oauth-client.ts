@@ -19,6 +19,8 @@ export interface DescribeInvocationQuery {
  */
 export interface OAuthClient {
   describeInvocation(query: DescribeInvocationQuery): Promise<InvocationParties>;
+  /** The users of `userIds` that exist, as others see them (a message's author and mentions), by id. */
+  users(userIds: readonly string[]): Promise<Map<string, JsonRecord>>;
 }
 
 /** The OAuthClient over oauth's gRPC client. */
@@ -51,6 +53,19 @@ export function createOAuthClient(client: oauth.OAuthServiceClient): OAuthClient
           : {},
         entitlements: answer.entitlements_json ? (JSON.parse(answer.entitlements_json) as JsonRecord[]) : [],
       };
+    },
+
+    async users(userIds) {
+      const found = new Map<string, JsonRecord>();
+      if (userIds.length === 0) return found;
+      // ListUsers answers the users as others see them (oauth's renderPublicUser).
+      const answer = await callPeer<oauth.ListUsersRequest, oauth.ListUsersResponse__Output>(
+        client,
+        client.ListUsers,
+        { user_ids: [...userIds] },
+      );
+      for (const user of JSON.parse(answer.users_json) as JsonRecord[]) found.set(String(user.id), user);
+      return found;
     },
   };
 }

@@ -2,6 +2,8 @@ import type { interactions } from '@acs/protos';
 import { NotFoundError, readPathSnowflake } from '@acs/discord-errors';
 import { DEFAULT_ATTACHMENT_SIZE_LIMIT } from '../domain/invocation/build-interaction';
 import { UnknownInteractionError } from '../domain/callbacks';
+import type { PermissionsClient } from '../clients/permissions-client';
+import { assertMaySend } from '../domain/channel-messages';
 import type { AttachmentStore } from '../store/attachment-rows';
 import type { FollowOnSourcesStore } from '../store/follow-on-sources-store';
 import type { InteractionRecord } from '../store/interaction-record';
@@ -15,6 +17,8 @@ export interface AttachmentHandlerDeps {
   attachments: AttachmentStore;
   /** The open modals a user's modal submit (with files) names. */
   sources: Pick<FollowOnSourcesStore, 'findComponentSource' | 'findOpenModal'>;
+  /** Where a channel message's files go, and what the caller may do there. */
+  permissions: PermissionsClient;
 }
 
 /** 404 for an attachment that is not (or no longer) there, as Discord's CDN answers. */
@@ -29,9 +33,25 @@ function uploadLimitOf(record: Pick<InteractionRecord, 'payload'>): number {
 }
 
 /** The RPCs api-gateway needs around files: before streaming them, and to serve them. */
-export function createAttachmentHandlers({ responses, attachments, sources }: AttachmentHandlerDeps) {
+export function createAttachmentHandlers({
+  responses,
+  attachments,
+  sources,
+  permissions,
+}: AttachmentHandlerDeps) {
   return {
     async DescribeUpload(req: interactions.DescribeUploadRequest__Output) {
+      if (req.channel_id !== '') {
+        // A channel message's files: only for a caller who may send files there. ACS's
+        // default limit (guilds' own limits are an interaction's only, for now).
+        const channelId = readPathSnowflake('channel_id', req.channel_id);
+        const access = await permissions.describeChannelAccess(
+          channelId,
+          readPathSnowflake('user_id', req.user_id),
+        );
+        assertMaySend(access, { hasEmbeds: false, hasFiles: true, isReply: false });
+        return { attachment_size_limit: DEFAULT_ATTACHMENT_SIZE_LIMIT };
+      }
       if (req.user_id !== '') {
         // A user's modal submit: the modal the user may still submit, in the place it was
         // opened (its opening interaction's limit).

@@ -16,7 +16,7 @@ export interface StoredAttachment {
 export function insertAttachmentsSql(
   params: StatementParameters,
   messageId: string | null,
-  interactionId: string,
+  interactionId: string | null,
   channelId: string,
   made: readonly MadeAttachment[],
   guard: string,
@@ -42,7 +42,7 @@ export function insertAttachmentsSql(
 export async function insertAttachments(
   db: PoolClient,
   messageId: string | null,
-  interactionId: string,
+  interactionId: string | null,
   channelId: string,
   made: readonly MadeAttachment[],
 ): Promise<void> {

@@ -19,6 +19,9 @@ const oauth: OAuthClient = {
     asked.push(query.applicationId);
     throw new Error('oauth was asked');
   },
+  async users() {
+    throw new Error('oauth was asked');
+  },
 };
 
 beforeAll(async () => {

@@ -43,6 +43,8 @@ import { MessageStore } from '../../src/store/message-store';
 import { ResponseStore } from '../../src/store/response-store';
 
 import { PinStore } from '../../src/store/pin-store';
+import { ChannelMessageStore } from '../../src/store/channel-message-store';
+import { ReactionStore } from '../../src/store/reaction-store';
 /** A parsed JSON value, read freely by the assertions. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
@@ -356,6 +358,8 @@ export async function startInvocationServer(
     responses,
     messages,
     pins: new PinStore(pool),
+    channelMessages: new ChannelMessageStore(pool, ids),
+    reactions: new ReactionStore(pool),
     isReady: async () => true,
   });
   const port = await server.listen('127.0.0.1:0');

@@ -25,6 +25,8 @@ import type { ResponseContext } from '../store/response-fixtures';
 
 import type { ChannelAccess } from '../../src/domain/pins';
 import { PinStore } from '../../src/store/pin-store';
+import { ChannelMessageStore } from '../../src/store/channel-message-store';
+import { ReactionStore } from '../../src/store/reaction-store';
 /** What the fake oauth answers for every application: its bot user and flags. */
 export interface FakeApplications {
   botUser: JsonObject;
@@ -69,6 +71,9 @@ export async function serveResponses(ctx: ResponseContext, botUser: JsonObject):
         entitlements: [],
       };
     },
+    async users() {
+      return new Map();
+    },
   };
   const logger = createLogger('interactions-test', 'silent');
   // The invocation side is served too (createServer registers every RPC), with peers that
@@ -110,6 +115,8 @@ export async function serveResponses(ctx: ResponseContext, botUser: JsonObject):
     outcomes: new OutcomeWaiter(new OutcomeListener(ctx.pool, logger), interactions),
     windows,
     pins: new PinStore(ctx.pool),
+    channelMessages: new ChannelMessageStore(ctx.pool, ctx.ids),
+    reactions: new ReactionStore(ctx.pool),
   });
   const port = await server.listen('127.0.0.1:0');
   const client = new (loadInteractionsProto().acs.interactions.v1.InteractionsService)(

@@ -64,6 +64,8 @@ export interface Session {
 const GUILDS_INTENT = 1 << 0;
 /** GUILD_PRESENCES (1 << 8): a GUILD_CREATE lists the guild's members and presences (§Guild Create). */
 const GUILD_PRESENCES_INTENT = 1 << 8;
+/** MESSAGE_CONTENT (1 << 15): message dispatches carry their content (D:events/gateway.mdx §Message Content Intent). */
+const MESSAGE_CONTENT_INTENT = 1 << 15;
 /** Identify's default `large_threshold` (D:events/gateway-events.mdx §Identify). */
 const DEFAULT_LARGE_THRESHOLD = 50;
 
@@ -234,6 +236,7 @@ export class SessionRegistry {
       return;
     }
     if (!session.bot || !botSessionReceives(session.bot, message)) return;
+    if (message.channelId !== undefined) return this.receiveBotChannelMessage(session, message);
     const crowd = message.t === 'GUILD_CREATE' ? this.crowdFor(session, message.d) : undefined;
     if (!crowd && session.held === 0) return this.deliverBot(session, message);
     // Behind a GUILD_CREATE whose members are being listed: in turn.
@@ -246,6 +249,27 @@ export class SessionRegistry {
         const d = message.d as Record<string, unknown>;
         this.deliverBot(session, found ? { ...message, d: withCrowd(d, found) } : message);
       });
+  }
+
+  /**
+   * A guild channel's message for a bot session: sent, in turn, when its bot may view the
+   * channel; without its content when the session did not ask for MESSAGE_CONTENT and the
+   * dispatch has a blanked form.
+   */
+  private receiveBotChannelMessage(session: Session, message: BotDispatch): void {
+    const { channelId, guildId } = message;
+    if (session.principal.kind !== 'bot' || channelId === undefined || typeof guildId !== 'string') return;
+    const botId = session.principal.applicationId;
+    const readsContent = ((session.bot?.intents ?? 0) & MESSAGE_CONTENT_INTENT) !== 0;
+    const d = message.withoutContent !== undefined && !readsContent ? message.withoutContent : message.d;
+    const allowed = this.options.canViewChannel(botId, guildId, channelId).catch((error: unknown) => {
+      this.options.logger.warn(
+        { err: error, applicationId: botId, guildId, channelId },
+        'channel visibility unknown; message not dispatched to the bot',
+      );
+      return false;
+    });
+    this.dispatchInTurn(session, allowed, message.t, d);
   }
 
   private deliverBot(session: Session, message: BotDispatch): void {

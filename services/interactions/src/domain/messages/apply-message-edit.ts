@@ -8,6 +8,15 @@ import { EmptyMessageError } from './message-errors';
 import type { InteractionMessage } from './render-message';
 import { checkComponentsV2, isEmptyMessage, type MessageEdit, type MessageInput } from './validate-message';
 
+/**
+ * What an edit reads and writes of a message: an interaction's message or a channel
+ * message (POST /channels/{id}/messages) alike.
+ */
+export type EditableMessage = Pick<
+  InteractionMessage,
+  'content' | 'embeds' | 'tts' | 'flags' | 'components' | 'attachments' | 'edited_timestamp'
+>;
+
 /** Whether a message is a deferred response that has no content yet. */
 export function isLoading(message: Pick<InteractionMessage, 'flags'>): boolean {
   return hasFlag(message.flags, MessageFlag.LOADING);
@@ -23,15 +32,15 @@ export function isLoading(message: Pick<InteractionMessage, 'flags'>): boolean {
  * the edit (planAttachmentEdit's), its own by default. 50035 when the result mixes
  * components-v2 with content or embeds, 50006 when it would show nothing.
  */
-export function applyMessageEdit(
-  message: InteractionMessage,
+export function applyMessageEdit<M extends EditableMessage>(
+  message: M,
   edit: MessageEdit,
   now: Date,
   {
     basePath = [],
     attachments = message.attachments,
   }: { basePath?: ErrorPath; attachments?: MessageAttachment[] } = {},
-): InteractionMessage {
+): M {
   let flags = message.flags;
   if (edit.flags !== undefined) {
     const kept = flags & ~MessageFlag.SUPPRESS_EMBEDS;
@@ -92,12 +101,12 @@ export function completeLoadingMessage(
   );
 }
 
-function finishEdit(
-  message: InteractionMessage,
-  next: Pick<InteractionMessage, 'content' | 'embeds' | 'tts' | 'flags' | 'components' | 'attachments'>,
+function finishEdit<M extends EditableMessage>(
+  message: M,
+  next: Pick<EditableMessage, 'content' | 'embeds' | 'tts' | 'flags' | 'components' | 'attachments'>,
   now: Date,
   basePath: ErrorPath = [],
-): InteractionMessage {
+): M {
   const wasLoading = isLoading(message);
   const flags = next.flags & ~MessageFlag.LOADING;
   const errors = new FormErrors();

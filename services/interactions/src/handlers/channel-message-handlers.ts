@@ -1,0 +1,163 @@
+import type { interactions } from '@acs/protos';
+import { UnauthorizedError, parseJsonBody, readPathSnowflake } from '@acs/discord-errors';
+import { isJsonObject } from '@acs/validation';
+import type { OAuthClient } from '../clients/oauth-client';
+import type { PermissionsClient } from '../clients/permissions-client';
+import {
+  assertMayReadMessage,
+  mayReadHistory,
+  mentionedUserIds,
+  readBulkDelete,
+  readCreateMessage,
+  readMentionPolicy,
+  readMessagesQuery,
+  type Caller,
+} from '../domain/channel-messages';
+import { validateMessageEdit } from '../domain/messages';
+import type { ChannelMessageStore, ChannelPlace } from '../store/channel-message-store';
+import type { ReactionStore } from '../store/reaction-store';
+import { uploadedFilesOf } from './uploaded-files';
+
+/** What the channel message handlers need. */
+export interface ChannelMessageHandlerDeps {
+  permissions: PermissionsClient;
+  oauth: OAuthClient;
+  channelMessages: ChannelMessageStore;
+  /** Sets `me` on the reactions of the messages a reader reads. */
+  reactions: ReactionStore;
+}
+
+/**
+ * The channel message routes (D:resources/message.mdx): `POST`/`GET /channels/{id}/messages`,
+ * `GET`/`PATCH`/`DELETE /channels/{id}/messages/{id}`, `POST …/messages/bulk-delete`, for a bot or a user's session. The
+ * body is read first (a bad body is refused before anything is asked), then permissions says
+ * where the channel is and what the caller may do there (404 / 10003 for an unknown channel),
+ * oauth who the author and the mentioned users are, and the store plans and applies.
+ */
+export function createChannelMessageHandlers({
+  permissions,
+  oauth,
+  channelMessages,
+  reactions,
+}: ChannelMessageHandlerDeps) {
+  async function placeOf(req: {
+    channel_id: string;
+    user_id: string;
+    application_id?: string;
+  }): Promise<ChannelPlace> {
+    const channelId = readPathSnowflake('channel_id', req.channel_id);
+    const caller: Caller = {
+      userId: readPathSnowflake('user_id', req.user_id),
+      applicationId:
+        req.application_id === undefined || req.application_id === ''
+          ? null
+          : readPathSnowflake('application_id', req.application_id),
+    };
+    const access = await permissions.describeChannelAccess(channelId, caller.userId);
+    return { channelId, caller, access };
+  }
+
+  return {
+    async CreateChannelMessage(
+      req: interactions.ChannelMessageRequest__Output,
+    ): Promise<interactions.MessageResponse> {
+      const channelId = readPathSnowflake('channel_id', req.channel_id);
+      const request = readCreateMessage(parseJsonBody(req.body_json), uploadedFilesOf(req.files), channelId);
+      const mentionIds = mentionedUserIds(request.input.content, request.mentions);
+      const [place, users] = await Promise.all([
+        placeOf(req),
+        oauth.users([...new Set([req.user_id, ...mentionIds])]),
+      ]);
+      const { forward } = request;
+      const sourceAccess =
+        forward && forward.channelId !== channelId
+          ? await permissions.describeChannelAccess(forward.channelId, place.caller.userId)
+          : undefined;
+      const author = users.get(place.caller.userId);
+      // The caller's token resolved to this user a moment ago: a user deleted since has no token.
+      if (!author) throw new UnauthorizedError();
+      const message = await channelMessages.create({
+        ...place,
+        request,
+        author,
+        mentionedUsers: found(users, mentionIds),
+        baseUrl: req.attachment_base_url,
+        ...(sourceAccess ? { sourceAccess } : {}),
+        applicationFlags: Number(req.application_flags),
+      });
+      return { message_json: JSON.stringify(message) };
+    },
+
+    async ListChannelMessages(
+      req: interactions.ListChannelMessagesRequest__Output,
+    ): Promise<interactions.ListChannelMessagesResponse> {
+      const query = readMessagesQuery({
+        around: req.around === '' ? '' : readPathSnowflake('around', req.around),
+        before: req.before === '' ? '' : readPathSnowflake('before', req.before),
+        after: req.after === '' ? '' : readPathSnowflake('after', req.after),
+        limit: req.limit,
+      });
+      const place = await placeOf(req);
+      // Without READ_MESSAGE_HISTORY the list is empty, not an error (D §Get Channel Messages).
+      if (!mayReadHistory(place.access)) return { messages_json: '[]' };
+      const page = await channelMessages.list(place.channelId, query);
+      return { messages_json: JSON.stringify(await reactions.seenBy(place.caller.userId, page)) };
+    },
+
+    async GetChannelMessage(
+      req: interactions.ChannelMessageRequest__Output,
+    ): Promise<interactions.MessageResponse> {
+      const messageId = readPathSnowflake('message_id', req.message_id);
+      const place = await placeOf(req);
+      assertMayReadMessage(place.access);
+      const message = await channelMessages.get(place.channelId, messageId);
+      const [seen] = await reactions.seenBy(place.caller.userId, [message]);
+      return { message_json: JSON.stringify(seen) };
+    },
+
+    async EditChannelMessage(
+      req: interactions.ChannelMessageRequest__Output,
+    ): Promise<interactions.MessageResponse> {
+      const messageId = readPathSnowflake('message_id', req.message_id);
+      const body = parseJsonBody(req.body_json);
+      const edit = validateMessageEdit(body, [], uploadedFilesOf(req.files));
+      const policy = readMentionPolicy(isJsonObject(body) ? body.allowed_mentions : undefined);
+      const mentionIds = edit.content === undefined ? [] : mentionedUserIds(edit.content, policy);
+      const [place, users] = await Promise.all([placeOf(req), oauth.users(mentionIds)]);
+      const message = await channelMessages.edit({
+        ...place,
+        messageId,
+        edit,
+        policy,
+        mentionedUsers: found(users, mentionIds),
+        baseUrl: req.attachment_base_url,
+      });
+      return { message_json: JSON.stringify(message) };
+    },
+
+    async BulkDeleteChannelMessages(
+      req: interactions.ChannelMessageRequest__Output,
+    ): Promise<interactions.DeleteChannelMessageResponse> {
+      const ids = readBulkDelete(parseJsonBody(req.body_json), new Date());
+      await channelMessages.bulkRemove(await placeOf(req), ids);
+      return {};
+    },
+
+    async DeleteChannelMessage(
+      req: interactions.ChannelMessageRequest__Output,
+    ): Promise<interactions.DeleteChannelMessageResponse> {
+      const messageId = readPathSnowflake('message_id', req.message_id);
+      const place = await placeOf(req);
+      await channelMessages.remove(place, messageId);
+      return {};
+    },
+  };
+}
+
+/** The users of `ids` that oauth found, in that order. */
+function found<T>(users: ReadonlyMap<string, T>, ids: readonly string[]): T[] {
+  return ids.flatMap((id) => {
+    const user = users.get(id);
+    return user === undefined ? [] : [user];
+  });
+}
