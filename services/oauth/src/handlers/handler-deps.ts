@@ -9,6 +9,7 @@ import type { GuildInstallationStore } from '../store/guild-installation-store';
 import type { InstallationStore } from '../store/installation-store';
 import type { InvocationStore } from '../store/invocation-store';
 import type { MonetizationStore } from '../store/monetization-store';
+import type { ProvisionalAccountStore } from '../store/provisional-account-store';
 import type { TokenStore } from '../store/token-store';
 import type { UserStore } from '../store/user-store';
 
@@ -24,6 +25,7 @@ export interface HandlerDeps {
   guildInstallations: GuildInstallationStore;
   invocations: InvocationStore;
   monetization: MonetizationStore;
+  provisionalAccounts: ProvisionalAccountStore;
   /** How long codes and tokens live. */
   lifetimes: TokenLifetimes;
   permissions: PermissionsClient;

@@ -8,6 +8,7 @@ import { GuildInstallationStore } from './guild-installation-store';
 import { InstallationStore } from './installation-store';
 import { InvocationStore } from './invocation-store';
 import { MonetizationStore } from './monetization-store';
+import { ProvisionalAccountStore } from './provisional-account-store';
 import { TokenStore } from './token-store';
 import { UserStore } from './user-store';
 
@@ -28,6 +29,7 @@ export function createStores(prisma: PrismaClient, pool: Pool, nextId: () => str
     guildInstallations: new GuildInstallationStore(prisma),
     invocations: new InvocationStore(pool),
     monetization: new MonetizationStore(pool, nextId),
+    provisionalAccounts: new ProvisionalAccountStore(pool),
   };
 }
 

@@ -1,0 +1,35 @@
+import type { RequestHandler } from 'express';
+import type { Authenticator } from '../auth/create-authenticator';
+import type { PeerClients } from '../clients/peer-clients';
+import { requireBot } from '../domain/require-scope';
+import type { Route } from '../http/route-table';
+import { sendJson } from '../http/send-json';
+
+/**
+ * The Social SDK's provisional-account routes (facts A.1): `POST /partner-sdk/token/bot`
+ * takes the bot token of the application whose player it is (a Bearer token is 403 /
+ * 20002, a session 401) and passes the JSON body on as sent: oauth validates it and
+ * answers the token, or 50035 / 5300xx.
+ */
+export function provisionalAccountRoutes(
+  clients: PeerClients,
+  auth: Authenticator,
+  readBody: RequestHandler[],
+): Route[] {
+  const { provisional } = clients.oauth;
+
+  const botToken: RequestHandler = async (req, res) => {
+    const principal = await auth.authenticate(req);
+    requireBot(principal);
+    sendJson(res, 200, await provisional.issueBotToken(principal.applicationId, req.rawBody ?? ''));
+  };
+
+  return [
+    {
+      method: 'post',
+      path: '/partner-sdk/token/bot',
+      handlers: [...readBody, botToken],
+      credential: 'token',
+    },
+  ];
+}
