@@ -22,7 +22,7 @@ async function botToken(body: object, applicationId = appId): Promise<Record<str
     application_id: applicationId,
     body_json: JSON.stringify(body),
   });
-  return JSON.parse(answer.token_json) as Record<string, unknown>;
+  return JSON.parse(answer.token_json as string) as Record<string, unknown>;
 }
 
 async function resolve(token: unknown) {
@@ -42,8 +42,8 @@ describe('IssueBotProvisionalToken', () => {
       [appId],
     );
     expect(rows[0].n).toBe(1);
-    const user = await env.handlers.GetUser({ user_id: principals[0]!.user_id });
-    expect(JSON.parse(user.public_user_json)).toMatchObject({ global_name: 'R', public_flags: 1 << 23 });
+    const user = await env.handlers.GetUser({ user_id: principals[0]!.user_id as string });
+    expect(JSON.parse(user.public_user_json as string)).toMatchObject({ global_name: 'R', public_flags: 1 << 23 });
   });
 
   it('refuses an identity of a full account with 530010, writing nothing', async () => {
