@@ -11,7 +11,8 @@ import {
 import { api } from './support/chat-user';
 
 // The Social SDK's provisional accounts end to end, as a game backend uses them: players
-// without a chat account get a 7-day Bearer token from the Bot Token Endpoint, join a
+// without a chat account get a 7-day Bearer token from the Bot Token Endpoint or from the
+// External Credentials Exchange (a Steam ticket of the admin API's test issuer), join a
 // lobby and chat with a full account; hostile input answers Discord's codes, never a 5xx.
 
 const REDIRECT = 'https://game.example/callback';
@@ -135,5 +136,107 @@ describe('the Bot Token Endpoint', () => {
     expect((await botEndpoint({ external_user_id: 'p' }, 'Bot not-a-token')).status).toBe(401);
     expect((await botEndpoint({ external_user_id: 'p' }, fullAccount.bearer)).body.code).toBe(20002);
     expect((await botEndpoint({ external_user_id: 'p' }, '')).status).toBe(401);
+  });
+});
+
+describe('the External Credentials Exchange with a test issuer', () => {
+  const app = () => world.application;
+  /** A Steam ticket of the test issuer of `applicationId`. */
+  const ticket = async (applicationId: string, externalUserId: string): Promise<string> => {
+    const minted = await adminExpect(
+      stack.admin,
+      200,
+      'POST',
+      `/admin/applications/${applicationId}/external-tokens`,
+      {
+        external_auth_type: 'STEAM_SESSION_TICKET',
+        external_user_id: externalUserId,
+      },
+    );
+    return minted.external_auth_token as string;
+  };
+  const exchange = (body: unknown) => api(stack, 'POST', '/partner-sdk/token', { body });
+  const steam = (token: string) => ({
+    client_id: app().id,
+    client_secret: app().clientSecret,
+    external_auth_type: 'STEAM_SESSION_TICKET',
+    external_auth_token: token,
+  });
+
+  beforeAll(async () => {
+    for (const id of [app().id, other.id]) {
+      const put = await adminExpect(
+        stack.admin,
+        200,
+        'PUT',
+        `/admin/applications/${id}/identity-providers/STEAM_SESSION_TICKET`,
+        {},
+      );
+      expect(put).toEqual({ external_auth_type: 'STEAM_SESSION_TICKET', issuer: null, test_issuer: true });
+    }
+  });
+
+  it('exchanges a Steam ticket for a provisional account that chats in a lobby', async () => {
+    const first = await exchange(steam(await ticket(app().id, 'steam-76561198')));
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({
+      token_type: 'Bearer',
+      expires_in: 604800,
+      scope: 'identify sdk.social_layer',
+    });
+    const bearer = `Bearer ${first.body.access_token}`;
+    const me = await api(stack, 'GET', '/users/@me', { token: bearer });
+    expect(me.body).toMatchObject({ flags: 1 << 23, global_name: null });
+    const again = await exchange(steam(await ticket(app().id, 'steam-76561198')));
+    const meAgain = await api(stack, 'GET', '/users/@me', { token: `Bearer ${again.body.access_token}` });
+    expect(meAgain.body.id).toBe(me.body.id);
+    // A Steam identity is not the bot endpoint's identity of the same id.
+    const viaBot = await botEndpoint({ external_user_id: 'steam-76561198' });
+    const botMe = await api(stack, 'GET', '/users/@me', { token: `Bearer ${viaBot.body.access_token}` });
+    expect(botMe.body.id).not.toBe(me.body.id);
+
+    const lobby = await api(stack, 'PUT', '/lobbies', { token: bearer, body: { secret: 'steam-lobby' } });
+    expect(lobby.status).toBe(200);
+    await api(stack, 'PUT', '/lobbies', { token: fullAccount.bearer, body: { secret: 'steam-lobby' } });
+    const sent = await api(stack, 'POST', `/lobbies/${lobby.body.id}/messages`, {
+      token: bearer,
+      body: { content: 'gg' },
+    });
+    expect(sent.status).toBe(201);
+    const read = await api(stack, 'GET', `/lobbies/${lobby.body.id}/messages`, { token: fullAccount.bearer });
+    expect(read.body[0]).toMatchObject({ content: 'gg', author: { id: me.body.id } });
+  });
+
+  it('answers hostile credentials with their documented codes, never a 5xx', async () => {
+    const good = await ticket(app().id, 'steam-hostile');
+    const foreign = await ticket(other.id, 'steam-hostile');
+    const cases: [unknown, number, number][] = [
+      [{ ...steam(good), external_auth_token: 'x'.repeat(10241) }, 400, 50035],
+      [{ ...steam(good), external_auth_token: 'a\u0000b' }, 400, 50035],
+      [{ ...steam(good), external_auth_type: 'NOT_A_TYPE' }, 400, 50035],
+      [{ ...steam(good), external_auth_type: 'APPLE_ID_TOKEN' }, 400, 50035],
+      [{ ...steam(good), client_id: '18446744073709551616' }, 400, 50035],
+      [{ ...steam(good), client_secret: 'wrong' }, 400, 530007],
+      [steam(foreign), 400, 530020],
+      [steam('not.a.jwt'), 400, 530020],
+      [{}, 400, 50035],
+    ];
+    for (const [body, status, code] of cases) {
+      const answer = await exchange(body);
+      expect([body, answer.status, answer.body.code]).toEqual([body, status, code]);
+    }
+    const oversizeId = await stack.admin('POST', `/admin/applications/${app().id}/external-tokens`, {
+      external_auth_type: 'STEAM_SESSION_TICKET',
+      external_user_id: 'x'.repeat(1025),
+    });
+    expect(oversizeId.status).toBe(400);
+    const unknownType = await stack.admin(
+      'PUT',
+      `/admin/applications/${app().id}/identity-providers/NOT_A_TYPE`,
+      {},
+    );
+    expect(unknownType.status).toBe(400);
+    // The good ticket still works after all that.
+    expect((await exchange(steam(good))).status).toBe(200);
   });
 });

@@ -8,6 +8,12 @@ import { callPeer } from './call-peer';
 export interface ProvisionalAccountClient {
   /** `POST /partner-sdk/token/bot` of the bot's application: the ProvisionalTokenResponse. */
   issueBotToken(applicationId: string, bodyJson: string): Promise<string>;
+  /** `POST /partner-sdk/token` (the External Credentials Exchange): the ProvisionalTokenResponse. */
+  exchange(bodyJson: string): Promise<string>;
+  /** The admin's `PUT …/identity-providers/{type}`: the provider. */
+  putIdentityProvider(applicationId: string, externalAuthType: string, bodyJson: string): Promise<string>;
+  /** The admin's `POST …/external-tokens`: `{external_auth_token}`. */
+  createTestExternalToken(applicationId: string, bodyJson: string): Promise<string>;
 }
 
 /** The ProvisionalAccountClient over oauth's gRPC client. */
@@ -16,6 +22,21 @@ export function createProvisionalAccountClient(client: oauth.OAuthServiceClient)
     async issueBotToken(applicationId, bodyJson) {
       const request = { application_id: applicationId, body_json: bodyJson };
       return (await callPeer(client, client.IssueBotProvisionalToken, request)).token_json;
+    },
+    async exchange(bodyJson) {
+      return (await callPeer(client, client.ExchangeExternalCredentials, { body_json: bodyJson })).token_json;
+    },
+    async putIdentityProvider(applicationId, externalAuthType, bodyJson) {
+      const request = {
+        application_id: applicationId,
+        external_auth_type: externalAuthType,
+        body_json: bodyJson,
+      };
+      return (await callPeer(client, client.PutIdentityProvider, request)).provider_json;
+    },
+    async createTestExternalToken(applicationId, bodyJson) {
+      const request = { application_id: applicationId, body_json: bodyJson };
+      return (await callPeer(client, client.CreateTestExternalToken, request)).token_json;
     },
   };
 }

@@ -6,10 +6,11 @@ import type { Route } from '../http/route-table';
 import { sendJson } from '../http/send-json';
 
 /**
- * The Social SDK's provisional-account routes (facts A.1): `POST /partner-sdk/token/bot`
+ * The Social SDK's provisional-account routes (facts A.1, A.2): `POST /partner-sdk/token/bot`
  * takes the bot token of the application whose player it is (a Bearer token is 403 /
- * 20002, a session 401) and passes the JSON body on as sent: oauth validates it and
- * answers the token, or 50035 / 5300xx.
+ * 20002, a session 401); `POST /partner-sdk/token` takes no token (the client and the
+ * provider's token are in the body). Each passes the JSON body on as sent: oauth validates
+ * it and answers the token, or 50035 / 5300xx.
  */
 export function provisionalAccountRoutes(
   clients: PeerClients,
@@ -24,6 +25,10 @@ export function provisionalAccountRoutes(
     sendJson(res, 200, await provisional.issueBotToken(principal.applicationId, req.rawBody ?? ''));
   };
 
+  const exchange: RequestHandler = async (req, res) => {
+    sendJson(res, 200, await provisional.exchange(req.rawBody ?? ''));
+  };
+
   return [
     {
       method: 'post',
@@ -31,5 +36,6 @@ export function provisionalAccountRoutes(
       handlers: [...readBody, botToken],
       credential: 'token',
     },
+    { method: 'post', path: '/partner-sdk/token', handlers: [...readBody, exchange] },
   ];
 }

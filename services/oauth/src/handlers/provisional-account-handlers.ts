@@ -1,5 +1,14 @@
 import type { oauth } from '@acs/protos';
 import { parseJsonObject } from '@acs/discord-errors';
+import {
+  generateTestExternalToken,
+  planExchange,
+  renderTestIssuer,
+  TEST_TOKEN_TTL_SECONDS,
+  validateExchangeBody,
+  validateTestIssuer,
+  validateTestTokenRequest,
+} from '../domain/external-credentials';
 import { hashSecret } from '../domain/hash-secret';
 import { parseSnowflakeParam } from '../domain/parse-snowflake-param';
 import {
@@ -16,6 +25,7 @@ import type { HandlerDeps } from './handler-deps';
 /** Handlers of the Social SDK's provisional accounts (api-gateway's `/partner-sdk/…`). */
 export function createProvisionalAccountHandlers({
   provisionalAccounts,
+  identityProviders,
   snowflakes,
   now = () => new Date(),
 }: HandlerDeps) {
@@ -43,6 +53,48 @@ export function createProvisionalAccountHandlers({
         externalUserId: body.externalUserId,
         displayName: body.preferredGlobalName,
       });
+    },
+
+    async ExchangeExternalCredentials(
+      request: oauth.ExchangeExternalCredentialsRequest__Output,
+    ): Promise<oauth.ProvisionalTokenResponse> {
+      const exchange = validateExchangeBody(parseJsonObject(request.body_json));
+      const facts = await identityProviders.readExchangeFacts(
+        exchange.clientId,
+        exchange.externalAuthType,
+        hashSecret(exchange.externalAuthToken),
+      );
+      const identity = planExchange(exchange, facts, now());
+      return issue({
+        applicationId: exchange.clientId,
+        authType: identity.externalAuthType,
+        externalUserId: identity.externalUserId,
+        displayName: null,
+      });
+    },
+
+    async PutIdentityProvider(
+      request: oauth.PutIdentityProviderRequest__Output,
+    ): Promise<oauth.PutIdentityProviderResponse> {
+      const applicationId = parseSnowflakeParam('application_id', request.application_id).toString();
+      const authType = validateTestIssuer(request.external_auth_type, parseJsonObject(request.body_json));
+      await identityProviders.putTestIssuer(applicationId, authType);
+      return { provider_json: JSON.stringify(renderTestIssuer(authType)) };
+    },
+
+    async CreateTestExternalToken(
+      request: oauth.CreateTestExternalTokenRequest__Output,
+    ): Promise<oauth.CreateTestExternalTokenResponse> {
+      const applicationId = parseSnowflakeParam('application_id', request.application_id).toString();
+      const mint = validateTestTokenRequest(parseJsonObject(request.body_json));
+      const token = generateTestExternalToken();
+      await identityProviders.createTestToken({
+        applicationId,
+        ...mint,
+        tokenHash: hashSecret(token),
+        expiresAt: new Date(now().getTime() + TEST_TOKEN_TTL_SECONDS * 1000),
+      });
+      return { token_json: JSON.stringify({ external_auth_token: token }) };
     },
   };
 }

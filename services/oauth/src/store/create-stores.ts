@@ -5,6 +5,7 @@ import { ConnectionStore } from './connection-store';
 import { EventWebhookSettingsStore } from './event-webhook-settings-store';
 import { GrantStore } from './grant-store';
 import { GuildInstallationStore } from './guild-installation-store';
+import { IdentityProviderStore } from './identity-provider-store';
 import { InstallationStore } from './installation-store';
 import { InvocationStore } from './invocation-store';
 import { MonetizationStore } from './monetization-store';
@@ -30,6 +31,7 @@ export function createStores(prisma: PrismaClient, pool: Pool, nextId: () => str
     invocations: new InvocationStore(pool),
     monetization: new MonetizationStore(pool, nextId),
     provisionalAccounts: new ProvisionalAccountStore(pool),
+    identityProviders: new IdentityProviderStore(pool),
   };
 }
 

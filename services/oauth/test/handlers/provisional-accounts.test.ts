@@ -43,7 +43,10 @@ describe('IssueBotProvisionalToken', () => {
     );
     expect(rows[0].n).toBe(1);
     const user = await env.handlers.GetUser({ user_id: principals[0]!.user_id as string });
-    expect(JSON.parse(user.public_user_json as string)).toMatchObject({ global_name: 'R', public_flags: 1 << 23 });
+    expect(JSON.parse(user.public_user_json as string)).toMatchObject({
+      global_name: 'R',
+      public_flags: 1 << 23,
+    });
   });
 
   it('refuses an identity of a full account with 530010, writing nothing', async () => {
