@@ -240,3 +240,32 @@ describe('the External Credentials Exchange with a test issuer', () => {
     expect((await exchange(steam(good))).status).toBe(200);
   });
 });
+
+describe('renaming a provisional account', () => {
+  it('renames it with its own token (PATCH /users/@me/account), and refuses everyone else', async () => {
+    const player = await botEndpoint({ external_user_id: 'renamer', preferred_global_name: 'Before' });
+    const bearer = `Bearer ${player.body.access_token}`;
+    const renamed = await api(stack, 'PATCH', '/users/@me/account', {
+      token: bearer,
+      body: { global_name: 'After' },
+    });
+    expect(renamed.status).toBe(200);
+    expect(renamed.body).toMatchObject({ global_name: 'After', flags: 1 << 23 });
+    expect((await api(stack, 'GET', '/users/@me', { token: bearer })).body.global_name).toBe('After');
+
+    const full = await api(stack, 'PATCH', '/users/@me/account', {
+      token: fullAccount.bearer,
+      body: { global_name: 'Nope' },
+    });
+    expect([full.status, full.body.code]).toEqual([403, 50001]);
+    const asBot = await api(stack, 'PATCH', '/users/@me/account', {
+      token: bot(),
+      body: { global_name: 'Nope' },
+    });
+    expect([asBot.status, asBot.body.code]).toEqual([403, 20001]);
+    for (const body of [{ global_name: 'x'.repeat(33) }, { global_name: 'a\u0000' }, {}]) {
+      const bad = await api(stack, 'PATCH', '/users/@me/account', { token: bearer, body });
+      expect([bad.status, bad.body.code]).toEqual([400, 50035]);
+    }
+  });
+});

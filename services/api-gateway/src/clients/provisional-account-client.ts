@@ -14,6 +14,8 @@ export interface ProvisionalAccountClient {
   putIdentityProvider(applicationId: string, externalAuthType: string, bodyJson: string): Promise<string>;
   /** The admin's `POST …/external-tokens`: `{external_auth_token}`. */
   createTestExternalToken(applicationId: string, bodyJson: string): Promise<string>;
+  /** `PATCH /users/@me/account` of a provisional account: the user. */
+  rename(applicationId: string, userId: string, bodyJson: string): Promise<string>;
 }
 
 /** The ProvisionalAccountClient over oauth's gRPC client. */
@@ -37,6 +39,10 @@ export function createProvisionalAccountClient(client: oauth.OAuthServiceClient)
     async createTestExternalToken(applicationId, bodyJson) {
       const request = { application_id: applicationId, body_json: bodyJson };
       return (await callPeer(client, client.CreateTestExternalToken, request)).token_json;
+    },
+    async rename(applicationId, userId, bodyJson) {
+      const request = { application_id: applicationId, user_id: userId, body_json: bodyJson };
+      return (await callPeer(client, client.RenameProvisionalAccount, request)).user_json;
     },
   };
 }

@@ -143,3 +143,34 @@ export function renderProvisionalToken(accessToken: string): Record<string, unkn
     scope: PROVISIONAL_SCOPES.join(' '),
   };
 }
+
+/** Validates `PATCH /users/@me/account` of a provisional account: `global_name` 1-32, required. */
+export function validateRename(body: JsonObject): string {
+  const errors = new FormErrors();
+  const value = getField(body, 'global_name');
+  let name = '';
+  if (isAbsent(value)) addRequired(errors, ['global_name']);
+  else {
+    const text = readString(value, errors, ['global_name']);
+    if (
+      text !== undefined &&
+      checkLength(text, MIN_GLOBAL_NAME_LENGTH, MAX_GLOBAL_NAME_LENGTH, errors, ['global_name'])
+    ) {
+      name = text;
+    }
+  }
+  errors.throwIfAny();
+  return name;
+}
+
+/**
+ * Whether the token's application may rename the account: only a provisional account it
+ * owns. A full account (or none) is 403 / 50001 ([Inf]: a full account's name is the
+ * person's own, which no game's token changes).
+ */
+export function requireOwnProvisionalAccount(
+  provisionalApplicationId: string | null | undefined,
+  applicationId: string,
+): void {
+  if (provisionalApplicationId !== applicationId) throw new DiscordError(403, 50001, 'Missing Access');
+}

@@ -13,10 +13,13 @@ import { hashSecret } from '../domain/hash-secret';
 import { parseSnowflakeParam } from '../domain/parse-snowflake-param';
 import {
   BOT_AUTH_TYPE,
+  PROVISIONAL_SCOPES,
   PROVISIONAL_TOKEN_TTL_SECONDS,
   renderProvisionalToken,
   validateBotTokenBody,
+  validateRename,
 } from '../domain/provisional-accounts';
+import { renderCurrentUser } from '../domain/render-user';
 import { OAUTH2_TOKEN_LENGTH } from '../domain/limits';
 import { randomToken } from '../domain/random-token';
 import type { IdentityRequest } from '../store/provisional-account-store';
@@ -26,6 +29,7 @@ import type { HandlerDeps } from './handler-deps';
 export function createProvisionalAccountHandlers({
   provisionalAccounts,
   identityProviders,
+  users,
   snowflakes,
   now = () => new Date(),
 }: HandlerDeps) {
@@ -95,6 +99,17 @@ export function createProvisionalAccountHandlers({
         expiresAt: new Date(now().getTime() + TEST_TOKEN_TTL_SECONDS * 1000),
       });
       return { token_json: JSON.stringify({ external_auth_token: token }) };
+    },
+
+    async RenameProvisionalAccount(
+      request: oauth.RenameProvisionalAccountRequest__Output,
+    ): Promise<oauth.RenameProvisionalAccountResponse> {
+      const applicationId = parseSnowflakeParam('application_id', request.application_id).toString();
+      const userId = parseSnowflakeParam('user_id', request.user_id);
+      const globalName = validateRename(parseJsonObject(request.body_json));
+      await provisionalAccounts.rename(userId.toString(), applicationId, globalName);
+      const user = await users.get(userId);
+      return { user_json: JSON.stringify(renderCurrentUser(user, PROVISIONAL_SCOPES)) };
     },
   };
 }

@@ -5,6 +5,7 @@ import {
   planProvisionalAccount,
   PROVISIONAL_GRANT_KIND,
   PROVISIONAL_SCOPES,
+  requireOwnProvisionalAccount,
   type FoundIdentity,
 } from '../domain/provisional-accounts';
 
@@ -71,6 +72,18 @@ export class ProvisionalAccountStore {
         ],
       );
       return { userId: plan.userId };
+    });
+  }
+
+  /** Renames a provisional account `applicationId` owns; 403 / 50001 for any other user. */
+  async rename(userId: string, applicationId: string, globalName: string): Promise<void> {
+    await withTransaction(this.pool, async (client) => {
+      const { rows } = await client.query<{ owner: string | null }>(
+        `SELECT provisional_application_id::text AS owner FROM "oauth"."user" WHERE id = $1 FOR UPDATE`,
+        [userId],
+      );
+      requireOwnProvisionalAccount(rows[0]?.owner, applicationId);
+      await client.query(`UPDATE "oauth"."user" SET global_name = $2 WHERE id = $1`, [userId, globalName]);
     });
   }
 }

@@ -4,7 +4,9 @@ import {
   PROVISIONAL_ACCOUNT_FLAG,
   provisionalUsername,
   renderProvisionalToken,
+  requireOwnProvisionalAccount,
   validateBotTokenBody,
+  validateRename,
 } from '../../src/domain/provisional-accounts';
 import { renderPublicUser } from '../../src/domain/render-user';
 
@@ -121,5 +123,33 @@ describe('provisional users and tokens', () => {
       expires_in: 604800,
       scope: 'identify sdk.social_layer',
     });
+  });
+});
+
+describe('renaming a provisional account', () => {
+  it('takes a global_name of 1-32 characters, required', () => {
+    expect(validateRename({ global_name: 'New' })).toBe('New');
+    for (const body of [
+      {},
+      { global_name: null },
+      { global_name: '' },
+      { global_name: 'x'.repeat(33) },
+      { global_name: 'a\u0000' },
+    ]) {
+      expect(() => validateRename(body)).toThrow(InvalidFormBodyError);
+    }
+  });
+
+  it("allows only the owning application's token, 403 / 50001 otherwise", () => {
+    expect(() => requireOwnProvisionalAccount(APP, APP)).not.toThrow();
+    for (const owner of [null, undefined, '1300000000000000002']) {
+      let caught: unknown;
+      try {
+        requireOwnProvisionalAccount(owner, APP);
+      } catch (error) {
+        caught = error;
+      }
+      expect([(caught as DiscordError).httpStatus, (caught as DiscordError).code]).toEqual([403, 50001]);
+    }
   });
 });

@@ -72,3 +72,38 @@ describe('IssueBotProvisionalToken', () => {
     }
   });
 });
+
+describe('RenameProvisionalAccount', () => {
+  it("renames a provisional account for its application's token, and no other account", async () => {
+    const answer = await botToken({ external_user_id: 'renamed', preferred_global_name: 'Old' });
+    const principal = await resolve(answer.access_token);
+    const rename = (userId: string, applicationId: string, body: object) =>
+      env.handlers.RenameProvisionalAccount({
+        application_id: applicationId,
+        user_id: userId,
+        body_json: JSON.stringify(body),
+      });
+    const renamed = await rename(principal.user_id as string, appId, { global_name: 'New' });
+    expect(JSON.parse(renamed.user_json as string)).toMatchObject({
+      id: principal.user_id,
+      global_name: 'New',
+    });
+    const stored = await env.handlers.GetUser({ user_id: principal.user_id as string });
+    expect(JSON.parse(stored.public_user_json as string).global_name).toBe('New');
+
+    const otherApp = (await createApp(env.handlers, { name: 'Other' })).id as string;
+    const full = await createUser(env.handlers, { username: 'person' });
+    for (const [userId, applicationId] of [
+      [principal.user_id as string, otherApp],
+      [full.id as string, appId],
+    ]) {
+      const error = await discordErrorOf(rename(userId!, applicationId!, { global_name: 'Hijack' }));
+      expect([error.httpStatus, error.code]).toEqual([403, 50001]);
+    }
+    expect((await discordErrorOf(rename(principal.user_id as string, appId, { global_name: '' }))).code).toBe(
+      50035,
+    );
+    const after = await env.handlers.GetUser({ user_id: principal.user_id as string });
+    expect(JSON.parse(after.public_user_json as string).global_name).toBe('New');
+  });
+});
