@@ -33,6 +33,7 @@ import { guildChannelRoutes } from './handlers/guild-channel-routes';
 import { gatewayRoutes } from './handlers/gateway-routes';
 import { interactionRoutes } from './handlers/interaction-routes';
 import { monetizationRoutes } from './handlers/monetization-routes';
+import { provisionalAccountRoutes } from './handlers/provisional-account-routes';
 import { lobbyRoutes, type LobbyRateLimits } from './handlers/lobby-routes';
 import { oauth2Routes } from './handlers/oauth2-routes';
 import { userRoutes } from './handlers/user-routes';
@@ -143,6 +144,7 @@ function createApp(deps: ServerDeps): Express {
       ...messageRoutes(deps.clients, deps.auth, readBody, uploads),
       ...guildChannelRoutes(deps.clients, deps.auth, readBody),
       ...monetizationRoutes(deps.clients, deps.auth, readBody),
+      ...provisionalAccountRoutes(deps.clients, deps.auth, readBody),
       ...lobbyRoutes(deps.clients.lobby, deps.auth, readBody, {
         limiter: new ApplicationRateLimiter(counters),
         lobby: deps.lobbyRateLimits ?? NO_LOBBY_LIMITS,

@@ -5,6 +5,7 @@ import type { Principal } from '../domain/principal';
 import { callPeer } from '@acs/service-kit';
 import { checkServing } from './check-serving';
 import { createMonetizationClient, type MonetizationClient } from './monetization-client';
+import { createProvisionalAccountClient, type ProvisionalAccountClient } from './provisional-account-client';
 
 /** A token oauth resolved: its principal, and how long it may be trusted without asking again. */
 export interface ResolvedToken {
@@ -89,6 +90,8 @@ export interface OAuthClient {
   listBotGuilds(applicationId: string): Promise<GuildGrant[]>;
   /** SKUs, entitlements and subscriptions, which oauth owns too. */
   monetization: MonetizationClient;
+  /** The Social SDK's provisional accounts, which oauth owns. */
+  provisional: ProvisionalAccountClient;
 }
 
 /** What oauth is asked to resolve, for each kind of credential. */
@@ -119,6 +122,7 @@ export function createOAuthClient(client: oauth.OAuthServiceClient): OAuthClient
   return {
     isServing: (deadlineMs) => checkServing(client, deadlineMs),
     monetization: createMonetizationClient(client),
+    provisional: createProvisionalAccountClient(client),
 
     async resolveToken(kind, token) {
       const answer = await callPeer(client, client.ResolveToken, { kind: WIRE_KINDS[kind], token });

@@ -82,6 +82,23 @@ export function adminRoutes(
       }),
     },
     {
+      method: 'put',
+      path: '/applications/:application_id/identity-providers/:external_auth_type',
+      handlers: w(async (req, res) => {
+        const application_id = snowflakeParam(req, 'application_id');
+        const type = String(req.params.external_auth_type);
+        sendJson(res, 200, await oauth.provisional.putIdentityProvider(application_id, type, body(req)));
+      }),
+    },
+    {
+      method: 'post',
+      path: '/applications/:application_id/external-tokens',
+      handlers: w(async (req, res) => {
+        const application_id = snowflakeParam(req, 'application_id');
+        sendJson(res, 200, await oauth.provisional.createTestExternalToken(application_id, body(req)));
+      }),
+    },
+    {
       method: 'post',
       path: '/applications/:application_id/bot/reset-token',
       handlers: w(async (req, res) => {

@@ -16,6 +16,8 @@ export interface UserRecord {
   profilePrivacy: ProfilePrivacy;
   /** The server tag the user displays, as user objects show it; null: none. */
   primaryGuild: PrimaryGuild | null;
+  /** A provisional account (Social SDK), owned by one application. */
+  provisional: boolean;
 }
 
 /** An application with what its wire object shows: bot user, owner and install counts. */

@@ -1,8 +1,14 @@
+import { PROVISIONAL_ACCOUNT_FLAG } from './provisional-accounts';
 import type { UserRecord } from './records';
 
 // Bots keep the legacy four-digit discriminator; migrated users show "0" (D:resources/user.mdx).
 function discriminatorOf(user: UserRecord): string {
   return user.bot ? '0000' : '0';
+}
+
+/** The user's flags: PROVISIONAL_ACCOUNT for a provisional account (shown to everyone, see README). */
+function flagsOf(user: UserRecord): number {
+  return user.provisional ? PROVISIONAL_ACCOUNT_FLAG : 0;
 }
 
 /** A user as others see it (OAS `UserResponse`), e.g. an application's `bot` and `owner`. */
@@ -12,8 +18,8 @@ export function renderPublicUser(user: UserRecord): Record<string, unknown> {
     username: user.username,
     avatar: null,
     discriminator: discriminatorOf(user),
-    public_flags: 0,
-    flags: 0,
+    public_flags: flagsOf(user),
+    flags: flagsOf(user),
     ...(user.bot ? { bot: true } : {}),
     banner: null,
     accent_color: null,

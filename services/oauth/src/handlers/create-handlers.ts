@@ -7,6 +7,7 @@ import type { HandlerDeps } from './handler-deps';
 import { createInstallationHandlers } from './installation-handlers';
 import { createInvocationHandlers } from './invocation-handlers';
 import { createMonetizationHandlers } from './monetization-handlers';
+import { createProvisionalAccountHandlers } from './provisional-account-handlers';
 import { createTokenEndpointHandlers } from './token-endpoint-handlers';
 import { createTokenHandlers } from './token-handlers';
 import { createUserHandlers } from './user-handlers';
@@ -25,6 +26,7 @@ export function createHandlers(deps: HandlerDeps) {
     ...createGuildInstallationHandlers(deps),
     ...createInvocationHandlers(deps),
     ...createMonetizationHandlers(deps),
+    ...createProvisionalAccountHandlers(deps),
   };
 }
 

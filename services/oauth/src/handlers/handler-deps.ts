@@ -6,9 +6,11 @@ import type { ConnectionStore } from '../store/connection-store';
 import type { EventWebhookSettingsStore } from '../store/event-webhook-settings-store';
 import type { GrantStore } from '../store/grant-store';
 import type { GuildInstallationStore } from '../store/guild-installation-store';
+import type { IdentityProviderStore } from '../store/identity-provider-store';
 import type { InstallationStore } from '../store/installation-store';
 import type { InvocationStore } from '../store/invocation-store';
 import type { MonetizationStore } from '../store/monetization-store';
+import type { ProvisionalAccountStore } from '../store/provisional-account-store';
 import type { TokenStore } from '../store/token-store';
 import type { UserStore } from '../store/user-store';
 
@@ -24,6 +26,8 @@ export interface HandlerDeps {
   guildInstallations: GuildInstallationStore;
   invocations: InvocationStore;
   monetization: MonetizationStore;
+  provisionalAccounts: ProvisionalAccountStore;
+  identityProviders: IdentityProviderStore;
   /** How long codes and tokens live. */
   lifetimes: TokenLifetimes;
   permissions: PermissionsClient;

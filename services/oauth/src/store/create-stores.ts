@@ -5,9 +5,11 @@ import { ConnectionStore } from './connection-store';
 import { EventWebhookSettingsStore } from './event-webhook-settings-store';
 import { GrantStore } from './grant-store';
 import { GuildInstallationStore } from './guild-installation-store';
+import { IdentityProviderStore } from './identity-provider-store';
 import { InstallationStore } from './installation-store';
 import { InvocationStore } from './invocation-store';
 import { MonetizationStore } from './monetization-store';
+import { ProvisionalAccountStore } from './provisional-account-store';
 import { TokenStore } from './token-store';
 import { UserStore } from './user-store';
 
@@ -28,6 +30,8 @@ export function createStores(prisma: PrismaClient, pool: Pool, nextId: () => str
     guildInstallations: new GuildInstallationStore(prisma),
     invocations: new InvocationStore(pool),
     monetization: new MonetizationStore(pool, nextId),
+    provisionalAccounts: new ProvisionalAccountStore(pool),
+    identityProviders: new IdentityProviderStore(pool),
   };
 }
 

@@ -32,12 +32,12 @@ const DESCRIBE_INVOCATION_SQL = `
          (SELECT json_build_object(
                    'id', b.id::text, 'username', b.username, 'global_name', b.global_name,
                    'locale', b.locale, 'email', b.email, 'premium_type', b.premium_type, 'primary_guild', b.primary_guild,
-                   'profile_privacy', b.profile_privacy,
+                   'profile_privacy', b.profile_privacy, 'provisional', b.provisional_application_id IS NOT NULL,
                    'bot', b.bot) FROM "oauth"."user" b WHERE b.id = a.id) AS bot,
          (SELECT json_build_object(
                    'id', o.id::text, 'username', o.username, 'global_name', o.global_name,
                    'locale', o.locale, 'email', o.email, 'premium_type', o.premium_type, 'primary_guild', o.primary_guild,
-                   'profile_privacy', o.profile_privacy,
+                   'profile_privacy', o.profile_privacy, 'provisional', o.provisional_application_id IS NOT NULL,
                    'bot', o.bot) FROM "oauth"."user" o WHERE o.id = a.owner_id) AS owner,
          (SELECT count(*)::int FROM "oauth"."guild_installation" g WHERE g.application_id = a.id)
            AS guild_install_count,
@@ -50,7 +50,7 @@ const DESCRIBE_INVOCATION_SQL = `
          (SELECT coalesce(json_agg(json_build_object(
                    'id', u.id::text, 'username', u.username, 'global_name', u.global_name,
                    'locale', u.locale, 'email', u.email, 'premium_type', u.premium_type, 'primary_guild', u.primary_guild,
-                   'profile_privacy', u.profile_privacy,
+                   'profile_privacy', u.profile_privacy, 'provisional', u.provisional_application_id IS NOT NULL,
                    'bot', u.bot)), '[]'::json) FROM "oauth"."user" u
            WHERE u.id = ANY($4::bigint[])) AS users,
          (SELECT coalesce(json_agg(json_build_object(
@@ -74,6 +74,7 @@ interface UserJson {
   premium_type: number;
   primary_guild: PrimaryGuild | null;
   profile_privacy: string;
+  provisional: boolean;
   bot: boolean;
 }
 
@@ -220,5 +221,6 @@ function toUserRecord(user: UserJson): UserRecord {
     bot: user.bot,
     profilePrivacy: readProfilePrivacy(user.profile_privacy),
     primaryGuild: user.primary_guild,
+    provisional: user.provisional,
   };
 }

@@ -27,6 +27,12 @@ const EXPIRED_ACCESS_TOKENS_SQL = `
     SELECT token_hash FROM "oauth"."access_token" WHERE expires_at < $1
      LIMIT $2 FOR UPDATE SKIP LOCKED)`;
 
+// A test issuer's token is no use once expired.
+const EXPIRED_TEST_TOKENS_SQL = `
+  DELETE FROM "oauth"."test_external_token" WHERE token_hash IN (
+    SELECT token_hash FROM "oauth"."test_external_token" WHERE expires_at < $1
+     LIMIT $2 FOR UPDATE SKIP LOCKED)`;
+
 // A grant is dead once revoked, or once none of its tokens is live: nothing can refresh it
 // and revoking it would take nothing away, so its used refresh tokens (kept until then to
 // detect their reuse) may go with it. Nothing brings a dead grant back: only a live refresh
@@ -68,6 +74,7 @@ export async function pruneDeadCredentials(
   const steps = [
     () => statement(DEAD_CODES_SQL, [deadBefore, codeBound, batchSize]),
     () => statement(EXPIRED_ACCESS_TOKENS_SQL, [deadBefore, batchSize]),
+    () => statement(EXPIRED_TEST_TOKENS_SQL, [deadBefore, batchSize]),
     () => deleteDeadGrants(pool, deadBefore, batchSize),
   ];
   let deleted = 0;

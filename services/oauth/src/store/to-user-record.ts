@@ -14,5 +14,6 @@ export function toUserRecord(row: User): UserRecord {
     bot: row.bot,
     profilePrivacy: readProfilePrivacy(row.profilePrivacy),
     primaryGuild: row.primaryGuild as PrimaryGuild | null,
+    provisional: row.provisionalApplicationId !== null,
   };
 }

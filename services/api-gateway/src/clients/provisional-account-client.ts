@@ -1,0 +1,48 @@
+import type { oauth } from '@acs/protos';
+import { callPeer } from './call-peer';
+
+/**
+ * What api-gateway asks oauth about the Social SDK's provisional accounts (oauth owns
+ * them). Bodies go as sent, for oauth to validate; answers come back as the API's JSON text.
+ */
+export interface ProvisionalAccountClient {
+  /** `POST /partner-sdk/token/bot` of the bot's application: the ProvisionalTokenResponse. */
+  issueBotToken(applicationId: string, bodyJson: string): Promise<string>;
+  /** `POST /partner-sdk/token` (the External Credentials Exchange): the ProvisionalTokenResponse. */
+  exchange(bodyJson: string): Promise<string>;
+  /** The admin's `PUT …/identity-providers/{type}`: the provider. */
+  putIdentityProvider(applicationId: string, externalAuthType: string, bodyJson: string): Promise<string>;
+  /** The admin's `POST …/external-tokens`: `{external_auth_token}`. */
+  createTestExternalToken(applicationId: string, bodyJson: string): Promise<string>;
+  /** `PATCH /users/@me/account` of a provisional account: the user. */
+  rename(applicationId: string, userId: string, bodyJson: string): Promise<string>;
+}
+
+/** The ProvisionalAccountClient over oauth's gRPC client. */
+export function createProvisionalAccountClient(client: oauth.OAuthServiceClient): ProvisionalAccountClient {
+  return {
+    async issueBotToken(applicationId, bodyJson) {
+      const request = { application_id: applicationId, body_json: bodyJson };
+      return (await callPeer(client, client.IssueBotProvisionalToken, request)).token_json;
+    },
+    async exchange(bodyJson) {
+      return (await callPeer(client, client.ExchangeExternalCredentials, { body_json: bodyJson })).token_json;
+    },
+    async putIdentityProvider(applicationId, externalAuthType, bodyJson) {
+      const request = {
+        application_id: applicationId,
+        external_auth_type: externalAuthType,
+        body_json: bodyJson,
+      };
+      return (await callPeer(client, client.PutIdentityProvider, request)).provider_json;
+    },
+    async createTestExternalToken(applicationId, bodyJson) {
+      const request = { application_id: applicationId, body_json: bodyJson };
+      return (await callPeer(client, client.CreateTestExternalToken, request)).token_json;
+    },
+    async rename(applicationId, userId, bodyJson) {
+      const request = { application_id: applicationId, user_id: userId, body_json: bodyJson };
+      return (await callPeer(client, client.RenameProvisionalAccount, request)).user_json;
+    },
+  };
+}
