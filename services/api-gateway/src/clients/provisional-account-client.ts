@@ -1,5 +1,5 @@
 import type { oauth } from '@acs/protos';
-import { callPeer } from './call-peer';
+import { callPeer } from '@acs/service-kit';
 
 /**
  * What api-gateway asks oauth about the Social SDK's provisional accounts (oauth owns
