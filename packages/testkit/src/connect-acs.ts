@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { callApi, describeError } from './http/call-api';
 import { locateStack } from './locate-stack';
 import type { Timing } from './world/types';
-import { World, type WorldChannel } from './world/world';
+import { World } from './world/world';
 
 /** Scopes the world's app is installed with. */
 const INSTALL_SCOPES = 'bot applications.commands';
@@ -60,7 +60,7 @@ export class Acs {
       name: guildName ?? `Test World ${suffix}`,
       owner_id: owner.id,
     });
-    const created: WorldChannel[] = [];
+    const created: { id: string; name: string }[] = [];
     for (const name of channels) {
       const channel = await this.admin(201, 'POST', `/admin/guilds/${guild.id}/channels`, { name, type: 0 });
       created.push({ id: channel.id, name: channel.name });

@@ -168,7 +168,20 @@ it('names what exists when a test names what does not', async () => {
   await expect(alice.select(rolled.response, { customId: 'pick', values: ['green'] })).rejects.toThrow(
     'select pick has no option "green" (it has: red, blue)',
   );
-  await expect(alice.send('general', 'hi')).rejects.toThrow('send() is not implemented yet');
+  await expect(alice.send('nowhere', 'hi')).rejects.toThrow(
+    'no channel "nowhere" in this world (its channels: general, dice)',
+  );
+  await expect(alice.send('general', '')).rejects.toThrow('alice could not send to #general');
+});
+
+it('sends plain messages and reads a channel as each viewer sees it', async () => {
+  const alice = world.user('alice');
+  const sent = await alice.send('dice', 'good luck, bob');
+  expect(sent).toMatchObject({ content: 'good luck, bob', channel_id: world.channel('dice').id });
+  const seenByBob = await world.channel('dice').history({ viewer: 'bob' });
+  expect(seenByBob[0]).toMatchObject({ id: sent.id, content: 'good luck, bob', author: { id: alice.id } });
+  expect(await world.user('bob').history('dice', { limit: 1 })).toHaveLength(1);
+  expect(world.transcript()).toContain('alice in #dice: "good luck, bob"');
 });
 
 it('says why an interaction failed, and the failing test shows the transcript', async () => {

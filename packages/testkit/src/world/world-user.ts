@@ -166,11 +166,43 @@ export class WorldUser {
   private readonly resolveName = (kind: 'user' | 'channel', name: string): string =>
     kind === 'user' ? this.world.userId(name) : this.world.channel(name).id;
 
-  /** Not yet: plain channel messages come with `POST /channels/{id}/messages`. */
-  send(_channel: ChannelRef, _content: string): Promise<never> {
-    return Promise.reject(
-      new Error('send() is not implemented yet: ACS has no POST /channels/{id}/messages for users so far'),
+  /**
+   * Sends a plain message to a channel of the world, as the chat client does
+   * (`POST /channels/{id}/messages`): `content`, or a whole message body (`embeds`,
+   * `message_reference`…). Answers the message; throws with ACS's error when refused.
+   */
+  async send(channel: ChannelRef, message: string | Record<string, unknown>): Promise<DiscordMessage> {
+    const target = this.world.channel(channel);
+    const { token } = await this.open();
+    const body = typeof message === 'string' ? { content: message } : message;
+    const answer = await callApi(this.world.base, 'POST', `/api/v10/channels/${target.id}/messages`, {
+      token,
+      body,
+    });
+    if (answer.status !== 200)
+      throw new Error(`${this.name} could not send to #${target.name}:\n${describeError(answer)}`);
+    this.world
+      .transcriptOf()
+      .note(`${this.name} in #${target.name}: ${JSON.stringify(body.content ?? body)}`);
+    return answer.body as DiscordMessage;
+  }
+
+  /**
+   * The channel's messages as this user sees them (`GET /channels/{id}/messages`), newest
+   * first, as Discord lists them: at most `limit` (1-100, default 50).
+   */
+  async history(channel: ChannelRef, { limit = 50 }: { limit?: number } = {}): Promise<DiscordMessage[]> {
+    const target = this.world.channel(channel);
+    const { token } = await this.open();
+    const answer = await callApi(
+      this.world.base,
+      'GET',
+      `/api/v10/channels/${target.id}/messages?limit=${limit}`,
+      { token },
     );
+    if (answer.status !== 200)
+      throw new Error(`${this.name} could not read #${target.name}:\n${describeError(answer)}`);
+    return answer.body as DiscordMessage[];
   }
 
   /** The commands this user can use in the channel, the world's app's only (as the command picker lists them). */

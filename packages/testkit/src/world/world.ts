@@ -1,6 +1,6 @@
 import { callApi, describeError } from '../http/call-api';
 import { Transcript } from './transcript';
-import type { ChannelRef, Timing, UserRef } from './types';
+import type { ChannelRef, DiscordMessage, Timing, UserRef } from './types';
 import type { Dispatch } from './user-session';
 import type { WorldContext } from './world-context';
 import { WorldUser } from './world-user';
@@ -20,6 +20,8 @@ export interface WorldApp {
 export interface WorldChannel {
   id: string;
   name: string;
+  /** Its messages as `viewer` (a world user or their name) sees them, newest first. */
+  history(options: { viewer: WorldUser | string; limit?: number }): Promise<DiscordMessage[]>;
 }
 
 /** What createWorld built, as the world keeps it. */
@@ -29,7 +31,7 @@ export interface WorldParts {
   app: WorldApp;
   guild: { id: string; name: string };
   owner: { id: string; username: string };
-  channels: WorldChannel[];
+  channels: { id: string; name: string }[];
   users: { id: string; name: string }[];
   timing: Required<Timing>;
 }
@@ -60,7 +62,11 @@ export class World implements WorldContext {
     this.app = parts.app;
     this.guild = parts.guild;
     this.owner = parts.owner;
-    this.channels = parts.channels;
+    this.channels = parts.channels.map((channel) => ({
+      ...channel,
+      history: ({ viewer, limit }) =>
+        (typeof viewer === 'string' ? this.user(viewer) : viewer).history(channel.id, { limit }),
+    }));
     this.timing = parts.timing;
     this.users = new Map(parts.users.map((u) => [u.name, new WorldUser(this, u.id, u.name)]));
     this.log.note(
