@@ -23,7 +23,7 @@ import {
   type MessageInput,
 } from '../domain/messages';
 import { deleteAttachments, insertAttachments } from './attachment-rows';
-import { messageAudienceOf } from './event-audience';
+import { messageAudienceOf } from '../domain/interaction-events';
 import type { InteractionRecord } from './interaction-record';
 import { MESSAGE_ROW_COLUMNS, insertMessage, type MessageRow } from './message-rows';
 import { writeEvents } from './write-events';
