@@ -1,7 +1,6 @@
 import type { JsonObject } from '@acs/validation';
-import type { MessageAttachment } from '../messages/attachments';
 import type { MessageReaction } from '../reactions/reaction-summary';
-import type { Embed } from '../messages/read-embeds';
+import type { MessageCore } from '../messages/render-message';
 
 /** Message types a channel message route makes (D:resources/message.mdx §Message Types). */
 export const ChannelMessageType = { DEFAULT: 0, REPLY: 19 } as const;
@@ -20,23 +19,7 @@ export interface MessageReference {
  * OAS `MessageResponse`): a plain message sent with `POST /channels/{id}/messages`, or any
  * message the store holds (interaction responses and linked lobbies' copies carry more keys).
  */
-export interface ChannelMessage {
-  type: number;
-  content: string;
-  mentions: JsonObject[];
-  mention_roles: string[];
-  attachments: MessageAttachment[];
-  embeds: Embed[];
-  timestamp: string;
-  edited_timestamp: string | null;
-  flags: number;
-  components: JsonObject[];
-  id: string;
-  channel_id: string;
-  author: JsonObject;
-  pinned: boolean;
-  mention_everyone: boolean;
-  tts: boolean;
+export interface ChannelMessage extends MessageCore {
   message_reference?: MessageReference;
   /** A reply's target as it was when the reply was sent; null when it was deleted since. */
   referenced_message?: JsonObject | null;

@@ -5,13 +5,9 @@ import { MessageFlag } from './message-flags';
 import { messageTypeOf, type InteractionMessageType, type MessageSource } from './message-source';
 import type { Embed } from './read-embeds';
 
-/**
- * A message an interaction produced, as the API answers it (D:resources/message.mdx
- * §Message Object; OAS `MessageResponse`): posted by the application's webhook in the
- * bot's name, tied to the interaction by `interaction_metadata`.
- */
-export interface InteractionMessage {
-  type: InteractionMessageType;
+/** The fields every message object has (OAS `MessageResponse`), whoever posted it. */
+export interface MessageCore {
+  type: number;
   content: string;
   mentions: JsonObject[];
   mention_roles: string[];
@@ -27,6 +23,15 @@ export interface InteractionMessage {
   pinned: boolean;
   mention_everyone: boolean;
   tts: boolean;
+}
+
+/**
+ * A message an interaction produced, as the API answers it (D:resources/message.mdx
+ * §Message Object; OAS `MessageResponse`): posted by the application's webhook in the
+ * bot's name, tied to the interaction by `interaction_metadata`.
+ */
+export interface InteractionMessage extends MessageCore {
+  type: InteractionMessageType;
   application_id: string;
   /** Deprecated by Discord for `interaction_metadata`, still sent and read by libraries. */
   interaction: { id: string; type: number; name: string; user: JsonObject };
