@@ -219,6 +219,7 @@ const PUBLIC_ROUTES: Array<[Method, string]> = [
   ['put', '/channels/:channel_id/pins/:message_id'],
   ['delete', '/channels/:channel_id/pins/:message_id'],
   ['post', '/channels/:channel_id/messages/bulk-delete'],
+  ['post', '/attachments/refresh-urls'],
   ['post', '/channels/:channel_id/messages'],
   ['get', '/channels/:channel_id/messages'],
   ['put', '/channels/:channel_id/messages/:message_id/reactions/:emoji/@me'],
@@ -1044,6 +1045,8 @@ describe('ids above 2^63 - 1, U+0000 and megabyte numbers in every field', () =>
         return { auth: bot, query: { before: '2026-01-01T00:00:00+00:00', limit: '10' } };
       case 'post /users/@me/channels':
         return { auth: bot, body: { recipient_id: w.user.id } };
+      case 'post /attachments/refresh-urls':
+        return { auth: bot, body: { attachment_urls: [`${stack.apiUrl}/attachments/1/2/a.png`] } };
       case 'post /channels/:channel_id/messages':
         return {
           auth: bot,

@@ -19,7 +19,12 @@ import { mountRoutes, notFound } from './http/route-table';
 import { setSecurityHeaders } from './http/set-security-headers';
 import { adminRoutes } from './handlers/admin-routes';
 import { commandGuildIndexRoutes } from './handlers/command-guild-index-routes';
-import { attachmentRoutes } from './handlers/attachment-routes';
+import {
+  ATTACHMENT_MISS_LIMIT,
+  ATTACHMENT_MISS_WINDOW_SECONDS,
+  attachmentRoutes,
+  refreshAttachmentUrlRoutes,
+} from './handlers/attachment-routes';
 import { commandIndexRoutes } from './handlers/command-index-routes';
 import { commandPermissionRoutes } from './handlers/command-permission-routes';
 import { commandRoutes } from './handlers/command-routes';
@@ -139,6 +144,7 @@ function createApp(deps: ServerDeps): Express {
       ...voiceStatusRoutes(deps.clients, deps.auth, readBody),
       ...guildCreationRoutes(deps.auth),
       ...pinRoutes(deps.clients, deps.auth),
+      ...refreshAttachmentUrlRoutes(deps.clients, deps.auth, readBody),
       // After pinRoutes: `…/messages/pins` is no message id.
       ...reactionRoutes(deps.clients, deps.auth),
       ...messageRoutes(deps.clients, deps.auth, readBody, uploads),
@@ -158,7 +164,10 @@ function createApp(deps: ServerDeps): Express {
   mountRoutes(app, '/api/v9', interactions.invocation, limiter);
   mountRoutes(app, '/admin', [...adminRoutes(deps.clients, deps.auth, readBody, deps.adminToken)]);
   // Discord's CDN path for message attachments, outside the API's base.
-  if (deps.blobs) mountRoutes(app, '/attachments', attachmentRoutes(deps.clients, deps.blobs));
+  if (deps.blobs) {
+    const misses = counters.limit('attachment-miss', ATTACHMENT_MISS_LIMIT, ATTACHMENT_MISS_WINDOW_SECONDS);
+    mountRoutes(app, '/attachments', attachmentRoutes(deps.clients, deps.blobs, misses));
+  }
   app.use(notFound);
   if (invalidRequests) app.use(invalidRequests.countInvalid);
   app.use(createErrorRenderer(deps.logger));

@@ -8,6 +8,8 @@ import {
 import { createCallbackHandlers, type CallbackHandlerDeps } from './handlers/callback-handlers';
 import { createInteractionHandlers, type InteractionHandlerDeps } from './handlers/interaction-handlers';
 import { createReactionHandlers, type ReactionHandlerDeps } from './handlers/reaction-handlers';
+import { withFreshAttachmentUrls } from './handlers/fresh-attachment-urls';
+import type { AttachmentSigner } from './domain/messages';
 import { createPinHandlers, type PinHandlerDeps } from './handlers/pin-handlers';
 import {
   createWebhookMessageHandlers,
@@ -25,6 +27,8 @@ export interface ServerDeps
     ChannelMessageHandlerDeps,
     ReactionHandlerDeps {
   logger: Logger;
+  /** Signs attachment URLs, checks and renews their signatures. */
+  signer: AttachmentSigner;
   /** Whether the service can take calls (its database is reachable); health reports it. */
   isReady: () => Promise<boolean>;
 }
@@ -37,15 +41,18 @@ export function createServer(deps: ServerDeps): GrpcServer {
       {
         name: 'acs.interactions.v1.InteractionsService',
         definition: loadInteractionsProto().acs.interactions.v1.InteractionsService.service,
-        handlers: {
-          ...createInteractionHandlers(deps),
-          ...createCallbackHandlers(deps),
-          ...createWebhookMessageHandlers(deps),
-          ...createAttachmentHandlers(deps),
-          ...createPinHandlers(deps),
-          ...createChannelMessageHandlers(deps),
-          ...createReactionHandlers(deps),
-        },
+        handlers: withFreshAttachmentUrls(
+          {
+            ...createInteractionHandlers(deps),
+            ...createCallbackHandlers(deps),
+            ...createWebhookMessageHandlers(deps),
+            ...createAttachmentHandlers(deps),
+            ...createPinHandlers(deps),
+            ...createChannelMessageHandlers(deps),
+            ...createReactionHandlers(deps),
+          },
+          deps.signer,
+        ),
       },
     ],
     isReady: deps.isReady,

@@ -45,6 +45,7 @@ import { ResponseStore } from '../../src/store/response-store';
 import { PinStore } from '../../src/store/pin-store';
 import { ChannelMessageStore } from '../../src/store/channel-message-store';
 import { ReactionStore } from '../../src/store/reaction-store';
+import { TEST_SIGNER } from '../support/test-signer';
 /** A parsed JSON value, read freely by the assertions. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
@@ -319,8 +320,8 @@ export async function startInvocationServer(
   );
   const oauthClient = createOAuthClient(oauthGrpc);
   const store = new InteractionStore(pool, windows);
-  const responses = new ResponseStore(pool, ids);
-  const messages = new MessageStore(pool, ids);
+  const responses = new ResponseStore(pool, ids, TEST_SIGNER);
+  const messages = new MessageStore(pool, ids, TEST_SIGNER);
   const applications = new ApplicationFactsMemo(windows.deadlineMs);
   const responder = createResponder({ responses, oauth: oauthClient, applications });
   const poster = new WebhookPoster({
@@ -358,7 +359,8 @@ export async function startInvocationServer(
     responses,
     messages,
     pins: new PinStore(pool),
-    channelMessages: new ChannelMessageStore(pool, ids),
+    channelMessages: new ChannelMessageStore(pool, ids, TEST_SIGNER),
+    signer: TEST_SIGNER,
     reactions: new ReactionStore(pool),
     isReady: async () => true,
   });

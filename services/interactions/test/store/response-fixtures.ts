@@ -8,6 +8,7 @@ import { formatInteractionToken, hashInteractionToken } from '../../src/domain/i
 import { MessageStore } from '../../src/store/message-store';
 import { ResponseStore } from '../../src/store/response-store';
 import type { InteractionRecord } from '../../src/store/interaction-record';
+import { TEST_SIGNER } from '../support/test-signer';
 
 export const APP = '1500000000000000001';
 export const OTHER_APP = '1500000000000000002';
@@ -55,8 +56,8 @@ export async function openResponseStores(): Promise<ResponseContext> {
     db,
     pool,
     ids,
-    responses: new ResponseStore(pool, ids),
-    messages: new MessageStore(pool, ids, (keys) => released.push(...keys)),
+    responses: new ResponseStore(pool, ids, TEST_SIGNER),
+    messages: new MessageStore(pool, ids, TEST_SIGNER, (keys) => released.push(...keys)),
     released,
     async close() {
       await pool.end();
