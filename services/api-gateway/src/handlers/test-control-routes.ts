@@ -1,20 +1,14 @@
 import type { RequestHandler } from 'express';
 import { DiscordError, fieldError, NotFoundError, readPathSnowflake } from '@acs/discord-errors';
-import type { SnowflakeGenerator } from '@acs/snowflake';
 import type { OAuthClient } from '../clients/oauth-client';
 import { readFaultRequest } from '../domain/read-fault-request';
 import { integerQuery, snowflakeParam, snowflakeQuery } from '../http/path-params';
 import type { Route } from '../http/route-table';
 import { sendJson, sendNoContent } from '../http/send-json';
-import { MAX_FAULTS_PER_APPLICATION, type FaultStore } from '../store/fault-store';
-import type { RequestLog } from '../store/request-log';
+import type { TestControl } from '../store/create-test-control';
+import { MAX_FAULTS_PER_APPLICATION } from '../store/fault-store';
 
-/** Where the request log and the faults are kept, and the ids of new faults. */
-export interface TestControl {
-  log: RequestLog;
-  faults: FaultStore;
-  ids: SnowflakeGenerator;
-}
+export type { TestControl } from '../store/create-test-control';
 
 /** The most entries one page of the request log holds (and its default). */
 export const MAX_REQUESTS_PAGE = 1000;

@@ -1,9 +1,15 @@
 import { randomInt } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { createSnowflakeGenerator } from '@acs/snowflake';
-import type { TestControl } from '../handlers/test-control-routes';
-import { createFaultStore } from './fault-store';
-import { createRequestLog } from './request-log';
+import { createSnowflakeGenerator, type SnowflakeGenerator } from '@acs/snowflake';
+import { createFaultStore, type FaultStore } from './fault-store';
+import { createRequestLog, type RequestLog } from './request-log';
+
+/** Where the request log and the faults are kept, and the ids of entries and faults. */
+export interface TestControl {
+  log: RequestLog;
+  faults: FaultStore;
+  ids: SnowflakeGenerator;
+}
 
 /** Where the test controls keep their state. */
 export interface TestControlOptions {
