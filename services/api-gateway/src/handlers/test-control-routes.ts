@@ -6,7 +6,7 @@ import { integerQuery, snowflakeParam, snowflakeQuery } from '../http/path-param
 import type { Route } from '../http/route-table';
 import { sendJson, sendNoContent } from '../http/send-json';
 import type { TestControl } from '../store/create-test-control';
-import { MAX_FAULTS_PER_APPLICATION } from '../store/fault-store';
+import { FaultIdTakenError, MAX_FAULTS_PER_APPLICATION } from '../store/fault-store';
 
 export type { TestControl } from '../store/create-test-control';
 
@@ -69,9 +69,15 @@ export function testControlRoutes(
             'FAULT_LIMIT',
             `At most ${MAX_FAULTS_PER_APPLICATION} faults per application.`,
           );
-        const fault = await fromStore(() =>
-          control.faults.add(applicationId, { id: control.ids.next(), ...request }),
-        );
+        const fault = await fromStore(async () => {
+          for (;;) {
+            try {
+              return await control.faults.add(applicationId, { id: control.ids.next(), ...request });
+            } catch (error) {
+              if (!(error instanceof FaultIdTakenError)) throw error;
+            }
+          }
+        });
         sendJson(res, 201, fault);
       }),
     },

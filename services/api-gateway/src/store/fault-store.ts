@@ -34,6 +34,13 @@ export interface FaultStore {
   take(applicationId: string, matches: (fault: Fault) => boolean): Promise<Fault | undefined>;
 }
 
+/** Another fault has this id already (replicas whose ids met): the caller takes a new one. */
+export class FaultIdTakenError extends Error {
+  constructor(id: string) {
+    super(`fault id ${id} is taken`);
+  }
+}
+
 /** The most faults an application has at once. */
 export const MAX_FAULTS_PER_APPLICATION = 100;
 
@@ -79,7 +86,10 @@ function memoryFaults(): FaultStore {
     },
     async clear(applicationId, faultId) {
       const current = faults.get(applicationId) ?? [];
-      if (faultId === undefined) return faults.delete(applicationId) || true;
+      if (faultId === undefined) {
+        faults.delete(applicationId);
+        return true;
+      }
       const kept = current.filter((fault) => fault.id !== faultId);
       faults.set(applicationId, kept);
       return kept.length < current.length;
@@ -117,9 +127,11 @@ function redisFaults(client: Redis, keyPrefix: string): FaultStore {
   return {
     store: 'redis',
     async add(applicationId, fault) {
+      // Replicas' ids could meet (random node bits): a fault never overwrites another.
+      if ((await client.hsetnx(specs(applicationId), fault.id, JSON.stringify(fault))) === 0)
+        throw new FaultIdTakenError(fault.id);
       await client
         .multi()
-        .hset(specs(applicationId), fault.id, JSON.stringify(fault))
         .hset(left(applicationId), fault.id, String(fault.times))
         .expire(specs(applicationId), FAULT_TTL_SECONDS)
         .expire(left(applicationId), FAULT_TTL_SECONDS)

@@ -139,12 +139,17 @@ function redisLog(
     },
     async list(applicationId, { limit, before }) {
       await flush();
-      const texts = await client.lrange(keyOf(applicationId), 0, size - 1);
-      return olderThan(
-        texts.map((text) => JSON.parse(text) as RequestLogEntry),
-        before,
-        limit,
-      );
+      // Newest first: a page without `before` is the list's head; with it, read in chunks
+      // until the page is full rather than the whole list.
+      const kept: RequestLogEntry[] = [];
+      const chunk = before === undefined ? limit : Math.max(limit, 500);
+      for (let start = 0; start < size && kept.length < limit; start += chunk) {
+        const texts = await client.lrange(keyOf(applicationId), start, Math.min(start + chunk, size) - 1);
+        const entries = texts.map((text) => JSON.parse(text) as RequestLogEntry);
+        kept.push(...olderThan(entries, before, limit - kept.length));
+        if (texts.length < chunk) break;
+      }
+      return kept;
     },
     flush,
     close: flush,

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { createFaultStore, type FaultStore } from '../../src/store/fault-store';
+import { createFaultStore, FaultIdTakenError, type FaultStore } from '../../src/store/fault-store';
 import { createRequestLog, type RequestLogEntry } from '../../src/store/request-log';
 
 // The request log and the fault store, in memory and in the machine's Redis (each test
@@ -88,4 +88,21 @@ it('in Redis, concurrent takes from two replicas never exceed times', async () =
   );
   expect(takes.filter(Boolean)).toHaveLength(25);
   await other.quit();
+});
+
+it('in Redis, a page before an old entry is read past the first chunk', async () => {
+  const log = createRequestLog({ size: 1000, redis: { client: redis, keyPrefix: prefix() } });
+  for (let i = 1; i <= 700; i += 1) log.append(APP, entry(i));
+  const page = await log.list(APP, { limit: 3, before: String(1_000_100) });
+  expect(page.map((e) => Number(e.id) - 1_000_000)).toEqual([99, 98, 97]);
+  expect(await log.list(APP, { limit: 1000 })).toHaveLength(700);
+  await log.close();
+});
+
+it('in Redis, a fault id another replica took already is refused, never overwritten', async () => {
+  const faults = createFaultStore({ client: redis, keyPrefix: prefix() });
+  const spec = { route: 'GET /x', status: 500, delay_ms: 0, times: 1 };
+  await faults.add(APP, { ...spec, id: '30' });
+  await expect(faults.add(APP, { ...spec, id: '30', status: 503 })).rejects.toBeInstanceOf(FaultIdTakenError);
+  expect(await faults.list(APP)).toMatchObject([{ id: '30', status: 500 }]);
 });
