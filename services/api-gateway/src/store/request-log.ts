@@ -38,7 +38,11 @@ export interface RequestLog {
 export interface RequestLogOptions {
   /** Entries kept per application: the newest ones. */
   size: number;
-  /** Applications kept in memory (least recently written dropped first). */
+  /**
+   * Applications whose logs memory keeps (default 500: at most 500 × `size` entries);
+   * the least recently written is dropped first. Redis keeps every application's, each
+   * expiring a week after its last entry.
+   */
   maxApplications?: number;
   /** Redis and its key prefix; unset: in this process's memory. */
   redis?: { client: Redis; keyPrefix: string };
@@ -74,7 +78,7 @@ export function createRequestLog(options: RequestLogOptions): RequestLog {
   return options.redis ? redisLog(options, options.redis) : memoryLog(options);
 }
 
-function memoryLog({ size, maxApplications = 10_000 }: RequestLogOptions): RequestLog {
+function memoryLog({ size, maxApplications = 500 }: RequestLogOptions): RequestLog {
   // Oldest first within an application; the Map's order is the least recently written first.
   const logs = new Map<string, RequestLogEntry[]>();
   return {

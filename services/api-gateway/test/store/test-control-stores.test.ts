@@ -106,3 +106,14 @@ it('in Redis, a fault id another replica took already is refused, never overwrit
   await expect(faults.add(APP, { ...spec, id: '30', status: 503 })).rejects.toBeInstanceOf(FaultIdTakenError);
   expect(await faults.list(APP)).toMatchObject([{ id: '30', status: 500 }]);
 });
+
+it('in memory, keeps the logs of the applications written last only', async () => {
+  const log = createRequestLog({ size: 10, maxApplications: 2 });
+  log.append('1', entry(1));
+  log.append('2', entry(2));
+  log.append('1', entry(3));
+  log.append('3', entry(4));
+  expect(await log.list('2', { limit: 10 })).toEqual([]);
+  expect(await log.list('1', { limit: 10 })).toHaveLength(2);
+  expect(await log.list('3', { limit: 10 })).toHaveLength(1);
+});
