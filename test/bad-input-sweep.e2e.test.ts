@@ -306,6 +306,11 @@ const ADMIN_ROUTES: Array<[Method, string]> = [
   ['patch', '/subscriptions/:subscription_id'],
   ['put', '/applications/:application_id/identity-providers/:external_auth_type'],
   ['post', '/applications/:application_id/external-tokens'],
+  ['get', '/applications/:application_id/requests'],
+  ['post', '/applications/:application_id/faults'],
+  ['get', '/applications/:application_id/faults'],
+  ['delete', '/applications/:application_id/faults'],
+  ['delete', '/applications/:application_id/faults/:fault_id'],
 ];
 
 /**
@@ -1408,6 +1413,20 @@ describe('ids above 2^63 - 1, U+0000 and megabyte numbers in every field', () =>
         };
       case 'post /applications/:application_id/skus':
         return { auth: admin, body: { type: 2, name: 'Sweep SKU', slug: 'sweep-sku', flags: 4 } };
+      case 'get /applications/:application_id/requests':
+        return { auth: admin, query: { limit: '10', before: LARGEST_ID } };
+      // A fault on a route the sweep never calls: the sweep app's own calls stay unfaulted.
+      case 'post /applications/:application_id/faults':
+        return {
+          auth: admin,
+          body: {
+            route: 'GET /sweep/never-called',
+            status: 503,
+            times: 1,
+            delay_ms: 0,
+            body: { message: 'swept' },
+          },
+        };
       case 'post /entitlements':
         return {
           auth: admin,
@@ -1492,6 +1511,9 @@ describe('ids above 2^63 - 1, U+0000 and megabyte numbers in every field', () =>
       // The @everyone role's overwrite.
       case 'overwrite_id':
         return w.guild.id;
+      // No fault of the sweep app: its deletion answers 404, after the path's checks.
+      case 'fault_id':
+        return LARGEST_ID;
       // No id: a provider type (a test issuer's, as the Social SDK names it).
       case 'external_auth_type':
         return 'STEAM_SESSION_TICKET';
