@@ -1,4 +1,6 @@
 import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { discordPy } from './support/discord-py';
 import { startTestStack, type TestStack } from './support';
@@ -25,20 +27,17 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-/** Runs pytest over the kit's test file; its exit code and output, whatever they are. */
-function pytest(args: string[]): Promise<{ code: number; output: string }> {
+/** Runs pytest (in `cwd`, default test/clients); its exit code and output, whatever they are. */
+function pytest(args: string[], cwd = join(__dirname, 'clients')): Promise<{ code: number; output: string }> {
   return new Promise((resolve) => {
     execFile(
       python as string,
       ['-m', 'pytest', '-p', 'acs_testkit.pytest_plugin', '-p', 'no:cacheprovider', '-rA', ...args],
       {
-        cwd: join(__dirname, 'clients'),
+        cwd,
         env: {
           ...process.env,
-          PYTHONPATH: [
-            join(__dirname, '..', 'packages', 'testkit', 'python'),
-            join(__dirname, 'clients'),
-          ].join(':'),
+          PYTHONPATH: [join(__dirname, '..', 'packages', 'testkit', 'python'), cwd].join(':'),
           PYTHONDONTWRITEBYTECODE: '1',
           ACS_URL: stack.apiUrl,
           ACS_ADMIN_TOKEN: stack.adminToken,
@@ -89,5 +88,25 @@ describeWithPython('the Python kit with a discord.py bot under pytest', () => {
     const { code, output } = await pytest([join(__dirname, '..', 'packages', 'testkit', 'python', 'tests')]);
     expect({ code, output }).toMatchObject({ code: 0 });
     expect(output).toMatch(/\d+ passed/);
+  });
+
+  it('runs the README’s Python example as written', async () => {
+    const readme = readFileSync(join(__dirname, '..', 'README.md'), 'utf8');
+    const block = (after: string) => {
+      const at = readme.indexOf(after);
+      const match = /```python\n([\s\S]*?)```/.exec(readme.slice(at));
+      if (at < 0 || !match) throw new Error(`README.md has no python block after "${after}"`);
+      return match[1] as string;
+    };
+    const folder = mkdtempSync(join(tmpdir(), 'acs-readme-py-'));
+    try {
+      writeFileSync(join(folder, 'test_roll.py'), block('`test_roll.py`, against the bot below:'));
+      writeFileSync(join(folder, 'bot.py'), block('`bot.py`, any discord.py bot:'));
+      const { code, output } = await pytest(['test_roll.py'], folder);
+      expect({ code, output }).toMatchObject({ code: 0 });
+      expect(output).toMatch(/1 passed/);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 });
