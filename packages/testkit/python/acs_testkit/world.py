@@ -240,13 +240,14 @@ class World:
         return self._log.text()
 
     async def destroy(self) -> None:
-        """Cleans up through the admin API: closes the users' sessions, uninstalls the app
-        (its bot leaves), removes the members and deletes the channels."""
+        """Cleans up through the admin API: closes the users' sessions, deletes the app
+        (its bot leaves the guild and its sessions end; its commands, installs and tokens
+        go), removes the members and deletes the channels. (No guild or user is deleted.)"""
         if self._destroyed:
             return
         self._destroyed = True
         await asyncio.gather(*(u.close() for u in self._users.values()))
-        steps = [("DELETE", f"/admin/guilds/{self.guild['id']}/members/{self.app.id}")]
+        steps = [("DELETE", f"/admin/applications/{self.app.id}")]
         steps += [("DELETE", f"/admin/guilds/{self.guild['id']}/members/{u.id}") for u in self._users.values()]
         steps += [("DELETE", f"/admin/channels/{c.id}") for c in self._channels]
         failures = []

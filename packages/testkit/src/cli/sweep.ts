@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any -- Discord's JSON, read field by field */
 /**
  * `sweep`: invokes every command an app registered, as a user of the chat client would,
  * with generated valid options (each subcommand; required options alone, then every

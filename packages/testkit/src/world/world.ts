@@ -101,16 +101,17 @@ export class World implements WorldContext {
   }
 
   /**
-   * Cleans up through the admin API: closes the users' sessions, uninstalls the app from
-   * the guild (its bot leaves), removes the members and deletes the channels. (The admin
-   * API deletes no application, guild or user yet: they stay, empty.)
+   * Cleans up through the admin API: closes the users' sessions, deletes the app
+   * (`DELETE /admin/applications/{id}`: its bot leaves the guild and its sessions end, its
+   * commands, installs and tokens go), removes the members and deletes the channels. (The
+   * admin API deletes no guild or user yet: they stay, empty.)
    */
   async destroy(): Promise<void> {
     if (this.destroyed) return;
     this.destroyed = true;
     await Promise.all([...this.users.values()].map((u) => u.close()));
     const steps: [string, string][] = [
-      ['DELETE', `/admin/guilds/${this.guild.id}/members/${this.app.id}`],
+      ['DELETE', `/admin/applications/${this.app.id}`],
       ...[...this.users.values()].map((u): [string, string] => [
         'DELETE',
         `/admin/guilds/${this.guild.id}/members/${u.id}`,
