@@ -131,3 +131,55 @@ describe('DELETE /admin/applications/{application_id}', () => {
     expect((await botCall('GET', '/applications/@me', other.application.botToken)).status).toBe(200);
   });
 });
+
+describe('DELETE /admin/guilds/{guild_id}', () => {
+  it('deletes the guild with its channels and members; the bots in it get GUILD_DELETE', async () => {
+    const world = await createDemoWorld(stack, { guildName: 'Doomed Guild' });
+    const bot = await GatewayTestClient.connect(gatewayUrl);
+    clients.push(bot);
+    await bot.identify(world.application.botToken);
+    await bot.next((p) => p.op === 0 && p.t === 'GUILD_CREATE' && p.d.id === world.guild.id);
+    const user = await ChatUser.open(stack, world.user.id);
+    const channel = `/channels/${world.channel.id}/messages`;
+    expect((await api(stack, 'POST', channel, { token: user.token, body: { content: 'hi' } })).status).toBe(
+      200,
+    );
+
+    expect((await stack.admin('DELETE', `/admin/guilds/${world.guild.id}`)).status).toBe(204);
+
+    const gone = await bot.next((p) => p.op === 0 && p.t === 'GUILD_DELETE' && p.d.id === world.guild.id);
+    expect(gone.d.id).toBe(world.guild.id);
+    expect(await api(stack, 'POST', channel, { token: user.token, body: { content: 'hi' } })).toMatchObject({
+      status: 404,
+      body: { code: 10003 },
+    });
+    expect(await stack.admin('DELETE', `/admin/guilds/${world.guild.id}`)).toMatchObject({
+      status: 404,
+      body: { code: 10004, message: 'Unknown Guild' },
+    });
+    expect(
+      await stack.admin('PUT', `/admin/guilds/${world.guild.id}/members/${world.user.id}`, {}),
+    ).toMatchObject({
+      status: 404,
+      body: { code: 10004 },
+    });
+    // The app and the users stay: the bot still logs in, the owner still gets a session.
+    expect((await botCall('GET', '/applications/@me', world.application.botToken)).status).toBe(200);
+    expect((await stack.admin('POST', `/admin/users/${world.user.id}/sessions`)).status).toBe(201);
+  });
+
+  it('answers an absent guild 404 10004 and a hostile id 50035', async () => {
+    expect(await stack.admin('DELETE', '/admin/guilds/123456789012345678')).toMatchObject({
+      status: 404,
+      body: { code: 10004 },
+    });
+    for (const id of ['abc', '99999999999999999999', '9223372036854775808', '-1']) {
+      const answer = await stack.admin('DELETE', `/admin/guilds/${id}`);
+      expect({ id, status: answer.status, code: answer.body?.code }).toEqual({
+        id,
+        status: 400,
+        code: 50035,
+      });
+    }
+  });
+});

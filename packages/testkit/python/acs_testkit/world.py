@@ -242,14 +242,12 @@ class World:
     async def destroy(self) -> None:
         """Cleans up through the admin API: closes the users' sessions, deletes the app
         (its bot leaves the guild and its sessions end; its commands, installs and tokens
-        go), removes the members and deletes the channels. (No guild or user is deleted.)"""
+        go), then the guild with its channels and members. The users and the owner stay."""
         if self._destroyed:
             return
         self._destroyed = True
         await asyncio.gather(*(u.close() for u in self._users.values()))
-        steps = [("DELETE", f"/admin/applications/{self.app.id}")]
-        steps += [("DELETE", f"/admin/guilds/{self.guild['id']}/members/{u.id}") for u in self._users.values()]
-        steps += [("DELETE", f"/admin/channels/{c.id}") for c in self._channels]
+        steps = [("DELETE", f"/admin/applications/{self.app.id}"), ("DELETE", f"/admin/guilds/{self.guild['id']}")]
         failures = []
         for method, route in steps:
             answer = await self.acs.admin(method, route)

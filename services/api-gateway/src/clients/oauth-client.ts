@@ -93,6 +93,8 @@ export interface OAuthClient {
   requireInstallation(applicationId: string, guildId: string): Promise<void>;
   /** The guilds the application's bot is installed in. */
   listBotGuilds(applicationId: string): Promise<GuildGrant[]>;
+  /** The ids of the applications installed in the guild (any scope), ascending. */
+  listGuildInstallations(guildId: string): Promise<string[]>;
   /** SKUs, entitlements and subscriptions, which oauth owns too. */
   monetization: MonetizationClient;
   /** The Social SDK's provisional accounts, which oauth owns. */
@@ -259,6 +261,11 @@ export function createOAuthClient(client: oauth.OAuthServiceClient): OAuthClient
         guild_id: guildId,
       });
       return answer.removed;
+    },
+
+    async listGuildInstallations(guildId) {
+      const answer = await callPeer(client, client.ListGuildInstallations, { guild_id: guildId });
+      return answer.installations.map((i) => i.application_id);
     },
 
     async deleteApplication(applicationId) {

@@ -216,6 +216,22 @@ export function adminRoutes(
       }),
     },
     {
+      method: 'delete',
+      path: '/guilds/:guild_id',
+      handlers: w(async (req, res) => {
+        const guild_id = snowflakeParam(req, 'guild_id');
+        // 404 / 10004 before anything is touched (no user has the guild's id).
+        await permissions.isMember(guild_id, guild_id);
+        // Each app is uninstalled first: its bot gets GUILD_DELETE and leaves the members.
+        for (const application_id of await oauth.listGuildInstallations(guild_id)) {
+          await oauth.removeGuildInstallation(application_id, guild_id);
+          auth.cache.invalidateApplication(application_id);
+        }
+        await permissions.deleteGuild(guild_id);
+        sendNoContent(res);
+      }),
+    },
+    {
       method: 'post',
       path: '/guilds/:guild_id/roles',
       handlers: w(async (req, res) => {
