@@ -17,6 +17,7 @@ import {
   describeModal,
 } from '../describe/describe-message';
 import { parseInvocation, type ListedCommand } from './parse-invocation';
+import { describeEntry, summarize, sweepCommands } from './sweep';
 
 export { describeError };
 
@@ -32,12 +33,16 @@ export const USAGE = `usage:
                                      submit the modal INTERACTION opened (its custom_id), with
                                      each input's answer: text, or [] values of a select; each
                                      --file uploads PATH for the file upload custom_id upload
+  npx acs sweep                      invoke every command of the app (each subcommand, generated
+                                     valid options, every autocomplete option, USER and MESSAGE
+                                     commands) and report those that failed, timed out or were
+                                     refused; exit code 1 when any did
   (outside a checkout the same CLI is \`npx acs-testkit\`)
 
 options (defaults: the demo world of .data/seed.json):
   --base URL          ACS's base URL (ACS_URL; else the running npm start's; else http://127.0.0.1:8080)
   --admin-token T     the admin token (ACS_ADMIN_TOKEN or ADMIN_TOKEN; else .data/admin-token)
-  --app ID            the application whose command to invoke
+  --app ID            the application whose command to invoke (sweep: default the demo app)
   --guild ID          the guild to invoke in; --dm to invoke in the DM with the app's bot
   --channel ID        the channel (required with --guild when it is not the demo guild)
   --user ID           the user who invokes
@@ -372,7 +377,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     out(USAGE);
     return 0;
   }
-  if (!['commands', 'invoke', 'autocomplete', 'click', 'select', 'submit-modal'].includes(command)) {
+  if (!['commands', 'invoke', 'autocomplete', 'click', 'select', 'submit-modal', 'sweep'].includes(command)) {
     out(`unknown command "${command}"\n\n${USAGE}`);
     return 2;
   }
@@ -380,6 +385,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   const token = await sessionToken(settings);
   if (['click', 'select', 'submit-modal'].includes(command))
     return followOn(command, args, settings, token, out, files);
+  if (command === 'sweep') return sweep(settings, token, out);
   const commands = await listCommands(settings, token);
   if (command === 'commands') {
     if (commands.length === 0) out('no commands of this app can be used here');
@@ -422,4 +428,28 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     },
   });
   return report(invoked, settings, out);
+}
+
+/**
+ * `sweep`: every command of one app (--app, else the demo app; in a guild every app's when
+ * neither is known) invoked with generated options; one line per invocation, then the counts.
+ */
+async function sweep(settings: Settings, token: string, out: (s: string) => void): Promise<number> {
+  const appId = settings.appId ?? settings.seedAppId;
+  const swept = { ...settings, appId };
+  const commands = await listCommands(swept, token);
+  if (commands.length === 0) {
+    out('no commands of this app can be used here: nothing to sweep');
+    return 0;
+  }
+  const channelId = settings.channelId ?? (await botDmChannel(swept, token));
+  out(`sweeping ${commands.length} command(s) as user ${settings.userId} in channel ${channelId}`);
+  const entries = await sweepCommands(
+    commands,
+    { base: settings.base, token, userId: settings.userId, guildId: settings.guildId, channelId },
+    (entry) => out(settings.json ? JSON.stringify(entry) : describeEntry(entry)),
+  );
+  const { line, failed } = summarize(entries);
+  out(line);
+  return failed > 0 ? 1 : 0;
 }

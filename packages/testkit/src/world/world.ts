@@ -135,21 +135,18 @@ export class World implements WorldContext {
   }
 
   /**
-   * Cleans up through the admin API: closes the users' sessions, uninstalls the app from
-   * the guild (its bot leaves), removes the members and deletes the channels. (The admin
-   * API deletes no application, guild or user yet: they stay, empty.)
+   * Cleans up through the admin API: closes the users' sessions, deletes the app
+   * (`DELETE /admin/applications/{id}`: its bot leaves the guild and its sessions end, its
+   * commands, installs and tokens go), then the guild with its channels and members
+   * (`DELETE /admin/guilds/{id}`). The users and the owner stay.
    */
   async destroy(): Promise<void> {
     if (this.destroyed) return;
     this.destroyed = true;
     await Promise.all([...this.users.values()].map((u) => u.close()));
     const steps: [string, string][] = [
-      ['DELETE', `/admin/guilds/${this.guild.id}/members/${this.app.id}`],
-      ...[...this.users.values()].map((u): [string, string] => [
-        'DELETE',
-        `/admin/guilds/${this.guild.id}/members/${u.id}`,
-      ]),
-      ...this.channels.map((c): [string, string] => ['DELETE', `/admin/channels/${c.id}`]),
+      ['DELETE', `/admin/applications/${this.app.id}`],
+      ['DELETE', `/admin/guilds/${this.guild.id}`],
     ];
     const failures: string[] = [];
     for (const [method, route] of steps) {

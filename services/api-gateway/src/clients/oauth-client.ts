@@ -84,10 +84,17 @@ export interface OAuthClient {
   removeAuthorization(applicationId: string, userId: string): Promise<void>;
   /** Uninstalls an application from a guild; false when it was not installed there. */
   removeGuildInstallation(applicationId: string, guildId: string): Promise<boolean>;
+  /**
+   * Deletes the application, its bot user, credentials, tokens and installations (the bot
+   * leaves its guilds, its sessions end); 404 (10002 Unknown Application) when there is none.
+   */
+  deleteApplication(applicationId: string): Promise<void>;
   /** Resolves when the application is installed in the guild; 403 / 50001 Missing Access when not. */
   requireInstallation(applicationId: string, guildId: string): Promise<void>;
   /** The guilds the application's bot is installed in. */
   listBotGuilds(applicationId: string): Promise<GuildGrant[]>;
+  /** The ids of the applications installed in the guild (any scope), ascending. */
+  listGuildInstallations(guildId: string): Promise<string[]>;
   /** SKUs, entitlements and subscriptions, which oauth owns too. */
   monetization: MonetizationClient;
   /** The Social SDK's provisional accounts, which oauth owns. */
@@ -254,6 +261,15 @@ export function createOAuthClient(client: oauth.OAuthServiceClient): OAuthClient
         guild_id: guildId,
       });
       return answer.removed;
+    },
+
+    async listGuildInstallations(guildId) {
+      const answer = await callPeer(client, client.ListGuildInstallations, { guild_id: guildId });
+      return answer.installations.map((i) => i.application_id);
+    },
+
+    async deleteApplication(applicationId) {
+      await callPeer(client, client.DeleteApplication, { application_id: applicationId });
     },
 
     async requireInstallation(applicationId, guildId) {

@@ -48,6 +48,8 @@ export interface PermissionsClient {
   createGuild(bodyJson: string): Promise<string>;
   /** Changes a guild (`name`, `attachment_size_limit`): the guild as JSON text. */
   updateGuild(guildId: string, bodyJson: string): Promise<string>;
+  /** Deletes a guild with its roles, members and channels; 404 (10004 Unknown Guild) when there is none. */
+  deleteGuild(guildId: string): Promise<void>;
   createRole(guildId: string, bodyJson: string): Promise<string>;
   updateRole(guildId: string, roleId: string, bodyJson: string): Promise<string>;
   /** Adds or updates a member; `created` when it was added. */
@@ -168,6 +170,10 @@ export function createPermissionsClient(client: permissions.PermissionsServiceCl
         user_id: userId,
         body_json: bodyJson,
       });
+    },
+
+    async deleteGuild(guildId) {
+      await callPeer(client, client.DeleteGuild, { guild_id: guildId });
     },
 
     async updateGuild(guildId, bodyJson) {

@@ -13,6 +13,9 @@ import { monetizationAdminRoutes } from './monetization-admin-routes';
 import { testControlRoutes, type TestControl } from './test-control-routes';
 import { verifyEndpointUrls } from './verify-endpoint-urls';
 
+/** Guilds with an application's commands, read per page when deleting the application. */
+const COMMAND_GUILDS_PAGE = 200;
+
 /** Compares the presented admin credential with the configured one in constant time. */
 function createAdminCheck(adminToken: string): RequestHandler {
   const expected = createHash('sha256').update(`Admin ${adminToken}`).digest();
@@ -58,6 +61,29 @@ export function adminRoutes(
     }
   }
 
+  /**
+   * Deletes every command of an application, global and in each guild, while it still
+   * exists (its installations authorize the guild overwrites). A guild it was removed from
+   * keeps its commands there: the index shows only installed applications' commands.
+   */
+  async function deleteCommandsOf(applicationId: string): Promise<void> {
+    const guilds: string[] = [];
+    for (let after = '0'; ;) {
+      const page = await registry.commandGuilds(applicationId, after, COMMAND_GUILDS_PAGE);
+      guilds.push(...page.map((g) => g.guildId));
+      if (page.length < COMMAND_GUILDS_PAGE) break;
+      after = page[page.length - 1]?.guildId ?? after;
+    }
+    for (const guildId of guilds) {
+      try {
+        await registry.overwriteCommands({ applicationId, guildId }, '[]', 0);
+      } catch (error) {
+        if (!(error instanceof DiscordError && error.httpStatus === 403)) throw error;
+      }
+    }
+    await registry.overwriteCommands({ applicationId }, '[]', 0);
+  }
+
   const w = (...handlers: RequestHandler[]): RequestHandler[] => [admin, ...readBody, ...handlers];
 
   return [
@@ -98,6 +124,19 @@ export function adminRoutes(
       handlers: w(async (req, res) => {
         const application_id = snowflakeParam(req, 'application_id');
         sendJson(res, 200, await oauth.provisional.createTestExternalToken(application_id, body(req)));
+      }),
+    },
+    {
+      method: 'delete',
+      path: '/applications/:application_id',
+      handlers: w(async (req, res) => {
+        const application_id = snowflakeParam(req, 'application_id');
+        // 404 / 10002 before anything is touched.
+        await oauth.getApplication(application_id);
+        await deleteCommandsOf(application_id);
+        await oauth.deleteApplication(application_id);
+        auth.cache.invalidateApplication(application_id);
+        sendNoContent(res);
       }),
     },
     {
@@ -176,6 +215,22 @@ export function adminRoutes(
       handlers: w(async (req, res) => {
         const guild_id = snowflakeParam(req, 'guild_id');
         sendJson(res, 200, await permissions.updateGuild(guild_id, body(req)));
+      }),
+    },
+    {
+      method: 'delete',
+      path: '/guilds/:guild_id',
+      handlers: w(async (req, res) => {
+        const guild_id = snowflakeParam(req, 'guild_id');
+        // 404 / 10004 before anything is touched (no user has the guild's id).
+        await permissions.isMember(guild_id, guild_id);
+        // Each app is uninstalled first: its bot gets GUILD_DELETE and leaves the members.
+        for (const application_id of await oauth.listGuildInstallations(guild_id)) {
+          await oauth.removeGuildInstallation(application_id, guild_id);
+          auth.cache.invalidateApplication(application_id);
+        }
+        await permissions.deleteGuild(guild_id);
+        sendNoContent(res);
       }),
     },
     {

@@ -16,6 +16,7 @@ import type { HandlerDeps } from './handler-deps';
 /** Handlers of the application RPCs (the admin API's `/admin/applications…`, and a bot's `/applications/@me`). */
 export function createApplicationHandlers({
   applications,
+  installations,
   permissions,
   snowflakes,
   now = () => new Date(),
@@ -78,6 +79,20 @@ export function createApplicationHandlers({
       const token = generateBotToken(id.toString(), now());
       await applications.replaceBotToken(id, hashSecret(token));
       return { token };
+    },
+
+    async DeleteApplication(
+      request: oauth.DeleteApplicationRequest__Output,
+    ): Promise<oauth.DeleteApplicationResponse> {
+      const id = parseSnowflakeParam('application_id', request.application_id);
+      await applications.get(id);
+      // The bot leaves its guilds' members (with its managed roles) before the delete
+      // commits: should a call fail, the DELETE fails and its retry does it all again.
+      for (const { guildId } of await installations.listBotGuilds(id)) {
+        await permissions.removeBotMember(guildId, id.toString());
+      }
+      await applications.delete(id);
+      return {};
     },
 
     async ResetClientSecret(

@@ -14,6 +14,7 @@ import type {
 import type { IntegrationType } from '../domain/limits';
 import { Prisma, type PrismaClient } from '../generated/prisma/client';
 import { announceCredentialsChange, type CredentialChange } from './announce-credentials-change';
+import { deleteApplication } from './delete-application';
 import { lockApplicationCredentials } from './lock-application-credentials';
 import { revokeClientCredentialsGrants } from './revoke-client-credentials-grants';
 import { APPLICATION_RELATIONS, toApplicationRecord } from './to-application-record';
@@ -133,6 +134,11 @@ export class ApplicationStore {
       await tx.application.update({ where: { id }, data: { botTokenHash } });
       await writeOutboxEvent(tx, 'application.bot_token_reset', { application_id: id.toString() });
     });
+  }
+
+  /** Deletes the application and everything of it (deleteApplication); 404 / 10002 when unknown. */
+  async delete(id: bigint): Promise<void> {
+    await deleteApplication(this.prisma, id);
   }
 
   /** Replaces the client secret's digest; 404 / 10002 when unknown. */

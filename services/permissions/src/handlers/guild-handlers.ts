@@ -63,6 +63,13 @@ export function createGuildHandlers({ guilds, channels, contexts }: GuildHandler
       return { guild_json: JSON.stringify(renderGuild(guild, roles)) };
     },
 
+    async DeleteGuild(
+      request: permissions.DeleteGuildRequest__Output,
+    ): Promise<permissions.DeleteGuildResponse> {
+      await guilds.deleteGuild(readPathSnowflake('guild_id', request.guild_id));
+      return {};
+    },
+
     async CreateRole(
       request: permissions.CreateRoleRequest__Output,
     ): Promise<permissions.CreateRoleResponse> {

@@ -61,6 +61,19 @@ export class GuildStore {
     return this.prisma.member.count({ where: { guildId: BigInt(guildId) } });
   }
 
+  /**
+   * Deletes a guild with its roles, members, channels, overwrites and voice states (their
+   * rows cascade) and its command permissions, the guild locked first; 404 10004 for an
+   * unknown guild.
+   */
+  async deleteGuild(guildId: string): Promise<void> {
+    await this.prisma.$transaction(async (tx) => {
+      if (!(await lockGuild(tx, guildId))) throw new UnknownGuildError();
+      await tx.commandPermissions.deleteMany({ where: { guildId: BigInt(guildId) } });
+      await tx.guild.delete({ where: { id: BigInt(guildId) } });
+    });
+  }
+
   /** Changes a guild's fields; 404 10004 for an unknown guild. */
   async updateGuild(guildId: string, input: UpdateGuildInput): Promise<GuildWithRoles> {
     const [row] = await this.prisma.guild.updateManyAndReturn({
