@@ -6,12 +6,28 @@ import { newInteraction, nextId, openInteractionStore, outboxEvents } from './op
 let open: Awaited<ReturnType<typeof openInteractionStore>>;
 
 beforeAll(async () => {
-  open = await openInteractionStore({ deadlineMs: 300, tokenTtlSeconds: 900 });
+  // A deadline no test reaches by waiting: those about the deadline move it (passDeadline),
+  // so that a busy machine never makes an acknowledgement late.
+  open = await openInteractionStore({ deadlineMs: 30_000, tokenTtlSeconds: 900 });
 });
 afterAll(() => open?.close());
 beforeEach(() => open.pool.query('TRUNCATE interaction, message, outbox'));
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Moves the interactions' deadline to `inMs` from now by the database's clock (negative: past). */
+async function moveDeadline(ids: string[], inMs: number): Promise<void> {
+  await open.pool.query(
+    `UPDATE interaction SET deadline_at = now() + make_interval(secs => $2::float8 / 1000) WHERE id = ANY($1::bigint[])`,
+    [ids, inMs],
+  );
+}
+
+/** Waits until `done` holds, polling, for at most 10 s. */
+async function until(done: () => boolean): Promise<void> {
+  const by = Date.now() + 10_000;
+  while (!done() && Date.now() < by) await sleep(10);
+}
 
 /** The callback's acknowledgement as resp's responder makes it: pending and before the deadline, or nothing. */
 async function acknowledge(id: string): Promise<boolean> {
@@ -41,7 +57,7 @@ describe('InteractionStore.record', () => {
       payload: interaction.payload,
       recipient_ids: [],
     });
-    expect(Number(row.rows[0].deadline_ms)).toBeCloseTo(300, -1);
+    expect(Number(row.rows[0].deadline_ms)).toBeCloseTo(30_000, -1);
     expect(Number(row.rows[0].ttl_s)).toBeCloseTo(900, 0);
     expect(JSON.stringify(row.rows[0].payload)).not.toContain('token');
     expect(await outboxEvents(open.pool)).toEqual([
@@ -167,7 +183,7 @@ describe('InteractionStore: the deadline', () => {
     const early = await open.store.failIfPending(interaction.id, 2, true);
     expect(early.kind).toBe('pending');
     expect(early.kind === 'pending' && early.remainingMs).toBeGreaterThan(100);
-    await sleep(320);
+    await moveDeadline([interaction.id], -1);
     await expect(open.store.failIfPending(interaction.id, 2, true)).resolves.toEqual({ kind: 'failed' });
     await expect(open.store.failIfPending(interaction.id, 2, true)).resolves.toEqual({ kind: 'settled' });
     const events = await outboxEvents(open.pool);
@@ -200,7 +216,11 @@ describe('InteractionStore: the deadline', () => {
   it('never lets an acknowledgement and the timeout both win, racing at the deadline', async () => {
     const interactions = Array.from({ length: 12 }, () => newInteraction());
     for (const interaction of interactions) await open.store.record(interaction);
-    await sleep(290);
+    // The deadline passes while the twelve races run, staggered across it.
+    await moveDeadline(
+      interactions.map((interaction) => interaction.id),
+      10,
+    );
     const outcomes = await Promise.all(
       interactions.map(async (interaction, index) => {
         await sleep(index * 2);
@@ -227,7 +247,10 @@ describe('InteractionStore: the deadline', () => {
     const overdue = [newInteraction(), newInteraction(), newInteraction()];
     for (const interaction of overdue) await open.store.record(interaction);
     await acknowledge(overdue[2]!.id);
-    await sleep(320);
+    await moveDeadline(
+      overdue.map((interaction) => interaction.id),
+      -1,
+    );
     const fresh = newInteraction();
     await open.store.record(fresh);
     const swept = await Promise.all([open.store.failOverdue(100), open.store.failOverdue(100)]);
@@ -254,7 +277,7 @@ describe('InteractionStore: the deadline', () => {
       const interaction = newInteraction();
       await open.store.record(interaction);
       await open.store.failIfPending(interaction.id, 1, false);
-      await sleep(50);
+      await until(() => heard.length > 0);
       expect(heard).toEqual([`interactions_outcome:${interaction.id}`]);
     } finally {
       await listener.end();
