@@ -264,6 +264,7 @@ const PUBLIC_ROUTES: Array<[Method, string]> = [
   ['post', '/partner-sdk/token/bot'],
   ['post', '/partner-sdk/token'],
   ['patch', '/users/@me/account'],
+  ['get', '/oauth2/keys'],
 ];
 
 /**
@@ -324,6 +325,9 @@ const BODIES_SWEPT_ELSEWHERE = [
 /** Discord's CDN path for message attachments (under /attachments): no credential, the URL is the capability. */
 const ATTACHMENT_ROUTES: Array<[Method, string]> = [['get', '/:channel_id/:attachment_id/:filename']];
 
+/** OpenID Connect discovery, at the site root (under /.well-known): no credential. */
+const WELL_KNOWN_ROUTES: Array<[Method, string]> = [['get', '/openid-configuration']];
+
 /** How many routes each of the gateway's route files declares (`method: '…', path: …`). */
 function declaredRouteCount(): number {
   const folder = join(__dirname, '..', 'services', 'api-gateway', 'src', 'handlers');
@@ -338,9 +342,13 @@ it('covers every route the gateway declares', () => {
   const commandRoutes = PUBLIC_ROUTES.filter(([, path]) =>
     path.includes('/guilds/:guild_id/commands'),
   ).filter(([, path]) => !path.includes('permissions')).length;
-  expect(PUBLIC_ROUTES.length + ADMIN_ROUTES.length + ATTACHMENT_ROUTES.length - commandRoutes).toBe(
-    declaredRouteCount(),
-  );
+  expect(
+    PUBLIC_ROUTES.length +
+      ADMIN_ROUTES.length +
+      ATTACHMENT_ROUTES.length +
+      WELL_KNOWN_ROUTES.length -
+      commandRoutes,
+  ).toBe(declaredRouteCount());
 });
 
 it('serves under /api/v9 exactly the routes listed for it', async () => {
@@ -633,6 +641,7 @@ describe.each([
   ['v9', '/api/v9', V9_ROUTES],
   ['admin', '/admin', ADMIN_ROUTES],
   ['attachment', '/attachments', ATTACHMENT_ROUTES],
+  ['well-known', '/.well-known', WELL_KNOWN_ROUTES],
 ] as const)('%s routes', (kind, base, routes) => {
   /** The credential a route takes: the chat client's session for an invocation, else a bot's (or the admin's). */
   const authOf = (path: string): Record<string, string> =>

@@ -8,6 +8,7 @@ import {
   type DemoWorld,
   type TestStack,
 } from './support';
+import { createRemoteJWKSet, jwtVerify } from 'jose';
 import { api } from './support/chat-user';
 
 // The Social SDK's provisional accounts end to end, as a game backend uses them: players
@@ -61,6 +62,7 @@ describe('the Bot Token Endpoint', () => {
       token_type: 'Bearer',
       expires_in: 604800,
       scope: 'identify sdk.social_layer',
+      id_token: expect.any(String),
     });
     const me = await api(stack, 'GET', '/users/@me', { token: `Bearer ${first.body.access_token}` });
     expect(me.status).toBe(200);
@@ -267,5 +269,76 @@ describe('renaming a provisional account', () => {
       const bad = await api(stack, 'PATCH', '/users/@me/account', { token: bearer, body });
       expect([bad.status, bad.body.code]).toEqual([400, 50035]);
     }
+  });
+});
+
+describe('ID tokens', () => {
+  /** The claims of `token` as a game backend's JOSE library verifies them, given only the issuer. */
+  async function verifyIdToken(token: string, audience: string, nonce?: string) {
+    const discovery = await fetch(`${stack.apiUrl}/.well-known/openid-configuration`);
+    expect(discovery.status).toBe(200);
+    const configuration = (await discovery.json()) as Record<string, unknown>;
+    expect(configuration).toMatchObject({
+      issuer: stack.apiUrl,
+      jwks_uri: `${stack.apiUrl}/api/v10/oauth2/keys`,
+      id_token_signing_alg_values_supported: ['RS256'],
+    });
+    expect(configuration).not.toHaveProperty('userinfo_endpoint');
+    const keys = createRemoteJWKSet(new URL(configuration.jwks_uri as string));
+    const { payload, protectedHeader } = await jwtVerify(token, keys, {
+      issuer: configuration.issuer as string,
+      audience,
+      algorithms: ['RS256'],
+    });
+    expect(protectedHeader.alg).toBe('RS256');
+    if (nonce !== undefined) expect(payload.nonce).toBe(nonce);
+    return payload;
+  }
+
+  it('comes with a provisional token, for the provisional account, verifiable against the JWKS', async () => {
+    const player = await botEndpoint({ external_user_id: 'oidc-player' });
+    const me = await api(stack, 'GET', '/users/@me', { token: `Bearer ${player.body.access_token}` });
+    const claims = await verifyIdToken(player.body.id_token as string, world.application.id);
+    expect(claims).toMatchObject({ sub: me.body.id, aud: [world.application.id] });
+    expect((claims.exp as number) - (claims.iat as number)).toBe(604800);
+    // Another application's audience does not verify.
+    await expect(verifyIdToken(player.body.id_token as string, other.id)).rejects.toThrow();
+    const keys = await fetch(`${stack.apiUrl}/api/v10/oauth2/keys`);
+    expect(keys.headers.get('content-type')).toBe('application/json');
+    const jwks = (await keys.json()) as { keys: Record<string, unknown>[] };
+    expect(jwks.keys[0]).toMatchObject({ kty: 'RSA', use: 'sig', alg: 'RS256', e: 'AQAB' });
+    expect(jwks.keys[0]).not.toHaveProperty('d');
+  });
+
+  it('comes with a code exchange for openid, echoing the nonce, and not without openid', async () => {
+    const app = world.application;
+    const token = async (scope: string, nonce?: string) => {
+      const { code } = await adminExpect(stack.admin, 200, 'POST', '/admin/oauth2/authorize', {
+        client_id: app.id,
+        user_id: fullAccount.id,
+        scope,
+        redirect_uri: REDIRECT,
+        ...(nonce === undefined ? {} : { nonce }),
+      });
+      const response = await fetch(`${stack.apiUrl}/api/v10/oauth2/token`, {
+        method: 'POST',
+        headers: {
+          'Content-Type': 'application/x-www-form-urlencoded',
+          Authorization: `Basic ${Buffer.from(`${app.id}:${app.clientSecret}`).toString('base64')}`,
+        },
+        body: new URLSearchParams({
+          grant_type: 'authorization_code',
+          code,
+          redirect_uri: REDIRECT,
+        }).toString(),
+      });
+      expect(response.status).toBe(200);
+      return (await response.json()) as Record<string, unknown>;
+    };
+    const withOpenId = await token('openid identify', 'nonce-42');
+    expect((withOpenId.scope as string).split(' ').sort()).toEqual(['identify', 'openid']);
+    const claims = await verifyIdToken(withOpenId.id_token as string, app.id, 'nonce-42');
+    expect(claims.sub).toBe(fullAccount.id);
+    expect(await token('identify')).not.toHaveProperty('id_token');
   });
 });

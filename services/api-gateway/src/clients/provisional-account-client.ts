@@ -7,9 +7,9 @@ import { callPeer } from '@acs/service-kit';
  */
 export interface ProvisionalAccountClient {
   /** `POST /partner-sdk/token/bot` of the bot's application: the ProvisionalTokenResponse. */
-  issueBotToken(applicationId: string, bodyJson: string): Promise<string>;
+  issueBotToken(applicationId: string, bodyJson: string, issuer: string): Promise<string>;
   /** `POST /partner-sdk/token` (the External Credentials Exchange): the ProvisionalTokenResponse. */
-  exchange(bodyJson: string): Promise<string>;
+  exchange(bodyJson: string, issuer: string): Promise<string>;
   /** The admin's `PUT …/identity-providers/{type}`: the provider. */
   putIdentityProvider(applicationId: string, externalAuthType: string, bodyJson: string): Promise<string>;
   /** The admin's `POST …/external-tokens`: `{external_auth_token}`. */
@@ -21,12 +21,13 @@ export interface ProvisionalAccountClient {
 /** The ProvisionalAccountClient over oauth's gRPC client. */
 export function createProvisionalAccountClient(client: oauth.OAuthServiceClient): ProvisionalAccountClient {
   return {
-    async issueBotToken(applicationId, bodyJson) {
-      const request = { application_id: applicationId, body_json: bodyJson };
+    async issueBotToken(applicationId, bodyJson, issuer) {
+      const request = { application_id: applicationId, body_json: bodyJson, issuer };
       return (await callPeer(client, client.IssueBotProvisionalToken, request)).token_json;
     },
-    async exchange(bodyJson) {
-      return (await callPeer(client, client.ExchangeExternalCredentials, { body_json: bodyJson })).token_json;
+    async exchange(bodyJson, issuer) {
+      const request = { body_json: bodyJson, issuer };
+      return (await callPeer(client, client.ExchangeExternalCredentials, request)).token_json;
     },
     async putIdentityProvider(applicationId, externalAuthType, bodyJson) {
       const request = {

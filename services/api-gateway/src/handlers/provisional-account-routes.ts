@@ -5,6 +5,7 @@ import { requireBearer, requireBot, requireScope } from '../domain/require-scope
 import { SOCIAL_LAYER_SCOPE } from './lobby-routes';
 import type { Route } from '../http/route-table';
 import { sendJson } from '../http/send-json';
+import type { IssuerOf } from '../http/issuer-of';
 
 /**
  * The Social SDK's provisional-account routes (facts A.1, A.2): `POST /partner-sdk/token/bot`
@@ -19,13 +20,18 @@ export function provisionalAccountRoutes(
   clients: PeerClients,
   auth: Authenticator,
   readBody: RequestHandler[],
+  issuerOf: IssuerOf,
 ): Route[] {
   const { provisional } = clients.oauth;
 
   const botToken: RequestHandler = async (req, res) => {
     const principal = await auth.authenticate(req);
     requireBot(principal);
-    sendJson(res, 200, await provisional.issueBotToken(principal.applicationId, req.rawBody ?? ''));
+    sendJson(
+      res,
+      200,
+      await provisional.issueBotToken(principal.applicationId, req.rawBody ?? '', issuerOf(req)),
+    );
   };
 
   const rename: RequestHandler = async (req, res) => {
@@ -40,7 +46,7 @@ export function provisionalAccountRoutes(
   };
 
   const exchange: RequestHandler = async (req, res) => {
-    sendJson(res, 200, await provisional.exchange(req.rawBody ?? ''));
+    sendJson(res, 200, await provisional.exchange(req.rawBody ?? '', issuerOf(req)));
   };
 
   return [

@@ -134,13 +134,14 @@ export function provisionalUsername(userId: string): string {
   return `provisional_${BigInt(userId).toString(36)}`;
 }
 
-/** The `ProvisionalTokenResponse` (OAS) of a new access token. */
-export function renderProvisionalToken(accessToken: string): Record<string, unknown> {
+/** The `ProvisionalTokenResponse` (OAS) of a new access token and its ID token. */
+export function renderProvisionalToken(accessToken: string, idToken: string): Record<string, unknown> {
   return {
     access_token: accessToken,
     token_type: 'Bearer',
     expires_in: PROVISIONAL_TOKEN_TTL_SECONDS,
     scope: PROVISIONAL_SCOPES.join(' '),
+    id_token: idToken,
   };
 }
 

@@ -4,6 +4,7 @@ import { createCurrentUserHandlers } from './current-user-handlers';
 import { createDispatcherHandlers } from './dispatcher-handlers';
 import { createGuildInstallationHandlers } from './guild-installation-handlers';
 import type { HandlerDeps } from './handler-deps';
+import { createIdTokenHandlers } from './id-token-handlers';
 import { createInstallationHandlers } from './installation-handlers';
 import { createInvocationHandlers } from './invocation-handlers';
 import { createMonetizationHandlers } from './monetization-handlers';
@@ -27,6 +28,7 @@ export function createHandlers(deps: HandlerDeps) {
     ...createInvocationHandlers(deps),
     ...createMonetizationHandlers(deps),
     ...createProvisionalAccountHandlers(deps),
+    ...createIdTokenHandlers(deps),
   };
 }
 

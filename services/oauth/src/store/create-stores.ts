@@ -5,6 +5,7 @@ import { ConnectionStore } from './connection-store';
 import { EventWebhookSettingsStore } from './event-webhook-settings-store';
 import { GrantStore } from './grant-store';
 import { GuildInstallationStore } from './guild-installation-store';
+import { IdTokenKeyStore } from './id-token-key-store';
 import { IdentityProviderStore } from './identity-provider-store';
 import { InstallationStore } from './installation-store';
 import { InvocationStore } from './invocation-store';
@@ -32,6 +33,7 @@ export function createStores(prisma: PrismaClient, pool: Pool, nextId: () => str
     monetization: new MonetizationStore(pool, nextId),
     provisionalAccounts: new ProvisionalAccountStore(pool),
     identityProviders: new IdentityProviderStore(pool),
+    idTokenKeys: new IdTokenKeyStore(pool),
   };
 }
 

@@ -14,7 +14,7 @@ export type ClientCredentialsRefusal = 'no_owner' | 'public_client' | null;
 
 /** The outcome of a code exchange or a refresh. */
 export type GrantOutcome =
-  | { kind: 'issued'; scopes: string[]; userId: string | null }
+  | { kind: 'issued'; scopes: string[]; userId: string | null; nonce?: string | null }
   /** Unknown, expired, revoked or another client's: nothing changed. */
   | { kind: 'invalid' }
   /** A code or refresh token used a second time: its whole grant was revoked. */
@@ -28,6 +28,7 @@ interface CodeRow {
   scopes: string[];
   redirect_uri: string | null;
   code_challenge: string | null;
+  nonce: string | null;
   expires_at: Date;
 }
 
@@ -70,7 +71,7 @@ export class GrantStore {
         const [code] = await tx.$queryRaw<CodeRow[]>`
         UPDATE "oauth"."authorization_code" SET used_at = ${now}
          WHERE code_hash = ${bytes(input.codeHash)} AND application_id = ${clientId} AND used_at IS NULL
-         RETURNING application_id, user_id, scopes, redirect_uri, code_challenge, expires_at`;
+         RETURNING application_id, user_id, scopes, redirect_uri, code_challenge, nonce, expires_at`;
         if (!code) {
           const [spent] = await tx.$queryRaw<SpentRow[]>`
           SELECT application_id, grant_id FROM "oauth"."authorization_code" WHERE code_hash = ${bytes(input.codeHash)}`;
@@ -96,7 +97,7 @@ export class GrantStore {
         });
         await tx.$executeRaw`
         UPDATE "oauth"."authorization_code" SET grant_id = ${grantId} WHERE code_hash = ${bytes(input.codeHash)}`;
-        return { kind: 'issued', scopes: code.scopes, userId: code.user_id.toString() };
+        return { kind: 'issued', scopes: code.scopes, userId: code.user_id.toString(), nonce: code.nonce };
       }),
     );
   }

@@ -116,12 +116,13 @@ describe('provisional users and tokens', () => {
     expect(renderPublicUser({ ...user, provisional: false })).toMatchObject({ flags: 0, public_flags: 0 });
   });
 
-  it('answers a 7-day Bearer token with sdk.social_layer', () => {
-    expect(renderProvisionalToken('tok')).toEqual({
+  it('answers a 7-day Bearer token with sdk.social_layer and its ID token', () => {
+    expect(renderProvisionalToken('tok', 'a.b.c')).toEqual({
       access_token: 'tok',
       token_type: 'Bearer',
       expires_in: 604800,
       scope: 'identify sdk.social_layer',
+      id_token: 'a.b.c',
     });
   });
 });
