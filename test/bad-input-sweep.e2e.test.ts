@@ -5,6 +5,7 @@ import { InteractionsEndpoint } from './helpers/interactions-endpoint';
 import {
   createApplication,
   createDemoWorld,
+  createUser,
   installApplication,
   startTestStack,
   type DemoWorld,
@@ -24,6 +25,8 @@ import { api, ChatUser } from './support/chat-user';
 let stack: TestStack;
 let world: DemoWorld;
 let foreignBotToken: string;
+/** The user the sweep's ban routes name instead of the demo world's user. */
+let bannedUserId: string;
 /** A lobby of the demo world's application (the generic sweeps' `:lobby_id`). */
 let worldLobbyId: string;
 /** The demo world's interactions: what the routes below take as real ids and tokens. */
@@ -49,6 +52,7 @@ beforeAll(async () => {
   foreignBotToken = (await createApplication(stack, { name: 'Foreign App', owner_id: world.user.id }))
     .bot_token;
   worldInteractions = await openInteractions(world, 'Sweep HTTP App');
+  bannedUserId = (await createUser(stack, { username: 'sweep-banned' })).id;
   const lobby = await api(stack, 'POST', '/lobbies', {
     token: `Bot ${world.application.botToken}`,
     body: { members: [{ id: world.user.id, flags: 1 }], idle_timeout_seconds: 604800 },
@@ -265,6 +269,8 @@ const PUBLIC_ROUTES: Array<[Method, string]> = [
   ['post', '/partner-sdk/token'],
   ['patch', '/users/@me/account'],
   ['get', '/oauth2/keys'],
+  ['post', '/partner-sdk/provisional-accounts/unmerge/bot'],
+  ['post', '/partner-sdk/provisional-accounts/unmerge'],
 ];
 
 /**
@@ -306,6 +312,8 @@ const ADMIN_ROUTES: Array<[Method, string]> = [
   ['patch', '/subscriptions/:subscription_id'],
   ['put', '/applications/:application_id/identity-providers/:external_auth_type'],
   ['post', '/applications/:application_id/external-tokens'],
+  ['post', '/users/:user_id/ban'],
+  ['delete', '/users/:user_id/ban'],
 ];
 
 /**
@@ -320,6 +328,9 @@ const BODIES_SWEPT_ELSEWHERE = [
   'patch /users/@me/account',
   'put /applications/:application_id/identity-providers/:external_auth_type',
   'post /applications/:application_id/external-tokens',
+  'post /partner-sdk/provisional-accounts/unmerge/bot',
+  'post /partner-sdk/provisional-accounts/unmerge',
+  'post /users/:user_id/ban',
 ];
 
 /** Discord's CDN path for message attachments (under /attachments): no credential, the URL is the capability. */
@@ -397,7 +408,11 @@ const BAD_TOKENS = [
 ];
 
 function fill(path: string, id: (name: string) => string): string {
-  return path.replace(/:(\w+)/g, (_m, name: string) => id(name));
+  return path.replace(/:(\w+)/g, (_m, name: string) => {
+    const value = id(name);
+    // A ban ends every token and session of its user: the ban routes act on a user of their own.
+    return path.endsWith('/ban') && value === world.user.id ? bannedUserId : value;
+  });
 }
 
 function realId(name: string): string {

@@ -5,6 +5,7 @@ import {
   applicationBotTokenReset,
   applicationCredentialsChanged,
   applicationDeauthorized,
+  userMerged,
 } from './catalog/oauth-events';
 import {
   entitlementCreated,
@@ -65,6 +66,7 @@ export const EVENT_CATALOG = {
   'oauth.application.deauthorized': applicationDeauthorized,
   'oauth.application.bot_token_reset': applicationBotTokenReset,
   'oauth.application.credentials_changed': applicationCredentialsChanged,
+  'oauth.user.merged': userMerged,
   'oauth.entitlement.created': entitlementCreated,
   'oauth.entitlement.updated': entitlementUpdated,
   'oauth.entitlement.deleted': entitlementDeleted,

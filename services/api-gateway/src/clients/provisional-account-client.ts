@@ -14,6 +14,14 @@ export interface ProvisionalAccountClient {
   putIdentityProvider(applicationId: string, externalAuthType: string, bodyJson: string): Promise<string>;
   /** The admin's `POST …/external-tokens`: `{external_auth_token}`. */
   createTestExternalToken(applicationId: string, bodyJson: string): Promise<string>;
+  /** `POST /partner-sdk/provisional-accounts/unmerge/bot`: the application whose tokens were revoked. */
+  unmergeBot(applicationId: string, bodyJson: string): Promise<string>;
+  /** `POST /partner-sdk/provisional-accounts/unmerge`: the application whose tokens were revoked. */
+  unmerge(bodyJson: string): Promise<string>;
+  /** The admin's `POST /admin/users/{id}/ban`: the ban. */
+  ban(userId: string, bodyJson: string): Promise<string>;
+  /** The admin's `DELETE /admin/users/{id}/ban`. */
+  unban(userId: string): Promise<void>;
   /** `PATCH /users/@me/account` of a provisional account: the user. */
   rename(applicationId: string, userId: string, bodyJson: string): Promise<string>;
 }
@@ -40,6 +48,20 @@ export function createProvisionalAccountClient(client: oauth.OAuthServiceClient)
     async createTestExternalToken(applicationId, bodyJson) {
       const request = { application_id: applicationId, body_json: bodyJson };
       return (await callPeer(client, client.CreateTestExternalToken, request)).token_json;
+    },
+    async unmergeBot(applicationId, bodyJson) {
+      const request = { application_id: applicationId, body_json: bodyJson };
+      return (await callPeer(client, client.UnmergeBotProvisionalAccount, request)).application_id;
+    },
+    async unmerge(bodyJson) {
+      return (await callPeer(client, client.UnmergeProvisionalAccount, { body_json: bodyJson }))
+        .application_id;
+    },
+    async ban(userId, bodyJson) {
+      return (await callPeer(client, client.BanUser, { user_id: userId, body_json: bodyJson })).ban_json;
+    },
+    async unban(userId) {
+      await callPeer(client, client.UnbanUser, { user_id: userId });
     },
     async rename(applicationId, userId, bodyJson) {
       const request = { application_id: applicationId, user_id: userId, body_json: bodyJson };

@@ -52,6 +52,8 @@ export function oauth2Routes(
       }
       throw error;
     }
+    // A merge (facts A.4) revoked the provisional account's tokens: they fail here at once.
+    if (params.external_auth_token !== undefined) auth.cache.invalidateApplication(client.clientId);
     sendJson(res, 200, {
       access_token: grant.accessToken,
       token_type: grant.tokenType,

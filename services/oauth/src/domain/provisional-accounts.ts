@@ -60,6 +60,14 @@ export function readExternalUserId(body: JsonObject, errors: FormErrors): string
   return checkLength(id, 1, MAX_EXTERNAL_USER_ID_LENGTH, errors, ['external_user_id']) ? id : '';
 }
 
+/** Validates a bot unmerge body (`external_user_id`, 1-1024, required); 400 / 50035 otherwise. */
+export function validateUnmergeBotBody(body: JsonObject): string {
+  const errors = new FormErrors();
+  const externalUserId = readExternalUserId(body, errors);
+  errors.throwIfAny();
+  return externalUserId;
+}
+
 /** Validates a Bot Token Endpoint body; 400 / 50035 with every error found. */
 export function validateBotTokenBody(body: JsonObject): BotTokenRequest {
   const errors = new FormErrors();

@@ -1,3 +1,4 @@
+import { createAccountLinkHandlers } from './account-link-handlers';
 import { createApplicationHandlers } from './application-handlers';
 import { createAuthorizeHandlers } from './authorize-handlers';
 import { createCurrentUserHandlers } from './current-user-handlers';
@@ -29,6 +30,7 @@ export function createHandlers(deps: HandlerDeps) {
     ...createMonetizationHandlers(deps),
     ...createProvisionalAccountHandlers(deps),
     ...createIdTokenHandlers(deps),
+    ...createAccountLinkHandlers(deps),
   };
 }
 

@@ -1,6 +1,7 @@
 import type { SnowflakeGenerator } from '@acs/snowflake';
 import type { PermissionsClient } from '../clients/permissions-client';
 import type { TokenLifetimes } from '../domain/token-lifetimes';
+import type { AccountLinkStore } from '../store/account-link-store';
 import type { ApplicationStore } from '../store/application-store';
 import type { ConnectionStore } from '../store/connection-store';
 import type { EventWebhookSettingsStore } from '../store/event-webhook-settings-store';
@@ -30,6 +31,7 @@ export interface HandlerDeps {
   provisionalAccounts: ProvisionalAccountStore;
   identityProviders: IdentityProviderStore;
   idTokenKeys: IdTokenKeyStore;
+  accountLinks: AccountLinkStore;
   /** How long codes and tokens live. */
   lifetimes: TokenLifetimes;
   permissions: PermissionsClient;

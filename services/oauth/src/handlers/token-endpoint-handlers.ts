@@ -14,6 +14,7 @@ import {
 import type { GrantOutcome } from '../store/grant-store';
 import type { HandlerDeps } from './handler-deps';
 import { mintIdToken } from './id-token-handlers';
+import { readMergeCredential } from '../domain/merge-accounts';
 import { wantsIdToken } from '../domain/id-tokens';
 
 /** Longest token or code we hash and look up; anything longer is none of ours. */
@@ -69,6 +70,8 @@ export function createTokenEndpointHandlers(deps: HandlerDeps) {
       if (grantType === 'authorization_code') {
         const code = params.code;
         if (!code) throw invalidRequest('Missing "code" in request.');
+        // A merge of a provisional account into the code's user (facts A.4).
+        const merge = readMergeCredential(params);
         const tokens = issueOAuth2Tokens(lifetimes, at, true);
         // The signing key before the exchange: nothing after the write can fail.
         const key = await idTokenKeys.signingKey();
@@ -81,6 +84,14 @@ export function createTokenEndpointHandlers(deps: HandlerDeps) {
                 grantId: snowflakes.next(),
                 tokens,
                 now: at,
+                ...(merge && {
+                  merge: {
+                    applicationId: client.id,
+                    credential: merge,
+                    tokenHash: hashSecret(merge.externalAuthToken),
+                    now: at,
+                  },
+                }),
                 check: (stored) =>
                   checkCodeRedemption(
                     stored,

@@ -1,5 +1,6 @@
 import type { Pool } from 'pg';
 import type { PrismaClient } from '../generated/prisma/client';
+import { AccountLinkStore } from './account-link-store';
 import { ApplicationStore } from './application-store';
 import { ConnectionStore } from './connection-store';
 import { EventWebhookSettingsStore } from './event-webhook-settings-store';
@@ -34,6 +35,7 @@ export function createStores(prisma: PrismaClient, pool: Pool, nextId: () => str
     provisionalAccounts: new ProvisionalAccountStore(pool),
     identityProviders: new IdentityProviderStore(pool),
     idTokenKeys: new IdTokenKeyStore(pool),
+    accountLinks: new AccountLinkStore(prisma),
   };
 }
 

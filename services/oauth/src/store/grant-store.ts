@@ -5,6 +5,7 @@ import type { IssuedTokens } from '../domain/issue-oauth2-tokens';
 import type { Prisma, PrismaClient } from '../generated/prisma/client';
 import { announceCredentialsChange } from './announce-credentials-change';
 import { createGrant, insertGrantTokens } from './create-grant';
+import { mergeProvisionalAccount, type MergeRequest } from './merge-store';
 import { retryOnWriteConflict } from './retry-on-write-conflict';
 import { revokeGrantTokens } from './revoke-grant-tokens';
 import { writeOutboxEvent } from './write-outbox-event';
@@ -63,6 +64,11 @@ export class GrantStore {
     tokens: IssuedTokens;
     now: Date;
     check: (code: RedeemableCode) => OAuth2Error | null;
+    /**
+     * A merge of a provisional account into the code's user (facts A.4), made in the
+     * transaction once the code passed its checks: a refusal rolls all back, the code included.
+     */
+    merge?: Omit<MergeRequest, 'destinationUserId'>;
   }): Promise<GrantOutcome> {
     const { now } = input;
     const clientId = BigInt(input.clientId);
@@ -86,6 +92,9 @@ export class GrantStore {
           expiresAt: code.expires_at,
         });
         if (error) return { kind: 'rejected', error };
+        if (input.merge) {
+          await mergeProvisionalAccount(tx, { ...input.merge, destinationUserId: code.user_id.toString() });
+        }
         const grantId = BigInt(input.grantId);
         await createGrant(tx, {
           id: grantId,
