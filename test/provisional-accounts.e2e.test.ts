@@ -417,6 +417,14 @@ describe('merging a provisional account into a full account', () => {
     expect((await api(stack, 'GET', '/users/@me', { token: bearer })).status).toBe(401);
     const again = await botEndpoint({ external_user_id: 'merge-player' });
     expect([again.status, again.body.code]).toEqual([400, 530010]);
+    expect(again.body).toEqual({
+      code: 530010,
+      message: 'User account is non-provisional and should be authed through OAuth2',
+      user_id: person.id,
+      provider_type: 'DISCORD_BOT',
+      provider_id: null,
+      provider_issued_user_id: 'merge-player',
+    });
 
     // The lobby membership moves asynchronously (lobby consumes oauth.user.merged).
     const members = await eventually(

@@ -1,4 +1,4 @@
-import { DiscordError } from '@acs/discord-errors';
+import { DiscordError, SocialSdkErrorCode } from '@acs/discord-errors';
 import { EXTERNAL_AUTH_TYPES, MAX_EXTERNAL_AUTH_TOKEN_LENGTH } from './external-credentials';
 import {
   ProvisionalAccountError,
@@ -83,14 +83,24 @@ export function planMerge(facts: MergeFacts, applicationId: string): MergePlan {
   const { source, destination } = facts;
   if (source && source.userId === destination.userId) return { kind: 'none' };
   if (source && source.provisionalApplicationId !== applicationId) {
-    throw new ProvisionalAccountError(530014, 'Merge source user is not provisional');
+    throw new ProvisionalAccountError(
+      SocialSdkErrorCode.MERGE_SOURCE_NOT_PROVISIONAL,
+      'Merge source user is not provisional',
+    );
   }
   if (destination.provisionalApplicationId !== null) {
-    throw new ProvisionalAccountError(530016, 'Merge destination user is provisional');
+    throw new ProvisionalAccountError(
+      SocialSdkErrorCode.MERGE_DESTINATION_PROVISIONAL,
+      'Merge destination user is provisional',
+    );
   }
-  if (source?.banRestricted) throw new ProvisionalAccountError(530017, 'Merge source user is banned');
+  if (source?.banRestricted)
+    throw new ProvisionalAccountError(SocialSdkErrorCode.MERGE_SOURCE_BANNED, 'Merge source user is banned');
   if (facts.destinationHasIdentity) {
-    throw new ProvisionalAccountError(530023, 'Too many application identities');
+    throw new ProvisionalAccountError(
+      SocialSdkErrorCode.TOO_MANY_APPLICATION_IDENTITIES,
+      'Too many application identities',
+    );
   }
   return source
     ? { kind: 'merge', sourceUserId: source.userId, destinationUserId: destination.userId }

@@ -100,5 +100,12 @@ async function findIdentity(
     [request.applicationId, request.authType, request.externalUserId],
   );
   const row = rows[0];
-  return row && { userId: row.user_id, provisionalApplicationId: row.provisional_application_id };
+  return (
+    row && {
+      userId: row.user_id,
+      provisionalApplicationId: row.provisional_application_id,
+      authType: request.authType,
+      externalUserId: request.externalUserId,
+    }
+  );
 }
