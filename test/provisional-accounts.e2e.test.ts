@@ -11,6 +11,7 @@ import {
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import { api } from './support/chat-user';
 import { WebhookReceiver } from './helpers/webhook-receiver';
+import { GatewayTestClient } from './helpers/gateway-client';
 
 // The Social SDK's provisional accounts end to end, as a game backend uses them: players
 // without a chat account get a 7-day Bearer token from the Bot Token Endpoint or from the
@@ -599,5 +600,30 @@ describe('bans', () => {
     }
     expect((await stack.admin('POST', '/admin/users/18446744073709551616/ban', {})).status).toBe(400);
     expect((await stack.admin('POST', '/admin/users/1/ban', {})).status).toBe(404);
+  });
+});
+
+describe('USER_UPDATE on a rename', () => {
+  it('reaches the provisional player’s gateway sessions with the new name', async () => {
+    const player = await botEndpoint({ external_user_id: 'gateway-renamer', preferred_global_name: 'Old' });
+    const bearer = `Bearer ${player.body.access_token}`;
+    const id = (await api(stack, 'GET', '/users/@me', { token: bearer })).body.id as string;
+    // A session of the player (the admin API's): the SDK's gateway connection stands in.
+    const session = await adminExpect(stack.admin, 201, 'POST', `/admin/users/${id}/sessions`, {});
+    const gatewayUrl = ((await (await fetch(`${stack.apiUrl}/api/v10/gateway`)).json()) as { url: string })
+      .url;
+    const client = await GatewayTestClient.connect(gatewayUrl);
+    try {
+      await client.identify(session.token as string, { intents: undefined, capabilities: 16381 });
+      const renamed = await api(stack, 'PATCH', '/users/@me/account', {
+        token: bearer,
+        body: { global_name: 'New' },
+      });
+      expect(renamed.status).toBe(200);
+      const update = await client.dispatch('USER_UPDATE', 15_000);
+      expect(update.d).toMatchObject({ id, global_name: 'New', public_flags: 1 << 23 });
+    } finally {
+      client.close();
+    }
   });
 });

@@ -6,6 +6,7 @@ import {
   applicationCredentialsChanged,
   applicationDeauthorized,
   userMerged,
+  userUpdated,
 } from './catalog/oauth-events';
 import {
   entitlementCreated,
@@ -67,6 +68,7 @@ export const EVENT_CATALOG = {
   'oauth.application.bot_token_reset': applicationBotTokenReset,
   'oauth.application.credentials_changed': applicationCredentialsChanged,
   'oauth.user.merged': userMerged,
+  'oauth.user.updated': userUpdated,
   'oauth.entitlement.created': entitlementCreated,
   'oauth.entitlement.updated': entitlementUpdated,
   'oauth.entitlement.deleted': entitlementDeleted,

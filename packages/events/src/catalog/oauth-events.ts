@@ -48,3 +48,6 @@ export const userMerged = z.object({
   source_user_id: snowflake,
   destination_user_id: snowflake,
 });
+
+/** A user's profile changed (a provisional account renamed): USER_UPDATE to their sessions. */
+export const userUpdated = z.object({ user_id: snowflake });
