@@ -782,7 +782,7 @@ describe('signed attachment URLs (issue 28, item 4)', () => {
       method: 'POST',
       headers: { ...headers, 'Content-Type': 'application/json' },
       body: JSON.stringify(body),
-    }).then(async (r) => ({ status: r.status, body: await r.json() }));
+    }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
 
   it('serve a file only with a valid, unexpired signature, and renew it on read and through refresh-urls', async () => {
     await setLimit(LIMIT);
@@ -820,7 +820,7 @@ describe('signed attachment URLs (issue 28, item 4)', () => {
     // Reading the message again hands out a URL that serves the file.
     const read = await fetch(`${stack.apiUrl}/api/v10/channels/${world.channel.id}/messages/${message.id}`, {
       headers: bot(),
-    }).then((r) => r.json());
+    }).then((r) => r.json() as Promise<any>);
     expect((await download(read.attachments[0].url)).status).toBe(200);
 
     // refresh-urls: any credential of the API, a well-formed body.

@@ -5,6 +5,7 @@ import { InteractionsEndpoint } from './helpers/interactions-endpoint';
 import {
   createApplication,
   createDemoWorld,
+  createUser,
   installApplication,
   startTestStack,
   type DemoWorld,
@@ -24,6 +25,8 @@ import { api, ChatUser } from './support/chat-user';
 let stack: TestStack;
 let world: DemoWorld;
 let foreignBotToken: string;
+/** The user the sweep's ban routes name instead of the demo world's user. */
+let bannedUserId: string;
 /** A lobby of the demo world's application (the generic sweeps' `:lobby_id`). */
 let worldLobbyId: string;
 /** The demo world's interactions: what the routes below take as real ids and tokens. */
@@ -49,6 +52,7 @@ beforeAll(async () => {
   foreignBotToken = (await createApplication(stack, { name: 'Foreign App', owner_id: world.user.id }))
     .bot_token;
   worldInteractions = await openInteractions(world, 'Sweep HTTP App');
+  bannedUserId = (await createUser(stack, { username: 'sweep-banned' })).id;
   const lobby = await api(stack, 'POST', '/lobbies', {
     token: `Bot ${world.application.botToken}`,
     body: { members: [{ id: world.user.id, flags: 1 }], idle_timeout_seconds: 604800 },
@@ -265,6 +269,9 @@ const PUBLIC_ROUTES: Array<[Method, string]> = [
   ['post', '/partner-sdk/token/bot'],
   ['post', '/partner-sdk/token'],
   ['patch', '/users/@me/account'],
+  ['get', '/oauth2/keys'],
+  ['post', '/partner-sdk/provisional-accounts/unmerge/bot'],
+  ['post', '/partner-sdk/provisional-accounts/unmerge'],
 ];
 
 /**
@@ -311,6 +318,8 @@ const ADMIN_ROUTES: Array<[Method, string]> = [
   ['get', '/applications/:application_id/faults'],
   ['delete', '/applications/:application_id/faults'],
   ['delete', '/applications/:application_id/faults/:fault_id'],
+  ['post', '/users/:user_id/ban'],
+  ['delete', '/users/:user_id/ban'],
 ];
 
 /**
@@ -325,10 +334,16 @@ const BODIES_SWEPT_ELSEWHERE = [
   'patch /users/@me/account',
   'put /applications/:application_id/identity-providers/:external_auth_type',
   'post /applications/:application_id/external-tokens',
+  'post /partner-sdk/provisional-accounts/unmerge/bot',
+  'post /partner-sdk/provisional-accounts/unmerge',
+  'post /users/:user_id/ban',
 ];
 
 /** Discord's CDN path for message attachments (under /attachments): no credential, the URL is the capability. */
 const ATTACHMENT_ROUTES: Array<[Method, string]> = [['get', '/:channel_id/:attachment_id/:filename']];
+
+/** OpenID Connect discovery, at the site root (under /.well-known): no credential. */
+const WELL_KNOWN_ROUTES: Array<[Method, string]> = [['get', '/openid-configuration']];
 
 /** How many routes each of the gateway's route files declares (`method: '…', path: …`). */
 function declaredRouteCount(): number {
@@ -344,9 +359,13 @@ it('covers every route the gateway declares', () => {
   const commandRoutes = PUBLIC_ROUTES.filter(([, path]) =>
     path.includes('/guilds/:guild_id/commands'),
   ).filter(([, path]) => !path.includes('permissions')).length;
-  expect(PUBLIC_ROUTES.length + ADMIN_ROUTES.length + ATTACHMENT_ROUTES.length - commandRoutes).toBe(
-    declaredRouteCount(),
-  );
+  expect(
+    PUBLIC_ROUTES.length +
+      ADMIN_ROUTES.length +
+      ATTACHMENT_ROUTES.length +
+      WELL_KNOWN_ROUTES.length -
+      commandRoutes,
+  ).toBe(declaredRouteCount());
 });
 
 it('serves under /api/v9 exactly the routes listed for it', async () => {
@@ -395,7 +414,11 @@ const BAD_TOKENS = [
 ];
 
 function fill(path: string, id: (name: string) => string): string {
-  return path.replace(/:(\w+)/g, (_m, name: string) => id(name));
+  return path.replace(/:(\w+)/g, (_m, name: string) => {
+    const value = id(name);
+    // A ban ends every token and session of its user: the ban routes act on a user of their own.
+    return path.endsWith('/ban') && value === world.user.id ? bannedUserId : value;
+  });
 }
 
 function realId(name: string): string {
@@ -639,6 +662,7 @@ describe.each([
   ['v9', '/api/v9', V9_ROUTES],
   ['admin', '/admin', ADMIN_ROUTES],
   ['attachment', '/attachments', ATTACHMENT_ROUTES],
+  ['well-known', '/.well-known', WELL_KNOWN_ROUTES],
 ] as const)('%s routes', (kind, base, routes) => {
   /** The credential a route takes: the chat client's session for an invocation, else a bot's (or the admin's). */
   const authOf = (path: string): Record<string, string> =>

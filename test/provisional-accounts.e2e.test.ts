@@ -8,7 +8,10 @@ import {
   type DemoWorld,
   type TestStack,
 } from './support';
+import { createRemoteJWKSet, jwtVerify } from 'jose';
 import { api } from './support/chat-user';
+import { WebhookReceiver } from './helpers/webhook-receiver';
+import { GatewayTestClient } from './helpers/gateway-client';
 
 // The Social SDK's provisional accounts end to end, as a game backend uses them: players
 // without a chat account get a 7-day Bearer token from the Bot Token Endpoint or from the
@@ -61,6 +64,7 @@ describe('the Bot Token Endpoint', () => {
       token_type: 'Bearer',
       expires_in: 604800,
       scope: 'identify sdk.social_layer',
+      id_token: expect.any(String),
     });
     const me = await api(stack, 'GET', '/users/@me', { token: `Bearer ${first.body.access_token}` });
     expect(me.status).toBe(200);
@@ -266,6 +270,360 @@ describe('renaming a provisional account', () => {
     for (const body of [{ global_name: 'x'.repeat(33) }, { global_name: 'a\u0000' }, {}]) {
       const bad = await api(stack, 'PATCH', '/users/@me/account', { token: bearer, body });
       expect([bad.status, bad.body.code]).toEqual([400, 50035]);
+    }
+  });
+});
+
+describe('ID tokens', () => {
+  /** The claims of `token` as a game backend's JOSE library verifies them, given only the issuer. */
+  async function verifyIdToken(token: string, audience: string, nonce?: string) {
+    const discovery = await fetch(`${stack.apiUrl}/.well-known/openid-configuration`);
+    expect(discovery.status).toBe(200);
+    const configuration = (await discovery.json()) as Record<string, unknown>;
+    expect(configuration).toMatchObject({
+      issuer: stack.apiUrl,
+      jwks_uri: `${stack.apiUrl}/api/v10/oauth2/keys`,
+      id_token_signing_alg_values_supported: ['RS256'],
+    });
+    expect(configuration).not.toHaveProperty('userinfo_endpoint');
+    const keys = createRemoteJWKSet(new URL(configuration.jwks_uri as string));
+    const { payload, protectedHeader } = await jwtVerify(token, keys, {
+      issuer: configuration.issuer as string,
+      audience,
+      algorithms: ['RS256'],
+    });
+    expect(protectedHeader.alg).toBe('RS256');
+    if (nonce !== undefined) expect(payload.nonce).toBe(nonce);
+    return payload;
+  }
+
+  it('comes with a provisional token, for the provisional account, verifiable against the JWKS', async () => {
+    const player = await botEndpoint({ external_user_id: 'oidc-player' });
+    const me = await api(stack, 'GET', '/users/@me', { token: `Bearer ${player.body.access_token}` });
+    const claims = await verifyIdToken(player.body.id_token as string, world.application.id);
+    expect(claims).toMatchObject({ sub: me.body.id, aud: [world.application.id] });
+    expect((claims.exp as number) - (claims.iat as number)).toBe(604800);
+    // Another application's audience does not verify.
+    await expect(verifyIdToken(player.body.id_token as string, other.id)).rejects.toThrow();
+    const keys = await fetch(`${stack.apiUrl}/api/v10/oauth2/keys`);
+    expect(keys.headers.get('content-type')).toBe('application/json');
+    const jwks = (await keys.json()) as { keys: Record<string, unknown>[] };
+    expect(jwks.keys[0]).toMatchObject({ kty: 'RSA', use: 'sig', alg: 'RS256', e: 'AQAB' });
+    expect(jwks.keys[0]).not.toHaveProperty('d');
+  });
+
+  it('comes with a code exchange for openid, echoing the nonce, and not without openid', async () => {
+    const app = world.application;
+    const token = async (scope: string, nonce?: string) => {
+      const { code } = await adminExpect(stack.admin, 200, 'POST', '/admin/oauth2/authorize', {
+        client_id: app.id,
+        user_id: fullAccount.id,
+        scope,
+        redirect_uri: REDIRECT,
+        ...(nonce === undefined ? {} : { nonce }),
+      });
+      const response = await fetch(`${stack.apiUrl}/api/v10/oauth2/token`, {
+        method: 'POST',
+        headers: {
+          'Content-Type': 'application/x-www-form-urlencoded',
+          Authorization: `Basic ${Buffer.from(`${app.id}:${app.clientSecret}`).toString('base64')}`,
+        },
+        body: new URLSearchParams({
+          grant_type: 'authorization_code',
+          code,
+          redirect_uri: REDIRECT,
+        }).toString(),
+      });
+      expect(response.status).toBe(200);
+      return (await response.json()) as Record<string, unknown>;
+    };
+    const withOpenId = await token('openid identify', 'nonce-42');
+    expect((withOpenId.scope as string).split(' ').sort()).toEqual(['identify', 'openid']);
+    const claims = await verifyIdToken(withOpenId.id_token as string, app.id, 'nonce-42');
+    expect(claims.sub).toBe(fullAccount.id);
+    expect(await token('identify')).not.toHaveProperty('id_token');
+  });
+});
+
+/** A full account of the demo application: a code for `identify sdk.social_layer`. */
+async function newFullAccount(username: string): Promise<{ id: string; code: () => Promise<string> }> {
+  const user = await createUser(stack, { username });
+  return {
+    id: user.id,
+    code: async () =>
+      (
+        await adminExpect(stack.admin, 200, 'POST', '/admin/oauth2/authorize', {
+          client_id: world.application.id,
+          user_id: user.id,
+          scope: 'identify sdk.social_layer',
+          redirect_uri: REDIRECT,
+        })
+      ).code as string,
+  };
+}
+
+/** The game backend's merge: the code exchange (HTTP Basic) with the provisional identity's credential. */
+async function mergeExchange(code: string, externalAuthType: string, externalAuthToken: string) {
+  const app = world.application;
+  const response = await fetch(`${stack.apiUrl}/api/v10/oauth2/token`, {
+    method: 'POST',
+    headers: {
+      'Content-Type': 'application/x-www-form-urlencoded',
+      Authorization: `Basic ${Buffer.from(`${app.id}:${app.clientSecret}`).toString('base64')}`,
+    },
+    body: new URLSearchParams({
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: REDIRECT,
+      external_auth_type: externalAuthType,
+      external_auth_token: externalAuthToken,
+    }).toString(),
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, any> };
+}
+
+/** Polls `read` until `done` holds, failing after `ms`. */
+async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 15_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`not done within ${ms} ms: ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe('merging a provisional account into a full account', () => {
+  it('moves its lobby memberships to the full account and retires its tokens', async () => {
+    const player = await botEndpoint({ external_user_id: 'merge-player', preferred_global_name: 'Pat' });
+    const bearer = `Bearer ${player.body.access_token}`;
+    const provisionalId = (await api(stack, 'GET', '/users/@me', { token: bearer })).body.id as string;
+    const lobby = await api(stack, 'PUT', '/lobbies', { token: bearer, body: { secret: 'merge-lobby' } });
+    expect(lobby.status).toBe(200);
+    const person = await newFullAccount('merger');
+
+    const merged = await mergeExchange(
+      await person.code(),
+      'DISCORD_BOT_ISSUED_ACCESS_TOKEN',
+      player.body.access_token as string,
+    );
+    expect(merged.status).toBe(200);
+    expect(merged.body).toMatchObject({
+      token_type: 'Bearer',
+      scope: expect.stringContaining('sdk.social_layer'),
+    });
+    const fullBearer = `Bearer ${merged.body.access_token}`;
+    expect((await api(stack, 'GET', '/users/@me', { token: fullBearer })).body.id).toBe(person.id);
+    // The provisional token is dead at once; the identity is the full account's (530010).
+    expect((await api(stack, 'GET', '/users/@me', { token: bearer })).status).toBe(401);
+    const again = await botEndpoint({ external_user_id: 'merge-player' });
+    expect([again.status, again.body.code]).toEqual([400, 530010]);
+    expect(again.body).toEqual({
+      code: 530010,
+      message: 'User account is non-provisional and should be authed through OAuth2',
+      user_id: person.id,
+      provider_type: 'DISCORD_BOT',
+      provider_id: null,
+      provider_issued_user_id: 'merge-player',
+    });
+
+    // The lobby membership moves asynchronously (lobby consumes oauth.user.merged).
+    const members = await eventually(
+      async () =>
+        (await api(stack, 'GET', `/lobbies/${lobby.body.id}`, { token: bot() })).body.members as {
+          id: string;
+        }[],
+      (list) => list.some((m) => m.id === person.id),
+    );
+    expect(members.map((m) => m.id)).toEqual([person.id]);
+    expect(members.map((m) => m.id)).not.toContain(provisionalId);
+    const said = await api(stack, 'POST', `/lobbies/${lobby.body.id}/messages`, {
+      token: fullBearer,
+      body: { content: 'merged' },
+    });
+    expect(said.status).toBe(201);
+  });
+
+  it('refuses with 50025, 530014, 530023, changing nothing, never a 5xx', async () => {
+    const person = await newFullAccount('refused-merger');
+    const code = await person.code();
+    const foreign = await botEndpoint({ external_user_id: 'someone' }, `Bot ${other.bot_token}`);
+    const cases: [string, string, number, number][] = [
+      ['DISCORD_BOT_ISSUED_ACCESS_TOKEN', 'not-a-token', 403, 50025],
+      ['DISCORD_BOT_ISSUED_ACCESS_TOKEN', foreign.body.access_token as string, 403, 50025],
+      ['DISCORD_BOT_ISSUED_ACCESS_TOKEN', 'x'.repeat(10241), 403, 50025],
+      ['NOT_A_TYPE', 'x', 403, 50025],
+      ['OIDC', 'not.a.jwt', 403, 50025],
+      ['DISCORD_BOT_ISSUED_ACCESS_TOKEN', fullAccount.bearer.slice('Bearer '.length), 400, 530014],
+    ];
+    for (const [type, token, status, code_] of cases) {
+      const answer = await mergeExchange(code, type, token);
+      expect([type, answer.status, answer.body.code]).toEqual([type, status, code_]);
+    }
+    // The code was not spent by the refusals: a merge with a good token works.
+    const first = await botEndpoint({ external_user_id: 'refused-1' });
+    expect(
+      (await mergeExchange(code, 'DISCORD_BOT_ISSUED_ACCESS_TOKEN', first.body.access_token)).status,
+    ).toBe(200);
+    // A second identity of this application for the same full account: 530023.
+    const second = await botEndpoint({ external_user_id: 'refused-2' });
+    const tooMany = await mergeExchange(
+      await person.code(),
+      'DISCORD_BOT_ISSUED_ACCESS_TOKEN',
+      second.body.access_token,
+    );
+    expect([tooMany.status, tooMany.body.code]).toEqual([400, 530023]);
+    expect(
+      (await api(stack, 'GET', '/users/@me', { token: `Bearer ${second.body.access_token}` })).status,
+    ).toBe(200);
+  });
+});
+
+describe('unmerging', () => {
+  it('gives the identity back to a new provisional account and ends the full account’s tokens (204)', async () => {
+    const player = await botEndpoint({ external_user_id: 'unmerge-player' });
+    const person = await newFullAccount('unmerger');
+    const merged = await mergeExchange(
+      await person.code(),
+      'DISCORD_BOT_ISSUED_ACCESS_TOKEN',
+      player.body.access_token,
+    );
+    const fullBearer = `Bearer ${merged.body.access_token}`;
+    expect((await api(stack, 'GET', '/users/@me', { token: fullBearer })).status).toBe(200);
+
+    const unmerge = (body: unknown, token = bot()) =>
+      api(stack, 'POST', '/partner-sdk/provisional-accounts/unmerge/bot', { token, body });
+    expect((await unmerge({ external_user_id: 'unmerge-player' })).status).toBe(204);
+    expect((await api(stack, 'GET', '/users/@me', { token: fullBearer })).status).toBe(401);
+    const back = await botEndpoint({ external_user_id: 'unmerge-player' });
+    expect(back.status).toBe(200);
+    const me = await api(stack, 'GET', '/users/@me', { token: `Bearer ${back.body.access_token}` });
+    expect(me.body.id).not.toBe(person.id);
+    expect(me.body.flags).toBe(1 << 23);
+
+    const again = await unmerge({ external_user_id: 'unmerge-player' });
+    expect([again.status, again.body.code]).toEqual([400, 50229]);
+    expect((await unmerge({ external_user_id: 'never-seen' })).status).toBe(404);
+    for (const body of [{}, { external_user_id: 'x'.repeat(1025) }, { external_user_id: 'a\u0000' }, [1]]) {
+      const bad = await unmerge(body);
+      expect([bad.status, bad.body.code]).toEqual([400, bad.body.code === 50109 ? 50109 : 50035]);
+    }
+    expect((await unmerge({ external_user_id: 'x' }, fullAccount.bearer)).body.code).toBe(20002);
+    expect((await unmerge({ external_user_id: 'x' }, '')).status).toBe(401);
+    const client = await api(stack, 'POST', '/partner-sdk/provisional-accounts/unmerge', {
+      body: {
+        client_id: world.application.id,
+        client_secret: 'wrong',
+        external_auth_type: 'STEAM_SESSION_TICKET',
+        external_auth_token: 'x',
+      },
+    });
+    expect([client.status, client.body.code]).toEqual([400, 530007]);
+  });
+});
+
+describe('bans', () => {
+  let receiver: WebhookReceiver;
+  afterAll(async () => {
+    await receiver?.stop();
+  });
+
+  it('delete the tokens at once, tell the app’s webhook, and restrict the player until the ban lifts', async () => {
+    const app = world.application;
+    receiver = await new WebhookReceiver(app.verifyKey).start();
+    await adminExpect(stack.admin, 200, 'PATCH', `/admin/applications/${app.id}`, {
+      event_webhooks_url: receiver.url,
+      event_webhooks_types: ['APPLICATION_DEAUTHORIZED'],
+      event_webhooks_status: 2,
+    });
+    const player = await botEndpoint({ external_user_id: 'banned-player' });
+    const person = await newFullAccount('banned');
+    const merged = await mergeExchange(
+      await person.code(),
+      'DISCORD_BOT_ISSUED_ACCESS_TOKEN',
+      player.body.access_token,
+    );
+    const fullBearer = `Bearer ${merged.body.access_token}`;
+    expect((await api(stack, 'GET', '/users/@me', { token: fullBearer })).status).toBe(200);
+
+    const until = new Date(Date.now() + 3_600_000).toISOString();
+    const ban = await stack.admin('POST', `/admin/users/${person.id}/ban`, { reason: 'cheating', until });
+    expect([ban.status, ban.body]).toEqual([200, { user_id: person.id, reason: 'cheating', until }]);
+    expect((await api(stack, 'GET', '/users/@me', { token: fullBearer })).status).toBe(401);
+    const refresh = await fetch(`${stack.apiUrl}/api/v10/oauth2/token`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'refresh_token',
+        refresh_token: merged.body.refresh_token,
+        client_id: app.id,
+        client_secret: app.clientSecret,
+      }).toString(),
+    });
+    expect([refresh.status, ((await refresh.json()) as { error: string }).error]).toEqual([
+      400,
+      'invalid_grant',
+    ]);
+
+    // APPLICATION_DEAUTHORIZED with the user, signed (discord-interactions' verifyKey).
+    const event = await eventually(
+      async () => receiver.events().find((r) => r.body?.event?.type === 'APPLICATION_DEAUTHORIZED'),
+      (found) => found !== undefined,
+    );
+    expect(event!.body).toMatchObject({
+      application_id: app.id,
+      event: { data: { user: { id: person.id } } },
+    });
+
+    // The identity has a restricted provisional account: its merge fails with 530017.
+    const restricted = await botEndpoint({ external_user_id: 'banned-player' });
+    expect(restricted.status).toBe(200);
+    const other_ = await newFullAccount('after-ban');
+    const code = await other_.code();
+    const refused = await mergeExchange(
+      code,
+      'DISCORD_BOT_ISSUED_ACCESS_TOKEN',
+      restricted.body.access_token,
+    );
+    expect([refused.status, refused.body.code]).toEqual([400, 530017]);
+    expect((await stack.admin('DELETE', `/admin/users/${person.id}/ban`)).status).toBe(204);
+    const allowed = await mergeExchange(
+      code,
+      'DISCORD_BOT_ISSUED_ACCESS_TOKEN',
+      restricted.body.access_token,
+    );
+    expect(allowed.status).toBe(200);
+
+    for (const body of [{ until: 'soon' }, { until: '2001-01-01T00:00:00Z' }, { reason: 'r'.repeat(513) }]) {
+      const bad = await stack.admin('POST', `/admin/users/${person.id}/ban`, body);
+      expect([bad.status, bad.body.code]).toEqual([400, 50035]);
+    }
+    expect((await stack.admin('POST', '/admin/users/18446744073709551616/ban', {})).status).toBe(400);
+    expect((await stack.admin('POST', '/admin/users/1/ban', {})).status).toBe(404);
+  });
+});
+
+describe('USER_UPDATE on a rename', () => {
+  it('reaches the provisional player’s gateway sessions with the new name', async () => {
+    const player = await botEndpoint({ external_user_id: 'gateway-renamer', preferred_global_name: 'Old' });
+    const bearer = `Bearer ${player.body.access_token}`;
+    const id = (await api(stack, 'GET', '/users/@me', { token: bearer })).body.id as string;
+    // A session of the player (the admin API's): the SDK's gateway connection stands in.
+    const session = await adminExpect(stack.admin, 201, 'POST', `/admin/users/${id}/sessions`, {});
+    const gatewayUrl = ((await (await fetch(`${stack.apiUrl}/api/v10/gateway`)).json()) as { url: string })
+      .url;
+    const client = await GatewayTestClient.connect(gatewayUrl);
+    try {
+      await client.identify(session.token as string, { intents: undefined, capabilities: 16381 });
+      const renamed = await api(stack, 'PATCH', '/users/@me/account', {
+        token: bearer,
+        body: { global_name: 'New' },
+      });
+      expect(renamed.status).toBe(200);
+      const update = await client.dispatch('USER_UPDATE', 15_000);
+      expect(update.d).toMatchObject({ id, global_name: 'New', public_flags: 1 << 23 });
+    } finally {
+      client.close();
     }
   });
 });

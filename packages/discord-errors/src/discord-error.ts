@@ -15,7 +15,12 @@ export interface DiscordErrorBody {
   code: number;
   message: string;
   errors?: ErrorTree;
+  /** A few errors carry fields of their own at the top level (530010: `user_id`, `provider_type`…). */
+  [field: string]: unknown;
 }
+
+/** Top-level fields an error body carries besides `code`, `message` and `errors`. */
+export type ErrorBodyFields = Readonly<Record<string, string | number | boolean | null>>;
 
 /**
  * The one error type that reaches a client: HTTP status + Discord error body. Domain
@@ -28,15 +33,15 @@ export class DiscordError extends Error {
     readonly code: number,
     message: string,
     readonly errors?: ErrorTree,
+    readonly fields?: ErrorBodyFields,
   ) {
     super(message);
     this.name = new.target.name;
   }
 
   toBody(): DiscordErrorBody {
-    return this.errors === undefined
-      ? { code: this.code, message: this.message }
-      : { code: this.code, message: this.message, errors: this.errors };
+    const head = { ...this.fields, code: this.code, message: this.message };
+    return this.errors === undefined ? head : { ...head, errors: this.errors };
   }
 }
 

@@ -5,6 +5,8 @@ import {
   applicationBotTokenReset,
   applicationCredentialsChanged,
   applicationDeauthorized,
+  userMerged,
+  userUpdated,
 } from './catalog/oauth-events';
 import {
   entitlementCreated,
@@ -65,6 +67,8 @@ export const EVENT_CATALOG = {
   'oauth.application.deauthorized': applicationDeauthorized,
   'oauth.application.bot_token_reset': applicationBotTokenReset,
   'oauth.application.credentials_changed': applicationCredentialsChanged,
+  'oauth.user.merged': userMerged,
+  'oauth.user.updated': userUpdated,
   'oauth.entitlement.created': entitlementCreated,
   'oauth.entitlement.updated': entitlementUpdated,
   'oauth.entitlement.deleted': entitlementDeleted,

@@ -31,6 +31,14 @@ export const EVENT_DOCS: { readonly [N in EventName]: EventDoc } = {
     producer: 'oauth: flags, owner or public client changed, or tokens revoked without a deauthorization',
     consumers: 'api-gateway: drops cached tokens',
   },
+  'oauth.user.merged': {
+    producer: 'oauth: a code exchange merges a provisional account into a full account (Social SDK)',
+    consumers: "lobby: the provisional account's lobby memberships move to the full account",
+  },
+  'oauth.user.updated': {
+    producer: 'oauth: a provisional account is renamed (PATCH /users/@me/account)',
+    consumers: "dispatcher: USER_UPDATE (the user as others see them) to the user's sessions",
+  },
   'oauth.entitlement.created': {
     producer: 'oauth: a purchase, a test entitlement or a subscription grants an SKU',
     consumers: 'dispatcher: ENTITLEMENT_CREATE to the bot and as a webhook event',

@@ -4,6 +4,7 @@ import {
   DiscordError,
   OAuth2Error,
   type DiscordErrorBody,
+  type ErrorBodyFields,
   type ErrorLeaf,
   type ErrorTree,
   type OAuth2ErrorBody,
@@ -152,8 +153,14 @@ export function fromGrpcError(error: unknown): DiscordError | undefined {
     const oauth2 = JSON.parse(detail.bodyJson) as OAuth2ErrorBody;
     return new OAuth2Error(detail.httpStatus, oauth2.error, oauth2.error_description, detail.headers ?? {});
   }
-  const body = JSON.parse(detail.bodyJson) as DiscordErrorBody;
-  return new DiscordError(detail.httpStatus, body.code, body.message, body.errors);
+  const { code, message, errors, ...fields } = JSON.parse(detail.bodyJson) as DiscordErrorBody;
+  return new DiscordError(
+    detail.httpStatus,
+    code,
+    message,
+    errors,
+    Object.keys(fields).length > 0 ? (fields as ErrorBodyFields) : undefined,
+  );
 }
 
 /** Whether a failed call carries a service's error detail (else it failed in transport). */

@@ -68,4 +68,27 @@ describe('boundedErrorBody', () => {
     expect(back?.httpStatus).toBe(400);
     expect(back?.code).toBe(50035);
   });
+
+  it('carries an error’s own top-level fields (530010’s) through toGrpcError and fromGrpcError', () => {
+    const fields = {
+      user_id: '5',
+      provider_type: 'DISCORD_BOT',
+      provider_id: null,
+      provider_issued_user_id: 'p',
+    };
+    const error = new DiscordError(400, 530010, 'User account is non-provisional', undefined, fields);
+    expect(error.toBody()).toEqual({ ...fields, code: 530010, message: 'User account is non-provisional' });
+    const back = fromGrpcError(Object.assign(new Error('x'), toGrpcError(error)) as ServiceError);
+    expect(back?.toBody()).toEqual(error.toBody());
+    expect(back?.fields).toEqual(fields);
+    // An error without fields comes back without any.
+    const plain = fromGrpcError(
+      Object.assign(
+        new Error('x'),
+        toGrpcError(new DiscordError(404, 10013, 'Unknown User')),
+      ) as ServiceError,
+    );
+    expect(plain?.fields).toBeUndefined();
+    expect(plain?.toBody()).toEqual({ code: 10013, message: 'Unknown User' });
+  });
 });

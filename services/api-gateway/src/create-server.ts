@@ -43,6 +43,8 @@ import { monetizationRoutes } from './handlers/monetization-routes';
 import { provisionalAccountRoutes } from './handlers/provisional-account-routes';
 import { lobbyRoutes, type LobbyRateLimits } from './handlers/lobby-routes';
 import { oauth2Routes } from './handlers/oauth2-routes';
+import { openIdRoutes } from './handlers/openid-routes';
+import { createIssuerOf } from './http/issuer-of';
 import { userRoutes } from './handlers/user-routes';
 
 /** What api-gateway's HTTP server is built from. */
@@ -134,6 +136,8 @@ function createApp(deps: ServerDeps): Express {
       }
     : undefined;
   const interactions = interactionRoutes(deps.clients, deps.auth, readBody, uploads);
+  const issuerOf = createIssuerOf(deps.publicBaseUrl);
+  const openId = openIdRoutes(deps.clients, issuerOf);
   // One table per base path, so that its 404/405 fallbacks know every route of it.
   mountRoutes(
     app,
@@ -147,7 +151,8 @@ function createApp(deps: ServerDeps): Express {
       ...gatewayRoutes(deps.clients, deps.auth),
       ...interactions.invocation,
       ...interactions.responses,
-      ...oauth2Routes(deps.clients, deps.auth, readBody, deps.maxBodyBytes),
+      ...oauth2Routes(deps.clients, deps.auth, readBody, deps.maxBodyBytes, issuerOf),
+      ...openId.api,
       ...userRoutes(deps.clients, deps.auth),
       ...dmChannelRoutes(deps.clients, deps.auth, readBody),
       ...voiceStatusRoutes(deps.clients, deps.auth, readBody),
@@ -159,7 +164,7 @@ function createApp(deps: ServerDeps): Express {
       ...messageRoutes(deps.clients, deps.auth, readBody, uploads),
       ...guildChannelRoutes(deps.clients, deps.auth, readBody),
       ...monetizationRoutes(deps.clients, deps.auth, readBody),
-      ...provisionalAccountRoutes(deps.clients, deps.auth, readBody),
+      ...provisionalAccountRoutes(deps.clients, deps.auth, readBody, issuerOf),
       ...lobbyRoutes(deps.clients.lobby, deps.auth, readBody, {
         limiter: new ApplicationRateLimiter(counters),
         lobby: deps.lobbyRateLimits ?? NO_LOBBY_LIMITS,
@@ -172,6 +177,8 @@ function createApp(deps: ServerDeps): Express {
   // through API v9: that one route is served there too, in the same rate-limit windows as
   // under v10 (one limiter, one route id). The rest of v9 is not served: 404.
   mountRoutes(app, '/api/v9', interactions.invocation, limiter, recorder);
+  // OpenID Connect discovery, at the site root as a JOSE library expects it (facts A.6).
+  mountRoutes(app, '/.well-known', openId.wellKnown, limiter);
   mountRoutes(app, '/admin', [...adminRoutes(deps.clients, deps.auth, readBody, deps.adminToken, control)]);
   // Discord's CDN path for message attachments, outside the API's base.
   if (deps.blobs) {

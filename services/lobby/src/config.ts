@@ -20,6 +20,8 @@ const schema = z.object({
   LOBBY_IDLE_SECOND_MS: z.coerce.number().int().positive().default(1000),
   /** How often lobbies past their idle timeout, and messages past 72 hours, are removed. */
   LOBBY_SWEEP_INTERVAL_MS: z.coerce.number().int().positive().default(5000),
+  /** The durable consumer (shared by the replicas) that moves merged provisional accounts' memberships. */
+  MERGE_CONSUMER_NAME: z.string().default('lobby-merges'),
 });
 
 /** The parsed environment of lobby. */

@@ -1,4 +1,5 @@
 import { eventStreamOf, startOutboxRelay } from '@acs/events';
+import { followMerges } from './events/follow-merges';
 import { loadOAuthProto, loadPermissionsProto } from '@acs/protos';
 import {
   createDatabasePool,
@@ -51,6 +52,13 @@ export async function startService(
     name: SERVICE_NAME,
     events: eventStreamOf(config),
   });
+  const merges = followMerges({
+    natsUrl: config.NATS_URL,
+    events: eventStreamOf(config),
+    consumerName: config.MERGE_CONSUMER_NAME,
+    pool,
+    logger,
+  });
 
   const server = createServer({
     logger,
@@ -71,6 +79,7 @@ export async function startService(
     [
       { name: 'grpc', run: () => server.drain() },
       { name: 'idle sweeper', run: () => sweeper.stop() },
+      { name: 'merge consumer', run: () => merges.stop() },
       { name: 'outbox relay', run: () => relay.stop() },
       { name: 'oauth client', run: () => oauthGrpc.close() },
       { name: 'permissions client', run: () => permissionsGrpc.close() },

@@ -37,3 +37,17 @@ export const applicationCredentialsChanged = z.object({
   application_id: snowflake,
   changed: z.array(z.enum(['flags', 'owner_id', 'public_client', 'tokens_revoked'])).min(1),
 });
+
+/**
+ * A provisional account was merged into a full account of the application (facts A.4):
+ * its identities are the full account's now and its tokens are revoked; what it had
+ * elsewhere (lobby memberships) moves to the full account asynchronously.
+ */
+export const userMerged = z.object({
+  application_id: snowflake,
+  source_user_id: snowflake,
+  destination_user_id: snowflake,
+});
+
+/** A user's profile changed (a provisional account renamed): USER_UPDATE to their sessions. */
+export const userUpdated = z.object({ user_id: snowflake });

@@ -23,6 +23,13 @@ export class TokenCache {
     this.entries.set(key, principal, { ttl: ttlSeconds * 1000 });
   }
 
+  /** Forgets every token and session of a user (a ban). */
+  invalidateUser(userId: string): void {
+    for (const [key, principal] of this.entries.entries()) {
+      if ('userId' in principal && principal.userId === userId) this.entries.delete(key);
+    }
+  }
+
   /** Forgets every token of an application (token reset, flags changed). */
   invalidateApplication(applicationId: string): void {
     for (const [key, principal] of this.entries.entries()) {

@@ -21,6 +21,8 @@ export interface TokenGrant {
   /** '' when none is issued (client credentials). */
   refreshToken: string;
   scope: string;
+  /** '' when none is issued (a grant without `openid`). */
+  idToken: string;
 }
 
 /** An application object as JSON text (passed on to the client as is), with its flags. */
@@ -41,7 +43,13 @@ export interface OAuthClient {
   /** The principal of a credential of `kind`; 401 when oauth does not know it (or it was revoked). */
   resolveToken(kind: Principal['kind'], token: string): Promise<ResolvedToken>;
   /** The token endpoint: a grant for an authenticated client and the form's other parameters. */
-  exchangeToken(client: ClientAuthentication, params: Record<string, string>): Promise<TokenGrant>;
+  exchangeToken(
+    client: ClientAuthentication,
+    params: Record<string, string>,
+    issuer: string,
+  ): Promise<TokenGrant>;
+  /** `GET /oauth2/keys`: the JWKS of the keys that sign ID tokens, as JSON text. */
+  getIdTokenKeys(): Promise<string>;
   /** RFC 7009 revocation; the application whose token it was, when one was revoked. */
   revokeToken(
     client: ClientAuthentication,
@@ -146,15 +154,24 @@ export function createOAuthClient(client: oauth.OAuthServiceClient): OAuthClient
       };
     },
 
-    async exchangeToken(authentication, params) {
-      const answer = await callPeer(client, client.ExchangeToken, { ...wireClient(authentication), params });
+    async exchangeToken(authentication, params, issuer) {
+      const answer = await callPeer(client, client.ExchangeToken, {
+        ...wireClient(authentication),
+        params,
+        issuer,
+      });
       return {
         accessToken: answer.access_token,
         tokenType: answer.token_type,
         expiresIn: answer.expires_in,
         refreshToken: answer.refresh_token,
         scope: answer.scope,
+        idToken: answer.id_token,
       };
+    },
+
+    async getIdTokenKeys() {
+      return (await callPeer(client, client.GetIdTokenKeys, {})).jwks_json;
     },
 
     async revokeToken(authentication, token, tokenTypeHint) {

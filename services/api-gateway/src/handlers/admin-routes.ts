@@ -203,6 +203,25 @@ export function adminRoutes(
     },
     {
       method: 'post',
+      path: '/users/:user_id/ban',
+      handlers: w(async (req, res) => {
+        const user_id = snowflakeParam(req, 'user_id');
+        const ban = await oauth.provisional.ban(user_id, body(req));
+        // Its tokens and sessions must fail here at once (other replicas hear the events).
+        auth.cache.invalidateUser(user_id);
+        sendJson(res, 200, ban);
+      }),
+    },
+    {
+      method: 'delete',
+      path: '/users/:user_id/ban',
+      handlers: w(async (req, res) => {
+        await oauth.provisional.unban(snowflakeParam(req, 'user_id'));
+        sendNoContent(res);
+      }),
+    },
+    {
+      method: 'post',
       path: '/guilds',
       handlers: w(async (req, res) => {
         await assertUserField('owner_id', (req.body as { owner_id?: unknown } | undefined)?.owner_id);

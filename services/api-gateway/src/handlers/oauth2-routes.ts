@@ -7,6 +7,7 @@ import { readClientAuthentication } from '../domain/client-authentication';
 import { readFormBody } from '../http/read-form-body';
 import type { Route } from '../http/route-table';
 import { sendJson } from '../http/send-json';
+import type { IssuerOf } from '../http/issuer-of';
 import { requireBearer, requireBot } from '../domain/require-scope';
 import { verifyEndpointUrls } from './verify-endpoint-urls';
 
@@ -26,6 +27,7 @@ export function oauth2Routes(
   auth: Authenticator,
   readBody: RequestHandler[],
   maxBodyBytes: number,
+  issuerOf: IssuerOf,
 ): Route[] {
   const { oauth, dispatcher } = clients;
   const readForm = readFormBody(maxBodyBytes);
@@ -41,7 +43,7 @@ export function oauth2Routes(
     const { client, params } = readClientAuthentication(req.headers.authorization, req.form ?? {});
     let grant: TokenGrant;
     try {
-      grant = await oauth.exchangeToken(client, params);
+      grant = await oauth.exchangeToken(client, params, issuerOf(req));
     } catch (error) {
       // A failed exchange may have revoked a grant (code or refresh token reuse): drop
       // this client's cached tokens so that the revocation holds here at once.
@@ -50,12 +52,15 @@ export function oauth2Routes(
       }
       throw error;
     }
+    // A merge (facts A.4) revoked the provisional account's tokens: they fail here at once.
+    if (params.external_auth_token !== undefined) auth.cache.invalidateApplication(client.clientId);
     sendJson(res, 200, {
       access_token: grant.accessToken,
       token_type: grant.tokenType,
       expires_in: grant.expiresIn,
       ...(grant.refreshToken ? { refresh_token: grant.refreshToken } : {}),
       scope: grant.scope,
+      ...(grant.idToken ? { id_token: grant.idToken } : {}),
     });
   };
 

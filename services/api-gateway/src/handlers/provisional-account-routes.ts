@@ -4,7 +4,8 @@ import type { PeerClients } from '../clients/peer-clients';
 import { requireBearer, requireBot, requireScope } from '../domain/require-scope';
 import { SOCIAL_LAYER_SCOPE } from './lobby-routes';
 import type { Route } from '../http/route-table';
-import { sendJson } from '../http/send-json';
+import { sendJson, sendNoContent } from '../http/send-json';
+import type { IssuerOf } from '../http/issuer-of';
 
 /**
  * The Social SDK's provisional-account routes (facts A.1, A.2): `POST /partner-sdk/token/bot`
@@ -19,13 +20,18 @@ export function provisionalAccountRoutes(
   clients: PeerClients,
   auth: Authenticator,
   readBody: RequestHandler[],
+  issuerOf: IssuerOf,
 ): Route[] {
   const { provisional } = clients.oauth;
 
   const botToken: RequestHandler = async (req, res) => {
     const principal = await auth.authenticate(req);
     requireBot(principal);
-    sendJson(res, 200, await provisional.issueBotToken(principal.applicationId, req.rawBody ?? ''));
+    sendJson(
+      res,
+      200,
+      await provisional.issueBotToken(principal.applicationId, req.rawBody ?? '', issuerOf(req)),
+    );
   };
 
   const rename: RequestHandler = async (req, res) => {
@@ -39,8 +45,23 @@ export function provisionalAccountRoutes(
     );
   };
 
+  // Unmerges (facts A.4b): 204; the full account's tokens for the app die at once here too.
+  const unmergeBot: RequestHandler = async (req, res) => {
+    const principal = await auth.authenticate(req);
+    requireBot(principal);
+    auth.cache.invalidateApplication(
+      await provisional.unmergeBot(principal.applicationId, req.rawBody ?? ''),
+    );
+    sendNoContent(res);
+  };
+
+  const unmerge: RequestHandler = async (req, res) => {
+    auth.cache.invalidateApplication(await provisional.unmerge(req.rawBody ?? ''));
+    sendNoContent(res);
+  };
+
   const exchange: RequestHandler = async (req, res) => {
-    sendJson(res, 200, await provisional.exchange(req.rawBody ?? ''));
+    sendJson(res, 200, await provisional.exchange(req.rawBody ?? '', issuerOf(req)));
   };
 
   return [
@@ -51,6 +72,13 @@ export function provisionalAccountRoutes(
       credential: 'token',
     },
     { method: 'post', path: '/partner-sdk/token', handlers: [...readBody, exchange] },
+    {
+      method: 'post',
+      path: '/partner-sdk/provisional-accounts/unmerge/bot',
+      handlers: [...readBody, unmergeBot],
+      credential: 'token',
+    },
+    { method: 'post', path: '/partner-sdk/provisional-accounts/unmerge', handlers: [...readBody, unmerge] },
     { method: 'patch', path: '/users/@me/account', handlers: [...readBody, rename], credential: 'token' },
   ];
 }

@@ -249,21 +249,27 @@ describe('the oauth client', () => {
   it('sends the client authentication and the form, and keeps an OAuth2Error an OAuth2Error', async () => {
     const client = { clientId: APP, clientSecret: 's3cret', method: 'basic' as const };
     expect(
-      await peers.oauth.exchangeToken(client, { grant_type: 'authorization_code', code: 'fresh' }),
+      await peers.oauth.exchangeToken(
+        client,
+        { grant_type: 'authorization_code', code: 'fresh' },
+        'https://acs.example',
+      ),
     ).toEqual({
       accessToken: 'at',
       tokenType: 'Bearer',
       expiresIn: 604800,
       refreshToken: '',
       scope: 'identify',
+      idToken: '',
     });
     expect(received.get('ExchangeToken')).toEqual({
       client_id: APP,
       client_secret: 's3cret',
       auth_method: 'CLIENT_AUTH_METHOD_BASIC',
       params: { grant_type: 'authorization_code', code: 'fresh' },
+      issuer: 'https://acs.example',
     });
-    const refused = await peers.oauth.exchangeToken(client, { code: 'spent' }).catch((e) => e);
+    const refused = await peers.oauth.exchangeToken(client, { code: 'spent' }, '').catch((e) => e);
     expect(refused).toBeInstanceOf(OAuth2Error);
     expect((refused as OAuth2Error).error).toBe('invalid_grant');
   });

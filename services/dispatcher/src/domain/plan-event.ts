@@ -2,6 +2,7 @@ import type { CheckedEvent } from '@acs/events';
 import { INTERACTION_EVENTS } from './plan-interaction-event';
 import { GUILD_EVENTS } from './plan-guild-event';
 import { LOBBY_EVENTS } from './plan-lobby-event';
+import { USER_EVENTS } from './plan-user-event';
 import { VOICE_EVENTS } from './plan-voice-event';
 import { CHANNEL_EVENTS } from './plan-channel-event';
 import { CHANNEL_MESSAGE_EVENTS } from './plan-channel-message-event';
@@ -33,6 +34,7 @@ export const DISPATCHED_EVENTS = [
   ...APPLICATION_EVENTS,
   ...INTERACTION_EVENTS,
   ...LOBBY_EVENTS,
+  ...USER_EVENTS,
   ...VOICE_EVENTS,
   ...GUILD_EVENTS,
   ...CHANNEL_EVENTS,

@@ -13,6 +13,7 @@ import {
   planChannelMessageEvent,
 } from '../domain/plan-channel-message-event';
 import { isLobbyEvent, planLobbyEvent, type LobbyEvent } from '../domain/plan-lobby-event';
+import { isUserEvent, planUserEvent } from '../domain/plan-user-event';
 import { guildOfVoiceEvent, isVoiceEvent, planVoiceEvent } from '../domain/plan-voice-event';
 import { eventWebhookBody } from '../domain/webhook-body';
 import type { NewDelivery } from '../store/delivery-store';
@@ -43,6 +44,9 @@ export async function planDeliveries(
     return { webhook: null, gateway: planChannelMessageEvent(event, bots) };
   }
   if (isLobbyEvent(event)) return planLobbyDeliveries(event, oauth);
+  if (isUserEvent(event)) {
+    return { webhook: null, gateway: planUserEvent(event, await userOf(oauth, event.data.user_id)) };
+  }
   if (isVoiceEvent(event)) {
     const guildId = guildOfVoiceEvent(event);
     const bots = (await permissions.guildBots([guildId])).get(guildId) ?? [];

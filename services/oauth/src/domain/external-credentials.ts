@@ -1,3 +1,4 @@
+import { SocialSdkErrorCode } from '@acs/discord-errors';
 import { FormErrors } from '@acs/validation';
 import { ErrorCode } from './error-codes';
 import { secretMatches } from './hash-secret';
@@ -52,17 +53,17 @@ export function generateTestExternalToken(): string {
 
 /** 530007: the client is unknown, or its secret wrong or missing (facts A.1). */
 export function invalidClientSecretError(): ProvisionalAccountError {
-  return new ProvisionalAccountError(530007, 'Client secret invalid');
+  return new ProvisionalAccountError(SocialSdkErrorCode.CLIENT_SECRET_INVALID, 'Client secret invalid');
 }
 
 /** 530020: a token the provider did not issue to this application ([Inf]: the code of an invalid JWT). */
 export function invalidExternalTokenError(): ProvisionalAccountError {
-  return new ProvisionalAccountError(530020, 'Invalid external auth token');
+  return new ProvisionalAccountError(SocialSdkErrorCode.INVALID_JWT, 'Invalid external auth token');
 }
 
 /** 530001: the provider's token expired. */
 export function expiredExternalTokenError(): ProvisionalAccountError {
-  return new ProvisionalAccountError(530001, 'External auth token expired');
+  return new ProvisionalAccountError(SocialSdkErrorCode.ID_TOKEN_EXPIRED, 'External auth token expired');
 }
 
 /** 400 / 50035 at `external_auth_type` unless the application has an identity provider of that type. */

@@ -13,6 +13,8 @@ export interface StoredCode {
   codeChallengeMethod: string | null;
   guildId: string | null;
   permissions: string | null;
+  /** The request's nonce (scope openid), echoed in the ID token. */
+  nonce: string | null;
 }
 
 /**
@@ -37,6 +39,7 @@ export function issueAuthorizationCode(
       codeChallengeMethod: input.codeChallengeMethod,
       guildId: plan.install?.type === 0 ? plan.install.guildId : null,
       permissions: input.permissions,
+      nonce: input.nonce,
     },
   };
 }

@@ -1,4 +1,4 @@
-import { DiscordError } from '@acs/discord-errors';
+import { DiscordError, SocialSdkErrorCode, type ErrorBodyFields } from '@acs/discord-errors';
 import { FormErrors } from '@acs/validation';
 import { MAX_GLOBAL_NAME_LENGTH, MIN_GLOBAL_NAME_LENGTH } from './limits';
 import { addRequired, checkLength, getField, isAbsent, readString, type JsonObject } from './read-value';
@@ -29,16 +29,34 @@ export const PROVISIONAL_GRANT_KIND = 'provisional';
 
 /** 400 with a 5300xx code (facts A.1; the status of all but 530010 is [Inf] 400). */
 export class ProvisionalAccountError extends DiscordError {
-  constructor(code: number, message: string) {
-    super(400, code, message);
+  constructor(code: SocialSdkErrorCode, message: string, fields?: ErrorBodyFields) {
+    super(400, code, message, undefined, fields);
   }
 }
 
-/** 530010: the identity belongs to a full account, which authenticates through OAuth2. */
-export function nonProvisionalAccountError(): ProvisionalAccountError {
+/** The identity a 530010 names (UD's body: `provider_type`, `provider_id`, `provider_issued_user_id`). */
+export interface IdentityOfError {
+  userId: string;
+  authType: string;
+  externalUserId: string;
+}
+
+/**
+ * 530010: the identity belongs to a full account, which authenticates through OAuth2; the
+ * body names the account and the identity (UD): `provider_type` is `DISCORD_BOT` for the bot
+ * endpoint's identities, else the `external_auth_type`; `provider_id` the issuer of an OIDC
+ * provider (none is verified yet: null).
+ */
+export function nonProvisionalAccountError(identity?: IdentityOfError): ProvisionalAccountError {
   return new ProvisionalAccountError(
-    530010,
+    SocialSdkErrorCode.ACCOUNT_NOT_PROVISIONAL,
     'User account is non-provisional and should be authed through OAuth2',
+    identity && {
+      user_id: identity.userId,
+      provider_type: identity.authType,
+      provider_id: null,
+      provider_issued_user_id: identity.externalUserId,
+    },
   );
 }
 
@@ -58,6 +76,14 @@ export function readExternalUserId(body: JsonObject, errors: FormErrors): string
   const id = readString(value, errors, ['external_user_id']);
   if (id === undefined) return '';
   return checkLength(id, 1, MAX_EXTERNAL_USER_ID_LENGTH, errors, ['external_user_id']) ? id : '';
+}
+
+/** Validates a bot unmerge body (`external_user_id`, 1-1024, required); 400 / 50035 otherwise. */
+export function validateUnmergeBotBody(body: JsonObject): string {
+  const errors = new FormErrors();
+  const externalUserId = readExternalUserId(body, errors);
+  errors.throwIfAny();
+  return externalUserId;
 }
 
 /** Validates a Bot Token Endpoint body; 400 / 50035 with every error found. */
@@ -82,6 +108,9 @@ export function validateBotTokenBody(body: JsonObject): BotTokenRequest {
 /** An identity as the store found it, with its account. */
 export interface FoundIdentity {
   userId: string;
+  /** The identity's provider type and the provider's id of the player. */
+  authType: string;
+  externalUserId: string;
   /** The owning application of a provisional account; null for a full account. */
   provisionalApplicationId: string | null;
 }
@@ -122,7 +151,7 @@ export function planProvisionalAccount(
       },
     };
   }
-  if (found.provisionalApplicationId !== applicationId) throw nonProvisionalAccountError();
+  if (found.provisionalApplicationId !== applicationId) throw nonProvisionalAccountError(found);
   return { kind: 'existing', userId: found.userId };
 }
 
@@ -134,13 +163,14 @@ export function provisionalUsername(userId: string): string {
   return `provisional_${BigInt(userId).toString(36)}`;
 }
 
-/** The `ProvisionalTokenResponse` (OAS) of a new access token. */
-export function renderProvisionalToken(accessToken: string): Record<string, unknown> {
+/** The `ProvisionalTokenResponse` (OAS) of a new access token and its ID token. */
+export function renderProvisionalToken(accessToken: string, idToken: string): Record<string, unknown> {
   return {
     access_token: accessToken,
     token_type: 'Bearer',
     expires_in: PROVISIONAL_TOKEN_TTL_SECONDS,
     scope: PROVISIONAL_SCOPES.join(' '),
+    id_token: idToken,
   };
 }
 

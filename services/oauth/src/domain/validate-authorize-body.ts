@@ -1,4 +1,5 @@
 import { ErrorCode } from './error-codes';
+import { MAX_NONCE_LENGTH } from './id-tokens';
 import { FormErrors, readBitSet } from '@acs/validation';
 import {
   INTEGRATION_TYPES,
@@ -36,6 +37,8 @@ export interface AuthorizeInput {
   integrationType: IntegrationType;
   codeChallenge: string | null;
   codeChallengeMethod: 'S256' | null;
+  /** `nonce` (OIDC), echoed as the ID token's claim; null when absent. */
+  nonce: string | null;
 }
 
 const CODE_CHALLENGE_PATTERN = /^[A-Za-z0-9._~-]+$/;
@@ -57,6 +60,7 @@ export function validateAuthorizeBody(body: JsonObject): AuthorizeInput {
     integrationType: readIntegrationType(field('integration_type'), errors),
     codeChallenge: null,
     codeChallengeMethod: null,
+    nonce: readOptionalString(field('nonce'), errors, 'nonce', MAX_NONCE_LENGTH),
   };
   readPkce(body, input, errors);
   errors.throwIfAny();

@@ -1,9 +1,11 @@
+import { createAccountLinkHandlers } from './account-link-handlers';
 import { createApplicationHandlers } from './application-handlers';
 import { createAuthorizeHandlers } from './authorize-handlers';
 import { createCurrentUserHandlers } from './current-user-handlers';
 import { createDispatcherHandlers } from './dispatcher-handlers';
 import { createGuildInstallationHandlers } from './guild-installation-handlers';
 import type { HandlerDeps } from './handler-deps';
+import { createIdTokenHandlers } from './id-token-handlers';
 import { createInstallationHandlers } from './installation-handlers';
 import { createInvocationHandlers } from './invocation-handlers';
 import { createMonetizationHandlers } from './monetization-handlers';
@@ -27,6 +29,8 @@ export function createHandlers(deps: HandlerDeps) {
     ...createInvocationHandlers(deps),
     ...createMonetizationHandlers(deps),
     ...createProvisionalAccountHandlers(deps),
+    ...createIdTokenHandlers(deps),
+    ...createAccountLinkHandlers(deps),
   };
 }
 

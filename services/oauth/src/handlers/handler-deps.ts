@@ -1,11 +1,13 @@
 import type { SnowflakeGenerator } from '@acs/snowflake';
 import type { PermissionsClient } from '../clients/permissions-client';
 import type { TokenLifetimes } from '../domain/token-lifetimes';
+import type { AccountLinkStore } from '../store/account-link-store';
 import type { ApplicationStore } from '../store/application-store';
 import type { ConnectionStore } from '../store/connection-store';
 import type { EventWebhookSettingsStore } from '../store/event-webhook-settings-store';
 import type { GrantStore } from '../store/grant-store';
 import type { GuildInstallationStore } from '../store/guild-installation-store';
+import type { IdTokenKeyStore } from '../store/id-token-key-store';
 import type { IdentityProviderStore } from '../store/identity-provider-store';
 import type { InstallationStore } from '../store/installation-store';
 import type { InvocationStore } from '../store/invocation-store';
@@ -28,6 +30,8 @@ export interface HandlerDeps {
   monetization: MonetizationStore;
   provisionalAccounts: ProvisionalAccountStore;
   identityProviders: IdentityProviderStore;
+  idTokenKeys: IdTokenKeyStore;
+  accountLinks: AccountLinkStore;
   /** How long codes and tokens live. */
   lifetimes: TokenLifetimes;
   permissions: PermissionsClient;

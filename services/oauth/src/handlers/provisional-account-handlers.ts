@@ -24,25 +24,38 @@ import { OAUTH2_TOKEN_LENGTH } from '../domain/limits';
 import { randomToken } from '../domain/random-token';
 import type { IdentityRequest } from '../store/provisional-account-store';
 import type { HandlerDeps } from './handler-deps';
+import { mintIdToken } from './id-token-handlers';
 
 /** Handlers of the Social SDK's provisional accounts (api-gateway's `/partner-sdk/…`). */
 export function createProvisionalAccountHandlers({
   provisionalAccounts,
   identityProviders,
   users,
+  idTokenKeys,
   snowflakes,
   now = () => new Date(),
 }: HandlerDeps) {
   /** Issues a 7-day token for the identity's account (created when new) and renders the answer. */
-  async function issue(request: IdentityRequest): Promise<oauth.ProvisionalTokenResponse> {
+  async function issue(request: IdentityRequest, issuer: string): Promise<oauth.ProvisionalTokenResponse> {
     const accessToken = randomToken(OAUTH2_TOKEN_LENGTH);
-    await provisionalAccounts.issueToken(request, {
+    // The key first: nothing after the write can fail.
+    const key = await idTokenKeys.signingKey();
+    const issuedAt = now();
+    const { userId } = await provisionalAccounts.issueToken(request, {
       newUserId: snowflakes.next(),
       grantId: snowflakes.next(),
       tokenHash: hashSecret(accessToken),
-      expiresAt: new Date(now().getTime() + PROVISIONAL_TOKEN_TTL_SECONDS * 1000),
+      expiresAt: new Date(issuedAt.getTime() + PROVISIONAL_TOKEN_TTL_SECONDS * 1000),
     });
-    return { token_json: JSON.stringify(renderProvisionalToken(accessToken)) };
+    const idToken = mintIdToken(key, {
+      issuer,
+      userId,
+      applicationId: request.applicationId,
+      issuedAt,
+      lifetimeSeconds: PROVISIONAL_TOKEN_TTL_SECONDS,
+      nonce: null,
+    });
+    return { token_json: JSON.stringify(renderProvisionalToken(accessToken, idToken)) };
   }
 
   return {
@@ -51,12 +64,15 @@ export function createProvisionalAccountHandlers({
     ): Promise<oauth.ProvisionalTokenResponse> {
       const applicationId = parseSnowflakeParam('application_id', request.application_id).toString();
       const body = validateBotTokenBody(parseJsonObject(request.body_json));
-      return issue({
-        applicationId,
-        authType: BOT_AUTH_TYPE,
-        externalUserId: body.externalUserId,
-        displayName: body.preferredGlobalName,
-      });
+      return issue(
+        {
+          applicationId,
+          authType: BOT_AUTH_TYPE,
+          externalUserId: body.externalUserId,
+          displayName: body.preferredGlobalName,
+        },
+        request.issuer,
+      );
     },
 
     async ExchangeExternalCredentials(
@@ -69,12 +85,15 @@ export function createProvisionalAccountHandlers({
         hashSecret(exchange.externalAuthToken),
       );
       const identity = planExchange(exchange, facts, now());
-      return issue({
-        applicationId: exchange.clientId,
-        authType: identity.externalAuthType,
-        externalUserId: identity.externalUserId,
-        displayName: null,
-      });
+      return issue(
+        {
+          applicationId: exchange.clientId,
+          authType: identity.externalAuthType,
+          externalUserId: identity.externalUserId,
+          displayName: null,
+        },
+        request.issuer,
+      );
     },
 
     async PutIdentityProvider(

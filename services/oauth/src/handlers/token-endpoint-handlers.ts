@@ -13,13 +13,16 @@ import {
 } from '../domain/select-client-credentials-scopes';
 import type { GrantOutcome } from '../store/grant-store';
 import type { HandlerDeps } from './handler-deps';
+import { mintIdToken } from './id-token-handlers';
+import { readMergeCredential } from '../domain/merge-accounts';
+import { wantsIdToken } from '../domain/id-tokens';
 
 /** Longest token or code we hash and look up; anything longer is none of ours. */
 const MAX_PRESENTED_LENGTH = 512;
 
 /** Handlers of the token endpoint (RFC 6749 §3.2) and of revocation (RFC 7009). */
 export function createTokenEndpointHandlers(deps: HandlerDeps) {
-  const { applications, grants, snowflakes, lifetimes, now = () => new Date() } = deps;
+  const { applications, grants, idTokenKeys, snowflakes, lifetimes, now = () => new Date() } = deps;
 
   /** The authenticated client of a request (401 `invalid_client` otherwise). */
   async function clientOf(
@@ -39,8 +42,10 @@ export function createTokenEndpointHandlers(deps: HandlerDeps) {
     tokens: IssuedTokens,
     scopes: readonly string[],
     applicationId: string,
+    idToken = '',
   ): oauth.ExchangeTokenResponse {
     return {
+      id_token: idToken,
       access_token: tokens.accessToken,
       token_type: 'Bearer',
       expires_in: lifetimes.accessToken,
@@ -65,7 +70,11 @@ export function createTokenEndpointHandlers(deps: HandlerDeps) {
       if (grantType === 'authorization_code') {
         const code = params.code;
         if (!code) throw invalidRequest('Missing "code" in request.');
+        // A merge of a provisional account into the code's user (facts A.4).
+        const merge = readMergeCredential(params);
         const tokens = issueOAuth2Tokens(lifetimes, at, true);
+        // The signing key before the exchange: nothing after the write can fail.
+        const key = await idTokenKeys.signingKey();
         const outcome =
           code.length > MAX_PRESENTED_LENGTH
             ? ({ kind: 'invalid' } as const)
@@ -75,6 +84,14 @@ export function createTokenEndpointHandlers(deps: HandlerDeps) {
                 grantId: snowflakes.next(),
                 tokens,
                 now: at,
+                ...(merge && {
+                  merge: {
+                    applicationId: client.id,
+                    credential: merge,
+                    tokenHash: hashSecret(merge.externalAuthToken),
+                    now: at,
+                  },
+                }),
                 check: (stored) =>
                   checkCodeRedemption(
                     stored,
@@ -88,7 +105,19 @@ export function createTokenEndpointHandlers(deps: HandlerDeps) {
                   ),
               });
         unless(outcome, 'code');
-        return answer(tokens, outcome.kind === 'issued' ? outcome.scopes : [], client.id);
+        if (outcome.kind !== 'issued') throw invalidGrant('code');
+        const idToken =
+          wantsIdToken(outcome.scopes) && outcome.userId !== null
+            ? mintIdToken(key, {
+                issuer: request.issuer,
+                userId: outcome.userId,
+                applicationId: client.id,
+                issuedAt: at,
+                lifetimeSeconds: lifetimes.accessToken,
+                nonce: outcome.nonce ?? null,
+              })
+            : '';
+        return answer(tokens, outcome.scopes, client.id, idToken);
       }
 
       if (grantType === 'refresh_token') {

@@ -1,10 +1,12 @@
 import type { Pool } from 'pg';
 import type { PrismaClient } from '../generated/prisma/client';
+import { AccountLinkStore } from './account-link-store';
 import { ApplicationStore } from './application-store';
 import { ConnectionStore } from './connection-store';
 import { EventWebhookSettingsStore } from './event-webhook-settings-store';
 import { GrantStore } from './grant-store';
 import { GuildInstallationStore } from './guild-installation-store';
+import { IdTokenKeyStore } from './id-token-key-store';
 import { IdentityProviderStore } from './identity-provider-store';
 import { InstallationStore } from './installation-store';
 import { InvocationStore } from './invocation-store';
@@ -32,6 +34,8 @@ export function createStores(prisma: PrismaClient, pool: Pool, nextId: () => str
     monetization: new MonetizationStore(pool, nextId),
     provisionalAccounts: new ProvisionalAccountStore(pool),
     identityProviders: new IdentityProviderStore(pool),
+    idTokenKeys: new IdTokenKeyStore(pool),
+    accountLinks: new AccountLinkStore(prisma),
   };
 }
 

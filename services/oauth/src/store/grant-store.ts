@@ -5,6 +5,7 @@ import type { IssuedTokens } from '../domain/issue-oauth2-tokens';
 import type { Prisma, PrismaClient } from '../generated/prisma/client';
 import { announceCredentialsChange } from './announce-credentials-change';
 import { createGrant, insertGrantTokens } from './create-grant';
+import { mergeProvisionalAccount, type MergeRequest } from './merge-store';
 import { retryOnWriteConflict } from './retry-on-write-conflict';
 import { revokeGrantTokens } from './revoke-grant-tokens';
 import { writeOutboxEvent } from './write-outbox-event';
@@ -14,7 +15,7 @@ export type ClientCredentialsRefusal = 'no_owner' | 'public_client' | null;
 
 /** The outcome of a code exchange or a refresh. */
 export type GrantOutcome =
-  | { kind: 'issued'; scopes: string[]; userId: string | null }
+  | { kind: 'issued'; scopes: string[]; userId: string | null; nonce?: string | null }
   /** Unknown, expired, revoked or another client's: nothing changed. */
   | { kind: 'invalid' }
   /** A code or refresh token used a second time: its whole grant was revoked. */
@@ -28,6 +29,7 @@ interface CodeRow {
   scopes: string[];
   redirect_uri: string | null;
   code_challenge: string | null;
+  nonce: string | null;
   expires_at: Date;
 }
 
@@ -62,6 +64,11 @@ export class GrantStore {
     tokens: IssuedTokens;
     now: Date;
     check: (code: RedeemableCode) => OAuth2Error | null;
+    /**
+     * A merge of a provisional account into the code's user (facts A.4), made in the
+     * transaction once the code passed its checks: a refusal rolls all back, the code included.
+     */
+    merge?: Omit<MergeRequest, 'destinationUserId'>;
   }): Promise<GrantOutcome> {
     const { now } = input;
     const clientId = BigInt(input.clientId);
@@ -70,7 +77,7 @@ export class GrantStore {
         const [code] = await tx.$queryRaw<CodeRow[]>`
         UPDATE "oauth"."authorization_code" SET used_at = ${now}
          WHERE code_hash = ${bytes(input.codeHash)} AND application_id = ${clientId} AND used_at IS NULL
-         RETURNING application_id, user_id, scopes, redirect_uri, code_challenge, expires_at`;
+         RETURNING application_id, user_id, scopes, redirect_uri, code_challenge, nonce, expires_at`;
         if (!code) {
           const [spent] = await tx.$queryRaw<SpentRow[]>`
           SELECT application_id, grant_id FROM "oauth"."authorization_code" WHERE code_hash = ${bytes(input.codeHash)}`;
@@ -85,6 +92,9 @@ export class GrantStore {
           expiresAt: code.expires_at,
         });
         if (error) return { kind: 'rejected', error };
+        if (input.merge) {
+          await mergeProvisionalAccount(tx, { ...input.merge, destinationUserId: code.user_id.toString() });
+        }
         const grantId = BigInt(input.grantId);
         await createGrant(tx, {
           id: grantId,
@@ -96,7 +106,7 @@ export class GrantStore {
         });
         await tx.$executeRaw`
         UPDATE "oauth"."authorization_code" SET grant_id = ${grantId} WHERE code_hash = ${bytes(input.codeHash)}`;
-        return { kind: 'issued', scopes: code.scopes, userId: code.user_id.toString() };
+        return { kind: 'issued', scopes: code.scopes, userId: code.user_id.toString(), nonce: code.nonce };
       }),
     );
   }

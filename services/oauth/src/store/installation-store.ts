@@ -58,6 +58,7 @@ export class InstallationStore {
             codeChallengeMethod: code.codeChallengeMethod,
             guildId: code.guildId === null ? null : BigInt(code.guildId),
             permissions: code.permissions,
+            nonce: code.nonce,
             expiresAt: code.expiresAt,
           },
         });

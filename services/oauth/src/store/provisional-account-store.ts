@@ -1,4 +1,5 @@
 import type { Pool, PoolClient } from 'pg';
+import { createEvent, writeOutboxRows } from '@acs/events';
 import { withTransaction } from '@acs/service-kit';
 import type { Digest } from '../domain/hash-secret';
 import {
@@ -75,7 +76,7 @@ export class ProvisionalAccountStore {
     });
   }
 
-  /** Renames a provisional account `applicationId` owns; 403 / 50001 for any other user. */
+  /** Renames a provisional account `applicationId` owns (announcing `oauth.user.updated`); 403 / 50001 for any other user. */
   async rename(userId: string, applicationId: string, globalName: string): Promise<void> {
     await withTransaction(this.pool, async (client) => {
       const { rows } = await client.query<{ owner: string | null }>(
@@ -84,6 +85,8 @@ export class ProvisionalAccountStore {
       );
       requireOwnProvisionalAccount(rows[0]?.owner, applicationId);
       await client.query(`UPDATE "oauth"."user" SET global_name = $2 WHERE id = $1`, [userId, globalName]);
+      // USER_UPDATE to the player's sessions (UD: the rename fires it).
+      await writeOutboxRows(client, 'oauth', [createEvent('oauth.user.updated', { user_id: userId })]);
     });
   }
 }
@@ -100,5 +103,12 @@ async function findIdentity(
     [request.applicationId, request.authType, request.externalUserId],
   );
   const row = rows[0];
-  return row && { userId: row.user_id, provisionalApplicationId: row.provisional_application_id };
+  return (
+    row && {
+      userId: row.user_id,
+      provisionalApplicationId: row.provisional_application_id,
+      authType: request.authType,
+      externalUserId: request.externalUserId,
+    }
+  );
 }

@@ -37,6 +37,7 @@ describe('validateAuthorizeBody', () => {
       integrationType: 0,
       codeChallenge: CHALLENGE,
       codeChallengeMethod: 'S256',
+      nonce: null,
     });
   });
 

@@ -67,15 +67,25 @@ describe('planProvisionalAccount', () => {
   });
 
   it('finds the provisional account of a known identity again, without renaming it', () => {
-    const found = { userId: '5', provisionalApplicationId: APP };
+    const found = {
+      userId: '5',
+      provisionalApplicationId: APP,
+      authType: 'DISCORD_BOT',
+      externalUserId: 'p',
+    };
     expect(planProvisionalAccount(found, APP, NEW_ID, 'Other')).toEqual({ kind: 'existing', userId: '5' });
   });
 
-  it('refuses an identity of a full account (or of an account another application owns) with 530010', () => {
+  it('refuses an identity of a full account (or of an account another application owns) with 530010 naming it', () => {
     for (const owner of [null, '1300000000000000002']) {
       let caught: unknown;
       try {
-        planProvisionalAccount({ userId: '5', provisionalApplicationId: owner }, APP, NEW_ID, null);
+        planProvisionalAccount(
+          { userId: '5', provisionalApplicationId: owner, authType: 'DISCORD_BOT', externalUserId: 'p-9' },
+          APP,
+          NEW_ID,
+          null,
+        );
       } catch (error) {
         caught = error;
       }
@@ -84,6 +94,10 @@ describe('planProvisionalAccount', () => {
       expect((caught as DiscordError).toBody()).toEqual({
         code: 530010,
         message: 'User account is non-provisional and should be authed through OAuth2',
+        user_id: '5',
+        provider_type: 'DISCORD_BOT',
+        provider_id: null,
+        provider_issued_user_id: 'p-9',
       });
     }
   });
@@ -116,12 +130,13 @@ describe('provisional users and tokens', () => {
     expect(renderPublicUser({ ...user, provisional: false })).toMatchObject({ flags: 0, public_flags: 0 });
   });
 
-  it('answers a 7-day Bearer token with sdk.social_layer', () => {
-    expect(renderProvisionalToken('tok')).toEqual({
+  it('answers a 7-day Bearer token with sdk.social_layer and its ID token', () => {
+    expect(renderProvisionalToken('tok', 'a.b.c')).toEqual({
       access_token: 'tok',
       token_type: 'Bearer',
       expires_in: 604800,
       scope: 'identify sdk.social_layer',
+      id_token: 'a.b.c',
     });
   });
 });

@@ -447,6 +447,7 @@ describe('the outbox', () => {
           redirectUri: null,
           codeChallenge: null,
           codeChallengeMethod: null,
+          nonce: null,
           guildId: GUILD,
           permissions: null,
         },

@@ -35,7 +35,10 @@ async function mint(
 }
 
 async function exchange(body: object) {
-  const answer = await env.handlers.ExchangeExternalCredentials({ body_json: JSON.stringify(body) });
+  const answer = await env.handlers.ExchangeExternalCredentials({
+    body_json: JSON.stringify(body),
+    issuer: '',
+  });
   return JSON.parse(answer.token_json as string) as Record<string, unknown>;
 }
 

@@ -49,6 +49,7 @@ describe('the token endpoint', () => {
           client_id: id,
           client_secret: 'x',
           auth_method: 'CLIENT_AUTH_METHOD_POST',
+          issuer: '',
         }),
       () =>
         env.handlers.RevokeToken({

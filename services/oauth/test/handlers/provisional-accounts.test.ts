@@ -21,6 +21,7 @@ async function botToken(body: object, applicationId = appId): Promise<Record<str
   const answer = await env.handlers.IssueBotProvisionalToken({
     application_id: applicationId,
     body_json: JSON.stringify(body),
+    issuer: 'https://acs.example',
   });
   return JSON.parse(answer.token_json as string) as Record<string, unknown>;
 }

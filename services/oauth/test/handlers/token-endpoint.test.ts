@@ -65,6 +65,7 @@ function exchange(
       client_id: client.id,
       client_secret: secret,
       auth_method: 'CLIENT_AUTH_METHOD_POST',
+      issuer: '',
     })
     .then((answer: oauth.ExchangeTokenResponse) => {
       secrets.push(answer.access_token ?? '', answer.refresh_token ?? '');

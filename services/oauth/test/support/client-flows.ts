@@ -48,6 +48,7 @@ export function clientFlows(context: {
       client_id: client.id,
       client_secret: client.secret,
       auth_method: 'CLIENT_AUTH_METHOD_POST',
+      issuer: '',
     });
   }
 

@@ -1,0 +1,24 @@
+/**
+ * The Social SDK's 5300xx JSON error codes (facts A.1, A.2, A.4: the provisional-account,
+ * OIDC and merge tables), by name. Each is answered 400 (530010 and the merge codes are
+ * documented so; the others [Inf]).
+ */
+export const SocialSdkErrorCode = {
+  PROVISIONAL_ACCOUNTS_NOT_ALLOWED: 530000,
+  ID_TOKEN_EXPIRED: 530001,
+  ISSUER_MISMATCH: 530002,
+  AUDIENCE_MISMATCH: 530003,
+  ID_TOKEN_TOO_OLD: 530004,
+  USERNAME_GENERATION_FAILED: 530006,
+  CLIENT_SECRET_INVALID: 530007,
+  DISCOVERY_DOCUMENT_NOT_FOUND: 530008,
+  JWKS_UNREACHABLE: 530009,
+  ACCOUNT_NOT_PROVISIONAL: 530010,
+  MERGE_SOURCE_NOT_PROVISIONAL: 530014,
+  MERGE_DESTINATION_PROVISIONAL: 530016,
+  MERGE_SOURCE_BANNED: 530017,
+  INVALID_JWT: 530020,
+  TOO_MANY_APPLICATION_IDENTITIES: 530023,
+  JWT_MISSING_KID: 530027,
+} as const;
+export type SocialSdkErrorCode = (typeof SocialSdkErrorCode)[keyof typeof SocialSdkErrorCode];

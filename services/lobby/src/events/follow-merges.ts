@@ -1,0 +1,37 @@
+import type { Pool } from 'pg';
+import { startEventConsumer, type EventStreamConfig, type RunningConsumer } from '@acs/events';
+import type { Logger } from '@acs/service-kit';
+import { moveMergedMembers } from '../store/move-merged-members';
+
+/**
+ * Finishes merges of provisional accounts (oauth's `oauth.user.merged`, written with the
+ * merge): their lobby memberships move to the full account. A durable consumer shared by
+ * the replicas, so that a merge whose event arrived while lobby was down (or crashed midway:
+ * the move is one transaction, acknowledged after it commits) completes when it is back.
+ */
+export function followMerges(options: {
+  natsUrl: string;
+  events: EventStreamConfig;
+  consumerName: string;
+  pool: Pool;
+  logger: Logger;
+}): RunningConsumer {
+  return startEventConsumer({
+    nats: { servers: options.natsUrl, name: 'lobby' },
+    events: options.events,
+    consumer: { name: options.consumerName },
+    names: ['oauth.user.merged'] as const,
+    logger: options.logger,
+    handle: async (event) => {
+      const moved = await moveMergedMembers(options.pool, {
+        applicationId: event.data.application_id,
+        sourceUserId: event.data.source_user_id,
+        destinationUserId: event.data.destination_user_id,
+      });
+      options.logger.info(
+        { applicationId: event.data.application_id, sourceUserId: event.data.source_user_id, moved },
+        'lobby memberships of a merged provisional account moved',
+      );
+    },
+  });
+}
