@@ -9,6 +9,7 @@ import { createCallbackHandlers, type CallbackHandlerDeps } from './handlers/cal
 import { createInteractionHandlers, type InteractionHandlerDeps } from './handlers/interaction-handlers';
 import { createReactionHandlers, type ReactionHandlerDeps } from './handlers/reaction-handlers';
 import { createPinHandlers, type PinHandlerDeps } from './handlers/pin-handlers';
+import { createTimelineHandlers, type TimelineHandlerDeps } from './handlers/timeline-handlers';
 import {
   createWebhookMessageHandlers,
   type WebhookMessageHandlerDeps,
@@ -23,7 +24,11 @@ export interface ServerDeps
     AttachmentHandlerDeps,
     PinHandlerDeps,
     ChannelMessageHandlerDeps,
-    ReactionHandlerDeps {
+    ReactionHandlerDeps,
+    TimelineHandlerDeps {
+  interactions: InteractionHandlerDeps['interactions'] & TimelineHandlerDeps['interactions'];
+  deadlines: InteractionHandlerDeps['deadlines'] & TimelineHandlerDeps['deadlines'];
+  traces: TimelineHandlerDeps['traces'] & WebhookMessageHandlerDeps['traces'];
   logger: Logger;
   /** Whether the service can take calls (its database is reachable); health reports it. */
   isReady: () => Promise<boolean>;
@@ -45,6 +50,7 @@ export function createServer(deps: ServerDeps): GrpcServer {
           ...createPinHandlers(deps),
           ...createChannelMessageHandlers(deps),
           ...createReactionHandlers(deps),
+          ...createTimelineHandlers(deps),
         },
       },
     ],

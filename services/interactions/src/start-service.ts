@@ -33,6 +33,7 @@ import { MessageStore } from './store/message-store';
 import { PinStore } from './store/pin-store';
 import { ChannelMessageStore } from './store/channel-message-store';
 import { ReactionStore } from './store/reaction-store';
+import { TraceStore } from './store/trace-store';
 import { ResponseStore } from './store/response-store';
 
 /** Bytes of an endpoint's inline answer kept: a whole message with embeds, with room to spare. */
@@ -73,6 +74,7 @@ export async function startService(
   };
   const interactions = new InteractionStore(pool, windows);
   const responses = new ResponseStore(pool, ids);
+  const traces = new TraceStore(pool);
   const blobs = createBlobStore(config.BLOB_STORE_URL);
   const attachments = new AttachmentStore(pool);
   const messages = new MessageStore(pool, ids, blobReleaser(blobs, logger));
@@ -84,7 +86,7 @@ export async function startService(
     intervalMs: config.ATTACHMENT_SWEEP_INTERVAL_MS,
   });
   const applications = new ApplicationFactsMemo(windows.deadlineMs);
-  const responder = createResponder({ responses, oauth, applications });
+  const responder = createResponder({ responses, oauth, applications, traces });
   const poster = new WebhookPoster({
     policy: parseAddressPolicy(config.WEBHOOK_ALLOWED_ADDRESSES),
     timeoutMs: config.INTERACTION_DELIVERY_TIMEOUT_MS ?? config.INTERACTION_RESPONSE_DEADLINE_MS,
@@ -95,7 +97,8 @@ export async function startService(
   const http = new HttpDelivery({
     poster,
     responder,
-    fail: (id) => interactions.failIfPending(id, 1, false),
+    fail: (id, failure) => interactions.failIfPending(id, failure, false),
+    noteDelivery: (id, delivery, sentAt) => traces.noteDelivery(id, delivery, sentAt),
     logger,
   });
   const deadlines = new DeadlineKeeper(interactions, { ...windows, logger });
@@ -138,6 +141,7 @@ export async function startService(
     responder,
     responses,
     messages,
+    traces,
     attachments,
     pins: new PinStore(pool),
     channelMessages: new ChannelMessageStore(pool, ids, blobReleaser(blobs, logger)),
