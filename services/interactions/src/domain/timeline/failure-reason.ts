@@ -16,9 +16,7 @@ export type FailureCause =
   /** The interactions endpoint did not take the interaction (answered another status, timed out, unreachable). */
   | { kind: 'endpoint'; detail: string }
   /** The endpoint's inline answer was refused by the rules a callback is held to. */
-  | { kind: 'refused'; status: number; body: unknown }
-  /** A gateway app with no bot session connected: no one received the interaction. */
-  | { kind: 'no_session' };
+  | { kind: 'refused'; status: number; body: unknown };
 
 /** A failure to record: the INTERACTION_FAILURE code and its cause. */
 export interface Failure {
@@ -49,8 +47,6 @@ export function describeFailure(
       return cause.detail;
     case 'refused':
       return `the endpoint's answer was refused: ${describeRefusal(cause.status, cause.body)}`;
-    case 'no_session':
-      return 'no bot session of the application is connected to the gateway: no one received the interaction';
     case 'timeout': {
       const within = `the app did not answer within ${formatSeconds(deadlineMs)}`;
       if (!lastRefusal) return within;
