@@ -61,7 +61,8 @@ export function createWebhookMessageHandlers({
       );
       const id = String(message.id);
       // The first follow-up of a deferred message fills the original.
-      await traces.noteStep(
+      await noted(
+        traces,
         record.id,
         traceStep('followup', id, id === record.originalMessageId, message, new Date()),
       );
@@ -80,10 +81,7 @@ export function createWebhookMessageHandlers({
       const edit = validateMessageEdit(parseJsonBody(req.body_json), [], uploadedFilesOf(req.files));
       const message = await messages.edit(record, target, edit, req.attachment_base_url);
       const id = String(message.id);
-      await traces.noteStep(
-        record.id,
-        traceStep('edit', id, isOriginal(record, target), message, new Date()),
-      );
+      await noted(traces, record.id, traceStep('edit', id, isOriginal(record, target), message, new Date()));
       return { message_json: JSON.stringify(message) };
     },
 
@@ -92,7 +90,7 @@ export function createWebhookMessageHandlers({
       const target = targetOf(req.message_id);
       await messages.remove(record, target);
       const id = target.original ? (record.originalMessageId ?? record.messageId ?? '') : target.id;
-      await traces.noteStep(record.id, traceStep('delete', id, isOriginal(record, target), null, new Date()));
+      await noted(traces, record.id, traceStep('delete', id, isOriginal(record, target), null, new Date()));
       return {};
     },
   };
@@ -108,6 +106,18 @@ export async function authenticateWebhook(
   const record = interactionId === undefined ? undefined : await responses.find(interactionId);
   checkWebhookToken(record, applicationId, req.token);
   return record;
+}
+
+/**
+ * Notes a step in the timeline. The message was written already: a note that fails (the
+ * trace is a record, not the message) does not turn the route's answer into an error.
+ */
+async function noted(
+  traces: Pick<TraceStore, 'noteStep'>,
+  interactionId: string,
+  step: Parameters<TraceStore['noteStep']>[1],
+): Promise<void> {
+  await traces.noteStep(interactionId, step).catch(() => undefined);
 }
 
 /** Whether a webhook route's target is the interaction's original response. */

@@ -343,3 +343,41 @@ describe('InteractionStore: reading', () => {
     await expect(open.store.findTargetMessage('10', gone, '78')).resolves.toBeNull();
   });
 });
+
+describe('InteractionStore: the timeline', () => {
+  it('keeps the latest 1000 traces of an application, pruned as interactions are recorded', async () => {
+    const applicationId = '1500000000000000777';
+    const other = newInteraction({ applicationId: '1500000000000000778' });
+    await open.store.record(other);
+    const recorded: string[] = [];
+    for (let i = 0; i < 1002; i += 1) {
+      const interaction = newInteraction({ applicationId });
+      await open.store.record(interaction);
+      recorded.push(interaction.id);
+    }
+    const { rows } = await open.pool.query<{ id: string }>(
+      'SELECT interaction_id::text AS id FROM interaction_trace WHERE application_id = $1 ORDER BY interaction_id',
+      [applicationId],
+    );
+    expect(rows.map((row) => row.id)).toEqual(recorded.slice(2));
+    // Another application's are its own to keep.
+    const kept = await open.pool.query('SELECT 1 FROM interaction_trace WHERE interaction_id = $1', [
+      other.id,
+    ]);
+    expect(kept.rowCount).toBe(1);
+  });
+
+  it('keeps a large payload as a preview that says its size', async () => {
+    const interaction = newInteraction();
+    interaction.payload = { ...interaction.payload, data: { name: 'ping', blob: 'x'.repeat(40_000) } };
+    await open.store.record(interaction);
+    const { rows } = await open.pool.query<{ payload: { truncated: boolean; bytes: number } }>(
+      'SELECT payload FROM interaction_trace WHERE interaction_id = $1',
+      [interaction.id],
+    );
+    expect(rows[0]?.payload).toMatchObject({
+      truncated: true,
+      bytes: JSON.stringify(interaction.payload).length,
+    });
+  });
+});
