@@ -219,6 +219,7 @@ const PUBLIC_ROUTES: Array<[Method, string]> = [
   ['put', '/channels/:channel_id/pins/:message_id'],
   ['delete', '/channels/:channel_id/pins/:message_id'],
   ['post', '/channels/:channel_id/messages/bulk-delete'],
+  ['post', '/attachments/refresh-urls'],
   ['post', '/channels/:channel_id/messages'],
   ['get', '/channels/:channel_id/messages'],
   ['put', '/channels/:channel_id/messages/:message_id/reactions/:emoji/@me'],
@@ -305,6 +306,11 @@ const ADMIN_ROUTES: Array<[Method, string]> = [
   ['patch', '/subscriptions/:subscription_id'],
   ['put', '/applications/:application_id/identity-providers/:external_auth_type'],
   ['post', '/applications/:application_id/external-tokens'],
+  ['get', '/applications/:application_id/requests'],
+  ['post', '/applications/:application_id/faults'],
+  ['get', '/applications/:application_id/faults'],
+  ['delete', '/applications/:application_id/faults'],
+  ['delete', '/applications/:application_id/faults/:fault_id'],
   ['get', '/applications/:application_id/interactions'],
   ['get', '/applications/:application_id/interactions/:interaction_id'],
   ['post', '/applications/:application_id/interactions/:interaction_id/expire'],
@@ -1054,6 +1060,8 @@ describe('ids above 2^63 - 1, U+0000 and megabyte numbers in every field', () =>
         return { auth: bot, query: { before: '2026-01-01T00:00:00+00:00', limit: '10' } };
       case 'post /users/@me/channels':
         return { auth: bot, body: { recipient_id: w.user.id } };
+      case 'post /attachments/refresh-urls':
+        return { auth: bot, body: { attachment_urls: [`${stack.apiUrl}/attachments/1/2/a.png`] } };
       case 'post /channels/:channel_id/messages':
         return {
           auth: bot,
@@ -1415,6 +1423,20 @@ describe('ids above 2^63 - 1, U+0000 and megabyte numbers in every field', () =>
         };
       case 'post /applications/:application_id/skus':
         return { auth: admin, body: { type: 2, name: 'Sweep SKU', slug: 'sweep-sku', flags: 4 } };
+      case 'get /applications/:application_id/requests':
+        return { auth: admin, query: { limit: '10', before: LARGEST_ID } };
+      // A fault on a route the sweep never calls: the sweep app's own calls stay unfaulted.
+      case 'post /applications/:application_id/faults':
+        return {
+          auth: admin,
+          body: {
+            route: 'GET /sweep/never-called',
+            status: 503,
+            times: 1,
+            delay_ms: 0,
+            body: { message: 'swept' },
+          },
+        };
       // The timeline's page; the expiry of an interaction (of another app here: nothing expires).
       case 'get /applications/:application_id/interactions':
         return { auth: admin, query: { before: '9000000000000000000', limit: '10' } };
@@ -1504,6 +1526,9 @@ describe('ids above 2^63 - 1, U+0000 and megabyte numbers in every field', () =>
       // The @everyone role's overwrite.
       case 'overwrite_id':
         return w.guild.id;
+      // No fault of the sweep app: its deletion answers 404, after the path's checks.
+      case 'fault_id':
+        return LARGEST_ID;
       // No id: a provider type (a test issuer's, as the Social SDK names it).
       case 'external_auth_type':
         return 'STEAM_SESSION_TICKET';

@@ -6,6 +6,7 @@
 export { connectAcs, Acs, type ConnectOptions, type WorldSpec } from './connect-acs';
 export { World, type WorldApp, type WorldChannel } from './world/world';
 export { WorldUser, type InvokeOptions } from './world/world-user';
+export type { RequestEntry, FaultOptions, InjectedFault } from './world/request-log';
 export type {
   InteractionResult,
   DiscordMessage,

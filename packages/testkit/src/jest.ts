@@ -21,6 +21,8 @@ export function withTranscript<Args extends unknown[]>(
       await test(...args);
     } catch (error) {
       const current = typeof world === 'function' ? world() : world;
+      // The app's latest REST calls too; a log that cannot be read leaves the rest told.
+      await current?.requests().catch(() => undefined);
       if (current) appendTranscript(error, current.transcript());
       throw error;
     }

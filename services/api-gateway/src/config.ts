@@ -69,6 +69,11 @@ const schema = z.object({
   LOBBY_RATE_LIMIT: z.coerce.number().int().min(0).default(100),
   LOBBY_LINK_RATE_LIMIT: z.coerce.number().int().min(0).default(20),
   LOBBY_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().positive().default(7200),
+  /**
+   * Entries of the request log (`GET /admin/applications/{id}/requests`) kept per
+   * application: the newest. In Redis when REDIS_URL is set, else in memory.
+   */
+  REQUEST_LOG_SIZE: z.coerce.number().int().min(1).max(100_000).default(1000),
   /** NATS, where oauth's events say when an application's credentials changed. */
   NATS_URL: z.string().default('nats://127.0.0.1:4222'),
   EVENTS_STREAM: z.string().default('ACS_EVENTS'),

@@ -16,10 +16,17 @@ import { createLimitCounters, type LimitCounters } from './store/limit-counters'
 import { refuseNulQuery } from './http/refuse-bad-text';
 import { createErrorRenderer } from './http/render-error';
 import { mountRoutes, notFound } from './http/route-table';
+import { RequestRecorder } from './http/record-requests';
+import { createTestControl, type TestControl } from './store/create-test-control';
 import { setSecurityHeaders } from './http/set-security-headers';
 import { adminRoutes } from './handlers/admin-routes';
 import { commandGuildIndexRoutes } from './handlers/command-guild-index-routes';
-import { attachmentRoutes } from './handlers/attachment-routes';
+import {
+  ATTACHMENT_MISS_LIMIT,
+  ATTACHMENT_MISS_WINDOW_SECONDS,
+  attachmentRoutes,
+  refreshAttachmentUrlRoutes,
+} from './handlers/attachment-routes';
 import { commandIndexRoutes } from './handlers/command-index-routes';
 import { commandPermissionRoutes } from './handlers/command-permission-routes';
 import { commandRoutes } from './handlers/command-routes';
@@ -54,6 +61,11 @@ export interface ServerDeps {
   /** The lobby development limits per application; off when not given. */
   lobbyRateLimits?: LobbyRateLimits;
   invalidRequestLimits: InvalidRequestLimits;
+  /**
+   * Where the request log and the injected faults are kept (Redis, shared by the
+   * replicas); unset: in this process's memory.
+   */
+  testControl?: TestControl;
   /** Where both limits count (Redis, shared by the replicas); unset: in this process's memory. */
   limitCounters?: LimitCounters;
   /** Express's `trust proxy`: which hops may name the client (`req.ip`) in `X-Forwarded-For`. */
@@ -112,6 +124,8 @@ function createApp(deps: ServerDeps): Express {
   if (invalidRequests) app.use(invalidRequests.refuseBlocked);
   app.use(refuseNulQuery);
   const limiter = new RateLimiter(deps.rateLimits, deps.auth.identify, counters);
+  const control = deps.testControl ?? createTestControl({ keyPrefix: '', requestLogSize: 1000 });
+  const recorder = new RequestRecorder({ auth: deps.auth, ...control });
   const uploads = deps.blobs
     ? {
         blobs: deps.blobs,
@@ -139,6 +153,7 @@ function createApp(deps: ServerDeps): Express {
       ...voiceStatusRoutes(deps.clients, deps.auth, readBody),
       ...guildCreationRoutes(deps.auth),
       ...pinRoutes(deps.clients, deps.auth),
+      ...refreshAttachmentUrlRoutes(deps.clients, deps.auth, readBody),
       // After pinRoutes: `…/messages/pins` is no message id.
       ...reactionRoutes(deps.clients, deps.auth),
       ...messageRoutes(deps.clients, deps.auth, readBody, uploads),
@@ -151,14 +166,18 @@ function createApp(deps: ServerDeps): Express {
       }),
     ],
     limiter,
+    recorder,
   );
   // ACS serves API v10. The chat client (and the tools that act as it) invokes commands
   // through API v9: that one route is served there too, in the same rate-limit windows as
   // under v10 (one limiter, one route id). The rest of v9 is not served: 404.
-  mountRoutes(app, '/api/v9', interactions.invocation, limiter);
-  mountRoutes(app, '/admin', [...adminRoutes(deps.clients, deps.auth, readBody, deps.adminToken)]);
+  mountRoutes(app, '/api/v9', interactions.invocation, limiter, recorder);
+  mountRoutes(app, '/admin', [...adminRoutes(deps.clients, deps.auth, readBody, deps.adminToken, control)]);
   // Discord's CDN path for message attachments, outside the API's base.
-  if (deps.blobs) mountRoutes(app, '/attachments', attachmentRoutes(deps.clients, deps.blobs));
+  if (deps.blobs) {
+    const misses = counters.limit('attachment-miss', ATTACHMENT_MISS_LIMIT, ATTACHMENT_MISS_WINDOW_SECONDS);
+    mountRoutes(app, '/attachments', attachmentRoutes(deps.clients, deps.blobs, misses));
+  }
   app.use(notFound);
   if (invalidRequests) app.use(invalidRequests.countInvalid);
   app.use(createErrorRenderer(deps.logger));

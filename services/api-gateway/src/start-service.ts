@@ -8,6 +8,7 @@ import { createPeerClients } from './clients/peer-clients';
 import { loadConfig, SERVICE_NAME } from './config';
 import { createServer } from './create-server';
 import { createLimitCounters } from './store/limit-counters';
+import { createTestControl } from './store/create-test-control';
 
 /**
  * Wires config, the peer clients, the authenticator, the credential follower and the HTTP
@@ -47,6 +48,14 @@ export async function startService(
       logger.warn({ err: error }, 'Redis unreachable: the limits count in memory until it answers'),
     ),
   });
+  const testControl = createTestControl({
+    ...(config.REDIS_URL ? { redisUrl: config.REDIS_URL } : {}),
+    keyPrefix: config.REDIS_KEY_PREFIX,
+    requestLogSize: config.REQUEST_LOG_SIZE,
+    onError: rateLimitedLog((error) =>
+      logger.warn({ err: error }, 'Redis unreachable: request log entries are dropped and no fault applies'),
+    ),
+  });
   // The first requests count in Redis too, unless it is down (then in memory, as in an outage).
   await limitCounters.ready(2_000);
   const server = createServer({
@@ -63,6 +72,7 @@ export async function startService(
       routeWindowSeconds: config.RATE_LIMIT_ROUTE_WINDOW_SECONDS,
     },
     limitCounters,
+    testControl,
     lobbyRateLimits: {
       write: { limit: config.LOBBY_RATE_LIMIT, windowSeconds: config.LOBBY_RATE_LIMIT_WINDOW_SECONDS },
       link: { limit: config.LOBBY_LINK_RATE_LIMIT, windowSeconds: config.LOBBY_RATE_LIMIT_WINDOW_SECONDS },
@@ -84,7 +94,10 @@ export async function startService(
   await new Promise<void>((resolve) => server.listen(config.PORT, config.HOST, resolve));
   // The bound port: PORT 0 lets the OS choose one.
   const { port } = server.address() as AddressInfo;
-  logger.info({ host: config.HOST, port, limits: limitCounters.store }, 'api-gateway listening');
+  logger.info(
+    { host: config.HOST, port, limits: limitCounters.store, testControl: testControl.log.store },
+    'api-gateway listening',
+  );
   reportListening({ http: port, ...(await telemetry.listening()) });
 
   installGracefulShutdown(
@@ -101,6 +114,7 @@ export async function startService(
       },
       { name: 'credential events', run: () => credentials.stop() },
       { name: 'redis', run: () => limitCounters.close() },
+      { name: 'test control', run: () => testControl.close() },
       { name: 'grpc clients', run: () => closeBackendClients(backends) },
       { name: 'telemetry', run: () => telemetry.shutdown() },
     ],

@@ -8,6 +8,8 @@ import {
 import { createCallbackHandlers, type CallbackHandlerDeps } from './handlers/callback-handlers';
 import { createInteractionHandlers, type InteractionHandlerDeps } from './handlers/interaction-handlers';
 import { createReactionHandlers, type ReactionHandlerDeps } from './handlers/reaction-handlers';
+import { withFreshAttachmentUrls } from './handlers/fresh-attachment-urls';
+import type { AttachmentSigner } from './domain/messages';
 import { createPinHandlers, type PinHandlerDeps } from './handlers/pin-handlers';
 import { createTimelineHandlers, type TimelineHandlerDeps } from './handlers/timeline-handlers';
 import {
@@ -30,6 +32,8 @@ export interface ServerDeps
   deadlines: InteractionHandlerDeps['deadlines'] & TimelineHandlerDeps['deadlines'];
   traces: TimelineHandlerDeps['traces'] & WebhookMessageHandlerDeps['traces'];
   logger: Logger;
+  /** Signs attachment URLs, checks and renews their signatures. */
+  signer: AttachmentSigner;
   /** Whether the service can take calls (its database is reachable); health reports it. */
   isReady: () => Promise<boolean>;
 }
@@ -42,16 +46,19 @@ export function createServer(deps: ServerDeps): GrpcServer {
       {
         name: 'acs.interactions.v1.InteractionsService',
         definition: loadInteractionsProto().acs.interactions.v1.InteractionsService.service,
-        handlers: {
-          ...createInteractionHandlers(deps),
-          ...createCallbackHandlers(deps),
-          ...createWebhookMessageHandlers(deps),
-          ...createAttachmentHandlers(deps),
-          ...createPinHandlers(deps),
-          ...createChannelMessageHandlers(deps),
-          ...createReactionHandlers(deps),
-          ...createTimelineHandlers(deps),
-        },
+        handlers: withFreshAttachmentUrls(
+          {
+            ...createInteractionHandlers(deps),
+            ...createCallbackHandlers(deps),
+            ...createWebhookMessageHandlers(deps),
+            ...createAttachmentHandlers(deps),
+            ...createPinHandlers(deps),
+            ...createChannelMessageHandlers(deps),
+            ...createReactionHandlers(deps),
+            ...createTimelineHandlers(deps),
+          },
+          deps.signer,
+        ),
       },
     ],
     isReady: deps.isReady,

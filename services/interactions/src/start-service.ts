@@ -22,6 +22,7 @@ import { HttpDelivery, INTERACTIONS_USER_AGENT } from './delivery/http-delivery'
 import { OutcomeListener } from './delivery/outcome-listener';
 import { OutcomeWaiter } from './delivery/outcome-waiter';
 import { blobReleaser, OrphanBlobSweep } from './blobs/orphan-blob-sweep';
+import { createAttachmentSigner } from './domain/messages';
 import { LINKED_LOBBY_EVENTS, postLinkedLobbyMessages } from './events/post-linked-lobby-messages';
 import { ApplicationFactsMemo } from './handlers/application-facts';
 import { createResponder } from './handlers/responder';
@@ -35,6 +36,7 @@ import { ChannelMessageStore } from './store/channel-message-store';
 import { ReactionStore } from './store/reaction-store';
 import { TraceStore } from './store/trace-store';
 import { ResponseStore } from './store/response-store';
+import { loadSigningKey } from './store/signing-key-store';
 
 /** Bytes of an endpoint's inline answer kept: a whole message with embeds, with room to spare. */
 const MAX_INLINE_ANSWER_BYTES = 256 * 1024;
@@ -73,11 +75,12 @@ export async function startService(
     sweepIntervalMs: config.INTERACTION_SWEEP_INTERVAL_MS,
   };
   const interactions = new InteractionStore(pool, windows);
-  const responses = new ResponseStore(pool, ids);
+  const signer = createAttachmentSigner(await loadSigningKey(pool, 'attachments'));
+  const responses = new ResponseStore(pool, ids, signer);
   const traces = new TraceStore(pool);
   const blobs = createBlobStore(config.BLOB_STORE_URL);
   const attachments = new AttachmentStore(pool);
-  const messages = new MessageStore(pool, ids, blobReleaser(blobs, logger));
+  const messages = new MessageStore(pool, ids, signer, blobReleaser(blobs, logger));
   const blobSweep = new OrphanBlobSweep({
     blobs,
     attachments,
@@ -144,7 +147,8 @@ export async function startService(
     traces,
     attachments,
     pins: new PinStore(pool),
-    channelMessages: new ChannelMessageStore(pool, ids, blobReleaser(blobs, logger)),
+    channelMessages: new ChannelMessageStore(pool, ids, signer, blobReleaser(blobs, logger)),
+    signer,
     reactions: new ReactionStore(pool),
     isReady: async () => {
       await pool.query('SELECT 1');

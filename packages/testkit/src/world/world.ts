@@ -1,4 +1,13 @@
 import { callApi, describeError } from '../http/call-api';
+import {
+  clearFaults,
+  describeRequests,
+  fetchRequests,
+  injectFault,
+  type FaultOptions,
+  type InjectedFault,
+  type RequestEntry,
+} from './request-log';
 import { Transcript } from './transcript';
 import type { ChannelRef, DiscordMessage, InteractionResult, TimelineEntry, Timing, UserRef } from './types';
 import type { Dispatch } from './user-session';
@@ -52,6 +61,8 @@ export class World implements WorldContext {
   private readonly channels: WorldChannel[];
   private readonly users: Map<string, WorldUser>;
   private readonly log = new Transcript();
+  /** The app's REST calls as `requests()` last read them, for the transcript. */
+  private requestLog: RequestEntry[] = [];
   private gateway: Promise<string> | undefined;
   private destroyed = false;
 
@@ -142,9 +153,32 @@ export class World implements WorldContext {
     return entry;
   }
 
-  /** Every interaction, answer and message the world's users saw, as readable text. */
+  /**
+   * Every interaction, answer and message the world's users saw, as readable text, then
+   * the app's REST calls as `requests()` last read them (`withTranscript` reads them anew).
+   */
   transcript(): string {
-    return this.log.text();
+    return [this.log.text(), ...describeRequests(this.requestLog)].join('\n');
+  }
+
+  /** Every REST call the world's app made (its bot and Bearer tokens, its interaction webhooks), oldest first. */
+  async requests(): Promise<RequestEntry[]> {
+    this.requestLog = await fetchRequests({
+      base: this.base,
+      adminToken: this.adminToken,
+      applicationId: this.app.id,
+    });
+    return [...this.requestLog];
+  }
+
+  /** Makes the app's next `times` calls matching `route` fail as told (e.g. 429, to test its retries). */
+  injectFault(fault: FaultOptions): Promise<InjectedFault> {
+    return injectFault({ base: this.base, adminToken: this.adminToken, applicationId: this.app.id }, fault);
+  }
+
+  /** Removes the app's injected faults (all, or one). */
+  clearFaults(faultId?: string): Promise<void> {
+    return clearFaults({ base: this.base, adminToken: this.adminToken, applicationId: this.app.id }, faultId);
   }
 
   /**

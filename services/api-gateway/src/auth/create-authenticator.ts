@@ -25,6 +25,11 @@ export interface Authenticator {
     req: Request,
     options: { allowUserSession: boolean; sessionOnly?: boolean; lookup: () => Promise<boolean> },
   ): Promise<string | undefined>;
+  /**
+   * The request's principal as far as it is known without asking oauth: the one this
+   * request resolved already, or its credential's cached one (undefined: none yet).
+   */
+  knownPrincipal(req: Request): Promise<Principal | undefined>;
   cache: TokenCache;
 }
 
@@ -97,6 +102,12 @@ export function createAuthenticator(
   return {
     cache,
     authenticate,
+    async knownPrincipal(req) {
+      const earlier = resolved.get(req);
+      if (earlier) return earlier.principal.catch(() => undefined);
+      const header = req.headers.authorization;
+      return header ? cache.get(readCredential(header).key) : undefined;
+    },
     async authenticateSession(req) {
       const header = req.headers.authorization;
       if (!header || readCredential(header).kind !== 'user') throw new UnauthorizedError();

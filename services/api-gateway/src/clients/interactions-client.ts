@@ -42,6 +42,10 @@ export interface AttachmentLocation {
   blobKey: string;
   contentType: string;
   size: number;
+  /** A file of an ephemeral message or modal submit: its one viewer's, never cached by others. */
+  ephemeral: boolean;
+  /** When the URL's signature ends (Unix seconds). */
+  expiresAt: number;
 }
 
 /** Which message of an interaction a webhook route names. */
@@ -107,7 +111,11 @@ export interface InteractionsClient {
     channelId: string;
     attachmentId: string;
     filename: string;
+    /** The URL's signature (`ex`, `is`, `hm`), as sent. */
+    signature: { ex: string; is: string; hm: string };
   }): Promise<AttachmentLocation>;
+  /** `POST /attachments/refresh-urls`: the body as sent; `{refreshed_urls}` as JSON text. */
+  refreshAttachmentUrls(bodyJson: string): Promise<string>;
   /** Pins or unpins a message of the channel for `userId` (a bot's `applicationId` when it is one). */
   setMessagePinned(input: {
     channelId: string;
@@ -327,8 +335,20 @@ export function createInteractionsClient(client: interactions.InteractionsServic
         channel_id: input.channelId,
         attachment_id: input.attachmentId,
         filename: input.filename,
+        ...input.signature,
       });
-      return { blobKey: answer.blob_key, contentType: answer.content_type, size: Number(answer.size) };
+      return {
+        blobKey: answer.blob_key,
+        contentType: answer.content_type,
+        size: Number(answer.size),
+        ephemeral: answer.ephemeral,
+        expiresAt: Number(answer.expires_at),
+      };
+    },
+
+    async refreshAttachmentUrls(bodyJson) {
+      const answer = await callPeer(client, client.RefreshAttachmentUrls, { body_json: bodyJson });
+      return answer.body_json;
     },
 
     async setMessagePinned(input) {

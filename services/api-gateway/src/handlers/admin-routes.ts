@@ -10,6 +10,7 @@ import type { Route } from '../http/route-table';
 import { sendJson, sendNoContent } from '../http/send-json';
 import { integerQuery, snowflakeParam, snowflakeQuery } from '../http/path-params';
 import { monetizationAdminRoutes } from './monetization-admin-routes';
+import { testControlRoutes, type TestControl } from './test-control-routes';
 import { verifyEndpointUrls } from './verify-endpoint-urls';
 
 /** Compares the presented admin credential with the configured one in constant time. */
@@ -33,6 +34,7 @@ export function adminRoutes(
   auth: Authenticator,
   readBody: RequestHandler[],
   adminToken: string,
+  control: TestControl,
 ): Route[] {
   const { oauth, permissions, registry, dispatcher, interactions } = clients;
   const admin = createAdminCheck(adminToken);
@@ -271,6 +273,7 @@ export function adminRoutes(
       }),
     },
     ...monetizationAdminRoutes(oauth.monetization, permissions, w),
+    ...testControlRoutes(oauth, control, w),
     {
       method: 'post',
       path: '/oauth2/authorize',

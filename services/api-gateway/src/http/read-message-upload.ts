@@ -9,6 +9,9 @@ import type { UploadedBlob } from '../domain/uploaded-blob';
 import { acceptFormPayload, decodeJsonBody, RequestTooLargeError } from './read-json-body';
 import { formBodyInvalid, formKindOf } from './read-form-payload';
 
+/** Most characters of an attachment's filename (D:resources/message.mdx: 1024). */
+const MAX_FILENAME_LENGTH = 1024;
+
 declare module 'express-serve-static-core' {
   interface Request {
     /** A multipart message body's files, already in the blob store (readMessageUpload). */
@@ -198,6 +201,17 @@ function streamUpload(
     // The write reports the stream's failures; none may go unhandled before it takes the stream.
     stream.on('error', () => undefined);
     const filename = info.filename && info.filename !== '' ? info.filename : `file${index}`;
+    // An attachment's filename is at most 1024 characters: a longer one could never be served.
+    if ([...filename].length > MAX_FILENAME_LENGTH) {
+      stream.resume();
+      return fail(
+        fieldError(
+          `files[${index}]`,
+          BaseErrorCode.BASE_TYPE_MAX_LENGTH,
+          `Must be ${MAX_FILENAME_LENGTH} or fewer in length.`,
+        ),
+      );
+    }
     const blobKey = `${UPLOADS_PREFIX}${randomUUID()}`;
     const contentType = contentTypeOf(info.mimeType, filename);
     open.add(stream);

@@ -2,6 +2,7 @@ import type { Express, NextFunction, Request, RequestHandler, Response } from 'e
 import { match } from 'path-to-regexp';
 import { DiscordError, NotFoundError } from '@acs/discord-errors';
 import type { RateLimiter, RouteCredential, RouteLimitOptions } from './rate-limiter';
+import type { RequestRecorder } from './record-requests';
 import { sendJson } from './send-json';
 
 /** One route: method, Express path pattern and its handlers. */
@@ -19,17 +20,26 @@ export interface Route {
 }
 
 /**
- * Registers routes (each behind the rate limiter, when given) and then the fallbacks the
- * real API has: `405: Method Not Allowed` for a known path with another method,
- * `404: Not Found` for anything else.
+ * Registers routes (each behind the rate limiter, when given, and recorded by the
+ * recorder, when given: logged from before the limiter, faults injected after it) and
+ * then the fallbacks the real API has: `405: Method Not Allowed` for a known path with
+ * another method, `404: Not Found` for anything else.
  */
-export function mountRoutes(app: Express, base: string, routes: Route[], limiter?: RateLimiter): void {
+export function mountRoutes(
+  app: Express,
+  base: string,
+  routes: Route[],
+  limiter?: RateLimiter,
+  recorder?: RequestRecorder,
+): void {
   const matchers = routes.map((r) => ({ method: r.method, test: match(base + r.path, { decode: false }) }));
   for (const route of routes) {
     const limit = limiter
       ? [limiter.forRoute(`${route.method.toUpperCase()} ${route.path}`, route.credential, route.rateLimit)]
       : [];
-    app[route.method](base + route.path, ...limit, ...route.handlers);
+    const record = recorder ? [recorder.record(base, route)] : [];
+    const inject = recorder ? [recorder.injectFaults(base, route)] : [];
+    app[route.method](base + route.path, ...record, ...limit, ...inject, ...route.handlers);
   }
   app.use(base, (req: Request, _res: Response, next: NextFunction) => {
     const path = base + req.path.replace(/\/$/, '');

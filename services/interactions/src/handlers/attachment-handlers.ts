@@ -8,6 +8,8 @@ import type { AttachmentStore } from '../store/attachment-rows';
 import type { FollowOnSourcesStore } from '../store/follow-on-sources-store';
 import type { InteractionRecord } from '../store/interaction-record';
 import type { ResponseStore } from '../store/response-store';
+import { readRefreshUrlsBody } from '../domain/messages/read-refresh-urls-body';
+import type { AttachmentSigner } from '../domain/messages';
 import { findAnswerable } from './responder';
 import { authenticateWebhook } from './webhook-message-handlers';
 
@@ -19,6 +21,8 @@ export interface AttachmentHandlerDeps {
   sources: Pick<FollowOnSourcesStore, 'findComponentSource' | 'findOpenModal'>;
   /** Where a channel message's files go, and what the caller may do there. */
   permissions: PermissionsClient;
+  /** Checks and renews attachment URLs' signatures. */
+  signer: Pick<AttachmentSigner, 'check' | 'refresh'>;
 }
 
 /** 404 for an attachment that is not (or no longer) there, as Discord's CDN answers. */
@@ -38,6 +42,7 @@ export function createAttachmentHandlers({
   attachments,
   sources,
   permissions,
+  signer,
 }: AttachmentHandlerDeps) {
   return {
     async DescribeUpload(req: interactions.DescribeUploadRequest__Output) {
@@ -79,9 +84,29 @@ export function createAttachmentHandlers({
       const attachmentId = readPathSnowflake('attachment_id', req.attachment_id);
       // Stored filenames are cleaned to letters, digits, `.`, `-` and `_`: anything else names nothing.
       if (!/^[A-Za-z0-9._-]{1,1024}$/.test(req.filename)) throw new UnknownAttachmentError();
+      // The signature first: without a valid one the id names nothing, not even to the database.
+      const path = { channelId, attachmentId, filename: req.filename };
+      if (signer.check(path, { ex: req.ex, is: req.is, hm: req.hm }) !== 'valid') {
+        throw new UnknownAttachmentError();
+      }
       const found = await attachments.find(channelId, attachmentId, req.filename);
       if (!found) throw new UnknownAttachmentError();
-      return { blob_key: found.blobKey, content_type: found.contentType, size: found.size };
+      return {
+        blob_key: found.blobKey,
+        content_type: found.contentType,
+        size: found.size,
+        ephemeral: found.ephemeral,
+        expires_at: parseInt(req.ex, 16),
+      };
+    },
+
+    async RefreshAttachmentUrls(req: interactions.RefreshAttachmentUrlsRequest__Output) {
+      const urls = readRefreshUrlsBody(req.body_json);
+      const refreshed = urls.flatMap((original) => {
+        const fresh = signer.refresh(original);
+        return fresh === undefined ? [] : [{ original, refreshed: fresh }];
+      });
+      return { body_json: JSON.stringify({ refreshed_urls: refreshed }) };
     },
   };
 }

@@ -23,6 +23,7 @@ import {
   type ModalSubmitBody,
 } from '../domain/invocation';
 import {
+  type AttachmentSigner,
   cleanFilename,
   makeAttachments,
   SPOILER_PREFIX,
@@ -37,6 +38,8 @@ import { deliverInteraction, type DeliveryDeps } from './deliver-interaction';
 /** What follow-on invocations need beyond a command's. */
 export interface FollowOnDeps extends DeliveryDeps {
   sources: Pick<FollowOnSourcesStore, 'findComponentSource' | 'findOpenModal'>;
+  /** Signs the URLs of a modal submit's files. */
+  signer: Pick<AttachmentSigner, 'sign'>;
 }
 
 /** A user clicks a button or picks select values on a message (A8 type 3); answers the interaction's id. */
@@ -101,6 +104,7 @@ export async function invokeModalSubmit(
         channelId: body.channelId,
         baseUrl: uploaded.baseUrl,
         ephemeral: true,
+        signer: deps.signer,
       }),
     );
   }

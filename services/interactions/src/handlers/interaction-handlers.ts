@@ -6,6 +6,7 @@ import type { SnowflakeGenerator } from '@acs/snowflake';
 import type { CommandRegistryClient } from '../clients/command-registry-client';
 import type { OAuthClient } from '../clients/oauth-client';
 import type { PermissionsClient } from '../clients/permissions-client';
+import type { AttachmentSigner } from '../domain/messages';
 import { activityInstanceId } from '../domain/callbacks';
 import { CommandType, InteractionType } from '../domain/interaction-enums';
 import { formatInteractionToken, hashInteractionToken } from '../domain/interaction-token';
@@ -64,6 +65,8 @@ export interface InteractionHandlerDeps {
   };
   /** INTERACTION_RESPONSE_DEADLINE_MS and the sweep's interval: by then every outcome is known. */
   windows: { deadlineMs: number; sweepIntervalMs: number };
+  /** Signs the URLs of a modal submit's files. */
+  signer: Pick<AttachmentSigner, 'sign'>;
   logger: Logger;
 }
 

@@ -7,6 +7,8 @@ export interface StoredAttachment {
   blobKey: string;
   contentType: string;
   size: number;
+  /** A file of an ephemeral message or of a modal submit: its one viewer's. */
+  ephemeral: boolean;
 }
 
 /**
@@ -74,13 +76,27 @@ export class AttachmentStore {
 
   /** The attachment `id` of `channelId` named `filename`, or undefined. */
   async find(channelId: string, id: string, filename: string): Promise<StoredAttachment | undefined> {
-    const { rows } = await this.pool.query<{ blob_key: string; content_type: string; size: string }>(
-      `SELECT blob_key, content_type, size::text FROM attachment
-        WHERE id = $1 AND channel_id = $2 AND filename = $3`,
+    const { rows } = await this.pool.query<{
+      blob_key: string;
+      content_type: string;
+      size: string;
+      ephemeral: boolean;
+    }>(
+      `SELECT a.blob_key, a.content_type, a.size::text,
+              (a.message_id IS NULL OR m.ephemeral_user_id IS NOT NULL) AS ephemeral
+         FROM attachment a LEFT JOIN message m ON m.id = a.message_id
+        WHERE a.id = $1 AND a.channel_id = $2 AND a.filename = $3`,
       [id, channelId, filename],
     );
     const row = rows[0];
-    return row ? { blobKey: row.blob_key, contentType: row.content_type, size: Number(row.size) } : undefined;
+    return row
+      ? {
+          blobKey: row.blob_key,
+          contentType: row.content_type,
+          size: Number(row.size),
+          ephemeral: row.ephemeral,
+        }
+      : undefined;
   }
 
   /** Which of `blobKeys` an attachment names. */

@@ -15,6 +15,7 @@ import {
   type MessagesQuery,
 } from '../domain/channel-messages';
 import {
+  type AttachmentSigner,
   NONCE_WINDOW_MS,
   UnknownMessageError,
   makeAttachments,
@@ -71,6 +72,8 @@ export class ChannelMessageStore {
   constructor(
     private readonly pool: Pool,
     private readonly ids: SnowflakeGenerator,
+    /** Signs the URLs of new files. */
+    private readonly signer: Pick<AttachmentSigner, 'sign'>,
     private readonly releaseBlobs: (blobKeys: string[]) => void = () => undefined,
   ) {}
 
@@ -280,7 +283,13 @@ export class ChannelMessageStore {
 
   // The attachment objects of new files, served under `baseUrl`.
   private make(channelId: string, baseUrl: string, added: readonly NewAttachment[]): MadeAttachment[] {
-    return makeAttachments(added, { nextId: () => this.ids.next(), channelId, baseUrl, ephemeral: false });
+    return makeAttachments(added, {
+      nextId: () => this.ids.next(),
+      channelId,
+      baseUrl,
+      ephemeral: false,
+      signer: this.signer,
+    });
   }
 }
 

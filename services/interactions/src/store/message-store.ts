@@ -5,6 +5,7 @@ import type { JsonObject } from '@acs/validation';
 import { withTransaction } from '@acs/service-kit';
 import { MaxFollowupsError } from '../domain/callbacks';
 import {
+  type AttachmentSigner,
   MAX_USER_INSTALL_FOLLOWUPS,
   MessageFlag,
   UnknownMessageError,
@@ -45,6 +46,8 @@ export class MessageStore {
   constructor(
     private readonly pool: Pool,
     private readonly ids: SnowflakeGenerator,
+    /** Signs the URLs of new files. */
+    private readonly signer: Pick<AttachmentSigner, 'sign'>,
     private readonly releaseBlobs: (blobKeys: string[]) => void = () => undefined,
   ) {}
 
@@ -60,6 +63,7 @@ export class MessageStore {
       channelId: record.channelId,
       baseUrl,
       ephemeral,
+      signer: this.signer,
     });
   }
 

@@ -10,7 +10,7 @@ import {
   type MessageToUpdate,
   type ValidCallback,
 } from '../domain/callbacks';
-import type { InteractionMessage } from '../domain/messages';
+import type { AttachmentSigner, InteractionMessage } from '../domain/messages';
 import { answeredOutcomeOf } from '../domain/timeline';
 import { insertAttachmentsSql } from './attachment-rows';
 import {
@@ -33,6 +33,8 @@ export class ResponseStore {
   constructor(
     private readonly pool: Pool,
     private readonly ids: SnowflakeGenerator,
+    /** Signs the URLs of the files of callback 4. */
+    private readonly signer: Pick<AttachmentSigner, 'sign'>,
   ) {}
 
   /** The interaction with this id, or undefined. */
@@ -66,6 +68,7 @@ export class ResponseStore {
       current,
       botUser,
       baseUrl,
+      signer: this.signer,
       nextId: () => this.ids.next(),
       now: new Date(),
     });

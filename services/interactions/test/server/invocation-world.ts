@@ -46,6 +46,7 @@ import { TraceStore } from '../../src/store/trace-store';
 import { PinStore } from '../../src/store/pin-store';
 import { ChannelMessageStore } from '../../src/store/channel-message-store';
 import { ReactionStore } from '../../src/store/reaction-store';
+import { TEST_SIGNER } from '../support/test-signer';
 /** A parsed JSON value, read freely by the assertions. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
@@ -320,9 +321,9 @@ export async function startInvocationServer(
   );
   const oauthClient = createOAuthClient(oauthGrpc);
   const store = new InteractionStore(pool, windows);
-  const responses = new ResponseStore(pool, ids);
+  const responses = new ResponseStore(pool, ids, TEST_SIGNER);
   const traces = new TraceStore(pool);
-  const messages = new MessageStore(pool, ids);
+  const messages = new MessageStore(pool, ids, TEST_SIGNER);
   const applications = new ApplicationFactsMemo(windows.deadlineMs);
   const responder = createResponder({ responses, oauth: oauthClient, applications, traces });
   const poster = new WebhookPoster({
@@ -362,7 +363,8 @@ export async function startInvocationServer(
     messages,
     traces,
     pins: new PinStore(pool),
-    channelMessages: new ChannelMessageStore(pool, ids),
+    channelMessages: new ChannelMessageStore(pool, ids, TEST_SIGNER),
+    signer: TEST_SIGNER,
     reactions: new ReactionStore(pool),
     isReady: async () => true,
   });

@@ -27,6 +27,7 @@ import type { ChannelAccess } from '../../src/domain/pins';
 import { PinStore } from '../../src/store/pin-store';
 import { ChannelMessageStore } from '../../src/store/channel-message-store';
 import { ReactionStore } from '../../src/store/reaction-store';
+import { TEST_SIGNER } from '../support/test-signer';
 /** What the fake oauth answers for every application: its bot user and flags. */
 export interface FakeApplications {
   botUser: JsonObject;
@@ -123,7 +124,8 @@ export async function serveResponses(ctx: ResponseContext, botUser: JsonObject):
     outcomes: new OutcomeWaiter(new OutcomeListener(ctx.pool, logger), interactions),
     windows,
     pins: new PinStore(ctx.pool),
-    channelMessages: new ChannelMessageStore(ctx.pool, ctx.ids),
+    channelMessages: new ChannelMessageStore(ctx.pool, ctx.ids, TEST_SIGNER),
+    signer: TEST_SIGNER,
     reactions: new ReactionStore(ctx.pool),
   });
   const port = await server.listen('127.0.0.1:0');

@@ -66,12 +66,13 @@ describe('attachments of interaction messages', () => {
       expect.objectContaining({ filename: 'b.txt' }),
     ]);
     const [first] = message.attachments;
-    expect(first!.url).toBe(`${BASE}/attachments/${CHANNEL}/${first!.id}/a.txt`);
+    expect(first!.url.startsWith(`${BASE}/attachments/${CHANNEL}/${first!.id}/a.txt?ex=`)).toBe(true);
     expect(await rowsOf(message.id)).toEqual(message.attachments.map((a) => a.id).sort());
     expect(await attachments.find(CHANNEL, first!.id, 'a.txt')).toEqual({
       blobKey: files[0]!.blobKey,
       contentType: 'text/plain',
       size: 5,
+      ephemeral: false,
     });
     expect(await attachments.find(CHANNEL, first!.id, 'b.txt')).toBeUndefined();
     expect(await attachments.find('1', first!.id, 'a.txt')).toBeUndefined();

@@ -8,6 +8,7 @@ import { readCreateMessage } from '../../src/domain/channel-messages';
 import { readReactionEmoji } from '../../src/domain/reactions';
 import { ChannelMessageStore, type ChannelPlace } from '../../src/store/channel-message-store';
 import { ReactionStore } from '../../src/store/reaction-store';
+import { TEST_SIGNER } from '../support/test-signer';
 
 const GUILD = '1600000000000000100';
 const CHANNEL = '1600000000000000200';
@@ -48,7 +49,11 @@ async function outboxNames(): Promise<string[]> {
 beforeAll(async () => {
   db = await createTestDatabase(['interactions']);
   pool = new Pool({ connectionString: serviceDatabaseUrl(db.url, DB_SCHEMA) });
-  messages = new ChannelMessageStore(pool, createSnowflakeGenerator({ workerId: 7, processId: 1 }));
+  messages = new ChannelMessageStore(
+    pool,
+    createSnowflakeGenerator({ workerId: 7, processId: 1 }),
+    TEST_SIGNER,
+  );
   reactions = new ReactionStore(pool);
 }, 60_000);
 afterAll(async () => {

@@ -112,6 +112,7 @@ describe('a modal submit', () => {
       blobKey: 'uploads/modal-a',
       contentType: 'text/plain',
       size: 5,
+      ephemeral: true,
     });
     // A second submit of the modal is refused, and none of its files is written.
     const late = [made('1700000000000000003', 'uploads/modal-c')];

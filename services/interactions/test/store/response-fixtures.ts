@@ -9,6 +9,7 @@ import { MessageStore } from '../../src/store/message-store';
 import { TraceStore } from '../../src/store/trace-store';
 import { ResponseStore } from '../../src/store/response-store';
 import type { InteractionRecord } from '../../src/store/interaction-record';
+import { TEST_SIGNER } from '../support/test-signer';
 
 export const APP = '1500000000000000001';
 export const OTHER_APP = '1500000000000000002';
@@ -57,9 +58,9 @@ export async function openResponseStores(): Promise<ResponseContext> {
     db,
     pool,
     ids,
-    responses: new ResponseStore(pool, ids),
+    responses: new ResponseStore(pool, ids, TEST_SIGNER),
     traces: new TraceStore(pool),
-    messages: new MessageStore(pool, ids, (keys) => released.push(...keys)),
+    messages: new MessageStore(pool, ids, TEST_SIGNER, (keys) => released.push(...keys)),
     released,
     async close() {
       await pool.end();

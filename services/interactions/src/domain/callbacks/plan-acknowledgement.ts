@@ -9,6 +9,7 @@ import {
   type MessageParties,
 } from '../interaction-events';
 import { applyMessageEdit } from '../messages/apply-message-edit';
+import type { AttachmentSigner } from '../messages/attachment-signing';
 import { makeAttachments, type MadeAttachment } from '../messages/attachments';
 import { MessageFlag, hasFlag } from '../messages/message-flags';
 import { UnknownMessageError } from '../messages/message-errors';
@@ -47,8 +48,9 @@ export interface AcknowledgementContext {
   current?: MessageToUpdate;
   /** The bot's user object: the author of callbacks 4 and 5, the application over a modal. */
   botUser?: JsonObject;
-  /** Where the files of callback 4 are served. */
+  /** Where the files of callback 4 are served, and what signs their URLs. */
   baseUrl: string;
+  signer: Pick<AttachmentSigner, 'sign'>;
   /** A new snowflake (the response message, then its attachments, in that order). */
   nextId: () => string;
   /** The time of an edit (callback 7). */
@@ -184,6 +186,7 @@ function messageWriteOf(
         nextId: context.nextId,
         channelId: interaction.channelId,
         baseUrl: context.baseUrl,
+        signer: context.signer,
         ephemeral: hasFlag(callback.message.flags, MessageFlag.EPHEMERAL),
       });
       const message = renderMessage(source, {

@@ -18,6 +18,7 @@ import {
   type ErrorPath,
   type JsonObject,
 } from '@acs/validation';
+import type { AttachmentSigner } from './attachment-signing';
 import { MessageErrorCode as ErrorCode } from './message-error-codes';
 
 /** Most attachments one message may have. */
@@ -212,14 +213,24 @@ export function attachmentUrl(baseUrl: string, channelId: string, id: string, fi
   return `${baseUrl.replace(/\/+$/, '')}/attachments/${channelId}/${id}/${encodeURIComponent(filename)}`;
 }
 
-/** The attachment objects of new attachments, each with its id from `nextId`. */
+/** Where new attachments go and how their URLs are made. */
+export interface AttachmentContext {
+  nextId: () => string;
+  channelId: string;
+  baseUrl: string;
+  ephemeral: boolean;
+  /** Signs each attachment's URL. */
+  signer: Pick<AttachmentSigner, 'sign'>;
+}
+
+/** The attachment objects of new attachments, each with its id from `nextId` and a signed URL. */
 export function makeAttachments(
   added: readonly NewAttachment[],
-  context: { nextId: () => string; channelId: string; baseUrl: string; ephemeral: boolean },
+  context: AttachmentContext,
 ): MadeAttachment[] {
   return added.map((item) => {
     const id = context.nextId();
-    const url = attachmentUrl(context.baseUrl, context.channelId, id, item.filename);
+    const url = context.signer.sign(attachmentUrl(context.baseUrl, context.channelId, id, item.filename));
     const attachment: MessageAttachment = {
       id,
       filename: item.filename,

@@ -1,4 +1,5 @@
 export * from './attachments';
+export * from './attachment-signing';
 export * from './apply-message-edit';
 export * from './check-well-formed';
 export * from './format-timestamp';

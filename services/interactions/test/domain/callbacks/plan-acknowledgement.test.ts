@@ -15,6 +15,7 @@ import {
   type InteractionMessage,
   type MessageInput,
 } from '../../../src/domain/messages';
+import { TEST_SIGNER } from '../../support/test-signer';
 
 const APP = '1300000000000000001';
 const USER = '1300000000000000010';
@@ -54,6 +55,7 @@ function context(
   return {
     botUser: BOT,
     baseUrl: 'https://cdn.example',
+    signer: TEST_SIGNER,
     nextId: () => {
       const id = String(next++);
       given.push(id);

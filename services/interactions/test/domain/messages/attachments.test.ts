@@ -12,6 +12,7 @@ import {
   type UploadedFile,
 } from '../../../src/domain/messages';
 import { discordErrorOf, formErrorsOf, oneError } from '../form-errors-of';
+import { TEST_SIGNER } from '../../support/test-signer';
 
 const file = (index: number, filename = `f${index}.txt`, size = 3): UploadedFile => ({
   index,
@@ -21,6 +22,9 @@ const file = (index: number, filename = `f${index}.txt`, size = 3): UploadedFile
   size,
 });
 
+/** A signed attachment URL's query, as Discord's CDN writes it. */
+const SIGNED = /\?ex=[0-9a-f]+&is=[0-9a-f]+&hm=[0-9a-f]{64}&$/;
+
 let next = 1000;
 const make = (added: readonly NewAttachment[]) =>
   makeAttachments(added, {
@@ -28,6 +32,7 @@ const make = (added: readonly NewAttachment[]) =>
     channelId: '55',
     baseUrl: 'http://acs.test/',
     ephemeral: false,
+    signer: TEST_SIGNER,
   });
 
 const existing = (id: string, filename = 'old.txt'): MessageAttachment => ({
@@ -96,7 +101,7 @@ describe('a new message with files', () => {
     expect(Object.keys((errors as { attachments: object }).attachments)).toEqual(['0', '1']);
   });
 
-  it('renders attachment objects served under the base URL', () => {
+  it('renders attachment objects served under the base URL, signed', () => {
     const [made] = make([
       { file: file(0, 'a b.txt', 3), filename: cleanFilename('a b.txt'), spoiler: false, description: 'd' },
     ]);
@@ -106,9 +111,12 @@ describe('a new message with files', () => {
       description: 'd',
       content_type: 'text/plain',
       size: 3,
-      url: `http://acs.test/attachments/55/${made!.attachment.id}/a_b.txt`,
-      proxy_url: `http://acs.test/attachments/55/${made!.attachment.id}/a_b.txt`,
+      url: expect.stringMatching(SIGNED),
+      proxy_url: made!.attachment.url,
     });
+    expect(
+      made!.attachment.url.startsWith(`http://acs.test/attachments/55/${made!.attachment.id}/a_b.txt?`),
+    ).toBe(true);
     expect(made!.blobKey).toBe('uploads/k0');
   });
 
