@@ -320,6 +320,9 @@ const ADMIN_ROUTES: Array<[Method, string]> = [
   ['delete', '/applications/:application_id/faults/:fault_id'],
   ['post', '/users/:user_id/ban'],
   ['delete', '/users/:user_id/ban'],
+  ['get', '/applications/:application_id/interactions'],
+  ['get', '/applications/:application_id/interactions/:interaction_id'],
+  ['post', '/applications/:application_id/interactions/:interaction_id/expire'],
 ];
 
 /**
@@ -873,7 +876,14 @@ describe('ids above 2^63 - 1, U+0000 and megabyte numbers in every field', () =>
       );
       const digests: Record<string, string> = {};
       for (const { schema, name } of tables) {
-        const row = name === 'outbox' ? 't.id::text' : 'row_to_json(t)::text';
+        // A refused callback is recorded in its interaction's timeline (the admin API shows
+        // the refusal, and the timeout's reason names it): that record, and nothing else.
+        const row =
+          name === 'outbox'
+            ? 't.id::text'
+            : name === 'interaction_trace'
+              ? "(to_jsonb(t) - 'refusals')::text"
+              : 'row_to_json(t)::text';
         const { rows } = await client.query<{ digest: string | null; count: string }>(
           `SELECT md5(string_agg(${row}, E'\\n' ORDER BY ${row})) AS digest, count(*)::text AS count
              FROM "${schema}"."${name}" t`,
@@ -1451,6 +1461,11 @@ describe('ids above 2^63 - 1, U+0000 and megabyte numbers in every field', () =>
             body: { message: 'swept' },
           },
         };
+      // The timeline's page; the expiry of an interaction (of another app here: nothing expires).
+      case 'get /applications/:application_id/interactions':
+        return { auth: admin, query: { before: '9000000000000000000', limit: '10' } };
+      case 'post /applications/:application_id/interactions/:interaction_id/expire':
+        return { auth: admin, body: { window: 'token' } };
       case 'post /entitlements':
         return {
           auth: admin,

@@ -129,8 +129,9 @@ export const EVENT_DOCS: { readonly [N in EventName]: EventDoc } = {
     consumers: 'dispatcher: INTERACTION_SUCCESS to the user',
   },
   'interactions.interaction.failed': {
-    producer: 'interactions: delivery failed (reason 1) or the deadline passed (2)',
-    consumers: 'dispatcher: INTERACTION_FAILURE to the user',
+    producer:
+      "interactions: delivery failed (reason 1) or the deadline passed (2); `reason` says exactly why (the admin timeline's text)",
+    consumers: 'dispatcher: INTERACTION_FAILURE `{id, nonce, reason_code, reason}` to the user',
   },
   'interactions.autocomplete.answered': {
     producer: 'interactions: callback type 8',

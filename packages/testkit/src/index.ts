@@ -15,5 +15,6 @@ export type {
   Timing,
   ChannelRef,
   UserRef,
+  TimelineEntry,
 } from './world/types';
 export { locateStack, findDataDir, stackPointerFile, type StackLocation } from './locate-stack';

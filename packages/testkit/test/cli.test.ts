@@ -256,6 +256,17 @@ describe('the CLI around it', () => {
     );
     expect(
       describeOutcome({
+        outcome: 'failure',
+        reason_code: 1,
+        reason: 'the interactions endpoint answered 500',
+        messages: [],
+      }).split('\n'),
+    ).toEqual([
+      '✗ the interactions endpoint answered 500',
+      expect.stringMatching(/^ {2}the app could not be reached or answered badly \(reason_code 1\)/),
+    ]);
+    expect(
+      describeOutcome({
         outcome: 'success',
         response: { type: 8, data: { choices: [{ name: 'Paris', value: 'paris' }] } },
         messages: [],

@@ -116,6 +116,32 @@ it(
   ),
 );
 
+it(
+  "reads the server's timeline and makes an interaction's windows pass at once",
+  withTranscript(
+    () => world,
+    async () => {
+      const result = await world.user('alice').slash('/slow');
+      const id = result.interaction?.id as string;
+      const [entry] = await world.interactions({ limit: 1 });
+      expect(entry).toMatchObject({
+        id,
+        data: { name: 'slow' },
+        state: 'answered',
+        delivery: { kind: 'gateway' },
+        outcome: { kind: 'answered', callback_type: 5 },
+        edits: [{ kind: 'edit', original: true, body: { content: 'done, slowly' } }],
+        followups: [{ kind: 'followup', body: { content: 'and one more thing' } }],
+        windows: { initial: 'closed', token: 'valid' },
+      });
+      const expired = await world.expireInteraction(result, 'token');
+      expect(expired.windows).toEqual({ initial: 'closed', token: 'expired' });
+      expect(world.transcript()).toContain(`the 15-minute token of interaction ${id} expired`);
+      await expect(world.expireInteraction({ id: '1' }, 'initial')).rejects.toThrow('Unknown interaction');
+    },
+  ),
+);
+
 it('says when a deferred reply is never filled in', async () => {
   const result = await world.user('alice').slash('/forgetful', { finalTimeoutMs: 1500 });
   expect(result).toMatchObject({ ok: false, acknowledged: true, deferred: true });
@@ -202,7 +228,8 @@ it('says why an interaction failed, and the failing test shows the transcript', 
   expect(failure.message).toContain('expect(received).toBe(expected)');
   expect(failure.message).toContain('What happened in the world (acs-testkit transcript):');
   expect(failure.message).toContain('bob › /broken  (#general)');
-  expect(failure.message).toContain('✗ the app did not answer in time (reason_code 2)');
+  expect(failure.message).toContain('✗ the app did not answer within 1.5 s\n');
+  expect(failure.message).toContain('the app did not answer in time (reason_code 2)');
   // The earlier interactions are told too, with their answers.
   expect(failure.message).toContain('alice › /roll sides:20  (#dice)');
   expect(failure.message).toContain('Test App: 🎲 20 (d20)');
@@ -213,5 +240,7 @@ it('says why an interaction failed, and the failing test shows the transcript', 
   const result = await world.user('bob').slash('/broken');
   expect(result).toMatchObject({ ok: false, acknowledged: false, response: null });
   expect(result.error).toContain('no callback within the response deadline');
-  expect(world.transcript()).toMatch(/bob › \/broken {2}\(#general\)\n {2}✗ the app did not answer in time/);
+  expect(world.transcript()).toMatch(
+    /bob › \/broken {2}\(#general\)\n {2}✗ the app did not answer within 1\.5 s\n {4}the app did not answer in time/,
+  );
 });

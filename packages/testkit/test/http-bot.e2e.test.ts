@@ -73,7 +73,18 @@ it('says the app could not be reached when its endpoint is gone', async () => {
   await exited;
   const result = await world.user('alice').slash('/ping');
   expect(result).toMatchObject({ ok: false, acknowledged: false, response: null });
+  expect(result.error).toMatch(/^the interactions endpoint was unreachable: .*ECONNREFUSED/);
   expect(result.error).toContain('the app could not be reached or answered badly (reason_code 1)');
-  expect(world.transcript()).toContain('alice › /ping  (#general)\n  ✗ the app could not be reached');
+  expect(world.transcript()).toMatch(
+    /alice › \/ping {2}\(#general\)\n {2}✗ the interactions endpoint was unreachable/,
+  );
+  // The server's timeline says the same, with the delivery it tried.
+  const [entry] = await world.interactions({ limit: 1 });
+  expect(entry).toMatchObject({
+    id: result.interaction?.id,
+    state: 'failed',
+    delivery: { kind: 'endpoint', status: null },
+  });
+  expect(result.error).toContain(entry!.reason);
   expect(world.transcript()).toContain('Test App: Pong! (answered over HTTP to alice)');
 });

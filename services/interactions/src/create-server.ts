@@ -11,6 +11,7 @@ import { createReactionHandlers, type ReactionHandlerDeps } from './handlers/rea
 import { withFreshAttachmentUrls } from './handlers/fresh-attachment-urls';
 import type { AttachmentSigner } from './domain/messages';
 import { createPinHandlers, type PinHandlerDeps } from './handlers/pin-handlers';
+import { createTimelineHandlers, type TimelineHandlerDeps } from './handlers/timeline-handlers';
 import {
   createWebhookMessageHandlers,
   type WebhookMessageHandlerDeps,
@@ -25,7 +26,11 @@ export interface ServerDeps
     AttachmentHandlerDeps,
     PinHandlerDeps,
     ChannelMessageHandlerDeps,
-    ReactionHandlerDeps {
+    ReactionHandlerDeps,
+    TimelineHandlerDeps {
+  interactions: InteractionHandlerDeps['interactions'] & TimelineHandlerDeps['interactions'];
+  deadlines: InteractionHandlerDeps['deadlines'] & TimelineHandlerDeps['deadlines'];
+  traces: TimelineHandlerDeps['traces'] & WebhookMessageHandlerDeps['traces'];
   logger: Logger;
   /** Signs attachment URLs, checks and renews their signatures. */
   signer: AttachmentSigner;
@@ -50,6 +55,7 @@ export function createServer(deps: ServerDeps): GrpcServer {
             ...createPinHandlers(deps),
             ...createChannelMessageHandlers(deps),
             ...createReactionHandlers(deps),
+            ...createTimelineHandlers(deps),
           },
           deps.signer,
         ),

@@ -34,6 +34,7 @@ import { MessageStore } from './store/message-store';
 import { PinStore } from './store/pin-store';
 import { ChannelMessageStore } from './store/channel-message-store';
 import { ReactionStore } from './store/reaction-store';
+import { TraceStore } from './store/trace-store';
 import { ResponseStore } from './store/response-store';
 import { loadSigningKey } from './store/signing-key-store';
 
@@ -76,6 +77,7 @@ export async function startService(
   const interactions = new InteractionStore(pool, windows);
   const signer = createAttachmentSigner(await loadSigningKey(pool, 'attachments'));
   const responses = new ResponseStore(pool, ids, signer);
+  const traces = new TraceStore(pool);
   const blobs = createBlobStore(config.BLOB_STORE_URL);
   const attachments = new AttachmentStore(pool);
   const messages = new MessageStore(pool, ids, signer, blobReleaser(blobs, logger));
@@ -87,7 +89,7 @@ export async function startService(
     intervalMs: config.ATTACHMENT_SWEEP_INTERVAL_MS,
   });
   const applications = new ApplicationFactsMemo(windows.deadlineMs);
-  const responder = createResponder({ responses, oauth, applications });
+  const responder = createResponder({ responses, oauth, applications, traces });
   const poster = new WebhookPoster({
     policy: parseAddressPolicy(config.WEBHOOK_ALLOWED_ADDRESSES),
     timeoutMs: config.INTERACTION_DELIVERY_TIMEOUT_MS ?? config.INTERACTION_RESPONSE_DEADLINE_MS,
@@ -98,7 +100,8 @@ export async function startService(
   const http = new HttpDelivery({
     poster,
     responder,
-    fail: (id) => interactions.failIfPending(id, 1, false),
+    fail: (id, failure) => interactions.failIfPending(id, failure, false),
+    noteDelivery: (id, delivery, sentAt) => traces.noteDelivery(id, delivery, sentAt),
     logger,
   });
   const deadlines = new DeadlineKeeper(interactions, { ...windows, logger });
@@ -141,6 +144,7 @@ export async function startService(
     responder,
     responses,
     messages,
+    traces,
     attachments,
     pins: new PinStore(pool),
     channelMessages: new ChannelMessageStore(pool, ids, signer, blobReleaser(blobs, logger)),

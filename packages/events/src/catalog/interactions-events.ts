@@ -37,10 +37,15 @@ export const interactionCreated = z.object({
 export const interactionSucceeded = z.object(interactionAudience);
 
 /**
- * The interaction failed: INTERACTION_FAILURE `{id, nonce, reason_code}` to the user
+ * The interaction failed: INTERACTION_FAILURE `{id, nonce, reason_code, reason}` to the user
  * (reason 1 UNKNOWN: delivery failed; 2 TIMEOUT: no initial response within the deadline).
+ * `reason` (ACS extension) says exactly why, as the admin timeline and `?wait=true` do.
  */
-export const interactionFailed = z.object({ ...interactionAudience, reason_code: z.number().int() });
+export const interactionFailed = z.object({
+  ...interactionAudience,
+  reason_code: z.number().int(),
+  reason: z.string().optional(),
+});
 
 /** The application answered an autocomplete: APPLICATION_COMMAND_AUTOCOMPLETE_RESPONSE `{choices, nonce}` to the user. */
 export const autocompleteAnswered = z.object({

@@ -234,7 +234,11 @@ export function signature(command: ListedCommand): string {
 /** What the user would see: the messages the app posted, its choices, or why it failed. */
 export function describeOutcome(outcome: any): string {
   const lines: string[] = [];
-  if (outcome.outcome === 'failure') lines.push(`✗ ${describeFailureReason(outcome.reason_code)}`);
+  if (outcome.outcome === 'failure') {
+    // The server's exact reason first (as the admin timeline says it), then what the code means.
+    if (outcome.reason) lines.push(`✗ ${outcome.reason}`);
+    lines.push(`${outcome.reason ? '  ' : '✗ '}${describeFailureReason(outcome.reason_code)}`);
+  }
   if (outcome.response?.type === 8) {
     const choices = outcome.response.data?.choices ?? [];
     lines.push(

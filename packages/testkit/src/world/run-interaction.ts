@@ -24,12 +24,16 @@ export interface InteractionContext {
   finalTimeoutMs: number;
 }
 
+/** `?wait=final`'s longest `timeout_ms` (the server refuses more). */
+const WAIT_FINAL_MAX_MS = 60_000;
+
 /**
- * Sends one interaction as the user's chat client does (`POST /interactions?wait=true`,
- * naming the user's gateway session and a nonce), then follows it on that session: a
- * deferred reply until its original response is filled in, an update until the
- * component's message changes, then until no follow-up or edit comes for `quietMs`.
- * `source` is the message whose component was used.
+ * Sends one interaction as the user's chat client does (`POST /interactions?wait=final`,
+ * naming the user's gateway session and a nonce): the server answers once the app's
+ * answer is final, a deferred reply filled in included. Then follows it on that session:
+ * an update until the component's message changes (the server's answer has it already
+ * for a deferred one), then until no follow-up or edit comes for `quietMs`. `source` is
+ * the message whose component was used.
  */
 export async function runInteraction(
   context: InteractionContext,
@@ -44,10 +48,16 @@ export async function runInteraction(
     for (const resolve of wake) resolve();
   });
   try {
-    const answer = await callApi(context.base, 'POST', '/api/v10/interactions?wait=true', {
-      token: context.token,
-      body: { ...body, nonce: newNonce(), session_id: session.sessionId },
-    });
+    const timeoutMs = Math.max(1, Math.min(WAIT_FINAL_MAX_MS, Math.round(context.finalTimeoutMs)));
+    const answer = await callApi(
+      context.base,
+      'POST',
+      `/api/v10/interactions?wait=final&timeout_ms=${timeoutMs}`,
+      {
+        token: context.token,
+        body: { ...body, nonce: newNonce(), session_id: session.sessionId },
+      },
+    );
     if (answer.status !== 200) {
       return {
         ...EMPTY,
@@ -73,7 +83,8 @@ export async function runInteraction(
       return changed;
     };
     readSeen();
-    while (!follower.isFinal() && Date.now() < finalBy) {
+    // The server waited for the filling already: when it gave up, so does the kit.
+    while (!follower.isFinal() && !follower.serverGaveUp() && Date.now() < finalBy) {
       await waitForDispatch(finalBy);
       readSeen();
     }
@@ -137,16 +148,23 @@ class Follower {
     return true;
   }
 
+  /** Whether `?wait=final` ran out of time with the deferral unfilled. */
+  serverGaveUp(): boolean {
+    return this.outcome.final === false;
+  }
+
   /** Whether the app has given its final answer (a deferred reply filled, an update seen). */
   isFinal(): boolean {
     if (this.outcome.outcome !== 'success') return true;
     switch (this.callbackType) {
       case CALLBACK.DEFERRED_CHANNEL_MESSAGE: {
+        // ?wait=final answered once the original was filled (or its time ran out).
+        if (this.outcome.final === true) return true;
         const original = this.originalId === undefined ? undefined : this.messages.get(this.originalId);
         return original !== undefined && (original.flags & LOADING) === 0;
       }
       case CALLBACK.DEFERRED_UPDATE_MESSAGE:
-        return this.sourceUpdated || this.followedUp;
+        return this.outcome.final === true || this.sourceUpdated || this.followedUp;
       case CALLBACK.UPDATE_MESSAGE:
         return this.sourceUpdated;
       default:
@@ -171,7 +189,11 @@ class Follower {
       (m) => m.id !== this.originalId && m.id !== this.source?.id,
     );
     let error: string | null = null;
-    if (!acknowledged) error = describeFailureReason(outcome.reason_code);
+    // The server's reason first (the admin timeline's words), then what the code means.
+    if (!acknowledged)
+      error = outcome.reason
+        ? `${outcome.reason}\n${describeFailureReason(outcome.reason_code)}`
+        : describeFailureReason(outcome.reason_code);
     else if (type === CALLBACK.DEFERRED_CHANNEL_MESSAGE && !this.isFinal()) {
       error =
         `the app deferred its reply (callback type 5) but did not fill it in within ${finalTimeoutMs} ms: ` +

@@ -58,10 +58,42 @@ export interface InteractionResult {
   modal: OpenedModal | null;
   /** The choices an autocomplete answered (callback 8). */
   choices: Choice[] | null;
-  /** Why the interaction failed or was refused, in words with the codes; null when ok. */
+  /**
+   * Why the interaction failed or was refused, in words with the codes; null when ok. A
+   * failure's first line is the server's exact reason (as the admin timeline and the
+   * user's INTERACTION_FAILURE say it: `the interactions endpoint answered 500`, `the app
+   * did not answer within 3 s; its callback was refused: 400 50035 …`).
+   */
   error: string | null;
   /** The interaction as the app received it (no token); null when ACS refused it. */
   interaction: Record<string, any> | null;
+}
+
+/**
+ * One interaction as the server's timeline has it (`GET /admin/applications/{id}/
+ * interactions`, docs/admin-api.md): the payload the app got, how it was delivered, its
+ * outcome or exact failure reason, refused callbacks, follow-ups, edits and timings.
+ */
+export interface TimelineEntry {
+  id: string;
+  type: number;
+  data: { name: string; custom_id?: string };
+  user_id: string;
+  guild_id: string | null;
+  channel_id: string;
+  created_at: string;
+  payload: Record<string, any>;
+  delivery: { kind: 'gateway' | 'endpoint' | 'activity'; [key: string]: any };
+  state: 'pending' | 'answered' | 'failed';
+  outcome: Record<string, any> | null;
+  /** Why it failed; null unless it did. */
+  reason: string | null;
+  refusals: { at: string; status: number; body: any }[];
+  followups: Record<string, any>[];
+  edits: Record<string, any>[];
+  windows: { initial: 'open' | 'closed'; token: 'valid' | 'expired' };
+  timings: { received_at: string; delivered_ms: number | null; answered_ms: number | null };
+  [key: string]: any;
 }
 
 /** How long the kit waits for answers. */

@@ -9,7 +9,7 @@ import {
   type RequestEntry,
 } from './request-log';
 import { Transcript } from './transcript';
-import type { ChannelRef, DiscordMessage, Timing, UserRef } from './types';
+import type { ChannelRef, DiscordMessage, InteractionResult, TimelineEntry, Timing, UserRef } from './types';
 import type { Dispatch } from './user-session';
 import type { WorldContext } from './world-context';
 import { WorldUser } from './world-user';
@@ -104,6 +104,53 @@ export class World implements WorldContext {
         `no channel "${key}" in this world (its channels: ${this.channels.map((c) => c.name).join(', ')})`,
       );
     return found;
+  }
+
+  /**
+   * The server's timeline of the world's app: its interactions, newest first, each with
+   * the payload, the delivery, the answer or the exact failure reason, refused callbacks,
+   * follow-ups and edits (`limit` 1-100, default 25; `before`: an interaction id).
+   */
+  async interactions(options: { limit?: number; before?: string } = {}): Promise<TimelineEntry[]> {
+    const query = new URLSearchParams();
+    if (options.limit !== undefined) query.set('limit', String(options.limit));
+    if (options.before !== undefined) query.set('before', options.before);
+    const search = query.toString();
+    const route = `/admin/applications/${this.app.id}/interactions${search ? `?${search}` : ''}`;
+    const answer = await callApi(this.base, 'GET', route, { token: `Admin ${this.adminToken}` });
+    if (answer.status !== 200)
+      throw new Error(`reading the interaction timeline failed:\n${describeError(answer)}`);
+    return answer.body as TimelineEntry[];
+  }
+
+  /**
+   * Makes an interaction's 3-second window for the initial response (`initial`) or its
+   * 15-minute token (`token`) pass now, so that a test of "too late" does not wait: the
+   * app's next callback gets Discord's 10062 / 40060, its follow-ups 50027. Answers the
+   * interaction's timeline entry as it now is.
+   */
+  async expireInteraction(
+    result: InteractionResult | { id: string },
+    window: 'initial' | 'token',
+  ): Promise<TimelineEntry> {
+    const id = 'interaction' in result ? result.interaction?.id : result.id;
+    if (!id)
+      throw new Error(
+        'expireInteraction: this result has no interaction (ACS refused it before the app saw it)',
+      );
+    const route = `/admin/applications/${this.app.id}/interactions/${id}/expire`;
+    const answer = await callApi(this.base, 'POST', route, {
+      token: `Admin ${this.adminToken}`,
+      body: { window },
+    });
+    if (answer.status !== 200)
+      throw new Error(`expiring interaction ${id} failed:\n${describeError(answer)}`);
+    const entry = answer.body as TimelineEntry;
+    this.log.note(
+      `the ${window === 'initial' ? '3-second window' : '15-minute token'} of interaction ${id} expired` +
+        (entry.reason ? `: ${entry.reason}` : ''),
+    );
+    return entry;
   }
 
   /**

@@ -22,6 +22,10 @@ export interface Invocation {
   locale: string;
   /** ACS extension: answer with the outcome once the interaction has one. */
   wait: boolean;
+  /** ACS extension (`?wait=final`): and past a deferral until the original is filled, with the follow-ups. */
+  waitFinal?: boolean;
+  /** With `waitFinal`: how long to wait for the filling (ms; undefined: the default, 15 s). */
+  waitTimeoutMs?: number;
   /** A modal submit's files (multipart `files[n]`, named by its FILE_UPLOAD answers). */
   files?: MessageFiles;
 }
@@ -64,6 +68,12 @@ export interface InteractionsClient {
   isServing(deadlineMs: number): Promise<boolean>;
   /** Records and delivers an invocation; with `wait`, the outcome as JSON text ('' otherwise). */
   createInteraction(invocation: Invocation): Promise<string>;
+  /** ACS admin: a page of an application's interaction timeline (JSON array text), newest first. */
+  listInteractionTimeline(input: { applicationId: string; before: string; limit: number }): Promise<string>;
+  /** ACS admin: one interaction of an application's timeline (JSON text); 404 / 10062 for another's. */
+  getInteractionTimeline(applicationId: string, interactionId: string): Promise<string>;
+  /** ACS admin: makes an interaction's initial window or token pass now; its timeline entry (JSON text). */
+  expireInteraction(applicationId: string, interactionId: string, bodyJson: string): Promise<string>;
   /** The initial response; with `withResponse`, the callback response object as JSON text ('' otherwise). */
   createCallback(input: {
     interactionId: string;
@@ -240,11 +250,39 @@ export function createInteractionsClient(client: interactions.InteractionsServic
           body_json: invocation.bodyJson,
           locale: invocation.locale,
           wait: invocation.wait,
+          wait_final: invocation.waitFinal ?? false,
+          wait_timeout_ms: invocation.waitTimeoutMs ?? 0,
           ...wireFiles(invocation.files),
         },
-        invocation.wait ? WAITING_INVOCATION_DEADLINE_MS : undefined,
+        invocation.wait || invocation.waitFinal ? WAITING_INVOCATION_DEADLINE_MS : undefined,
       );
       return answer.outcome_json;
+    },
+
+    async listInteractionTimeline(input) {
+      const answer = await callPeer(client, client.ListInteractionTimeline, {
+        application_id: input.applicationId,
+        before: input.before,
+        limit: input.limit,
+      });
+      return answer.timeline_json;
+    },
+
+    async getInteractionTimeline(applicationId, interactionId) {
+      const answer = await callPeer(client, client.GetInteractionTimeline, {
+        application_id: applicationId,
+        interaction_id: interactionId,
+      });
+      return answer.timeline_json;
+    },
+
+    async expireInteraction(applicationId, interactionId, bodyJson) {
+      const answer = await callPeer(client, client.ExpireInteraction, {
+        application_id: applicationId,
+        interaction_id: interactionId,
+        body_json: bodyJson,
+      });
+      return answer.timeline_json;
     },
 
     async createCallback(input) {

@@ -8,7 +8,7 @@ import { refuseEndpointUrlsAtCreation } from '../domain/endpoint-urls';
 import { needsEntryPoint } from '../domain/needs-entry-point';
 import type { Route } from '../http/route-table';
 import { sendJson, sendNoContent } from '../http/send-json';
-import { snowflakeParam } from '../http/path-params';
+import { integerQuery, snowflakeParam, snowflakeQuery } from '../http/path-params';
 import { monetizationAdminRoutes } from './monetization-admin-routes';
 import { testControlRoutes, type TestControl } from './test-control-routes';
 import { verifyEndpointUrls } from './verify-endpoint-urls';
@@ -39,7 +39,7 @@ export function adminRoutes(
   adminToken: string,
   control: TestControl,
 ): Route[] {
-  const { oauth, permissions, registry, dispatcher } = clients;
+  const { oauth, permissions, registry, dispatcher, interactions } = clients;
   const admin = createAdminCheck(adminToken);
   const body = (req: Request): string => req.rawBody ?? '';
 
@@ -157,6 +157,35 @@ export function adminRoutes(
         const client_secret = await oauth.resetClientSecret(application_id);
         auth.cache.invalidateApplication(application_id);
         sendJson(res, 200, { client_secret });
+      }),
+    },
+    // The test-control surface of interactions (docs/admin-api.md, "Interactions").
+    {
+      method: 'get',
+      path: '/applications/:application_id/interactions',
+      handlers: w(async (req, res) => {
+        const applicationId = snowflakeParam(req, 'application_id');
+        const before = snowflakeQuery(req, 'before');
+        const limit = integerQuery(req, 'limit', 1, 100) ?? 0;
+        sendJson(res, 200, await interactions.listInteractionTimeline({ applicationId, before, limit }));
+      }),
+    },
+    {
+      method: 'get',
+      path: '/applications/:application_id/interactions/:interaction_id',
+      handlers: w(async (req, res) => {
+        const applicationId = snowflakeParam(req, 'application_id');
+        const interactionId = snowflakeParam(req, 'interaction_id');
+        sendJson(res, 200, await interactions.getInteractionTimeline(applicationId, interactionId));
+      }),
+    },
+    {
+      method: 'post',
+      path: '/applications/:application_id/interactions/:interaction_id/expire',
+      handlers: w(async (req, res) => {
+        const applicationId = snowflakeParam(req, 'application_id');
+        const interactionId = snowflakeParam(req, 'interaction_id');
+        sendJson(res, 200, await interactions.expireInteraction(applicationId, interactionId, body(req)));
       }),
     },
     {

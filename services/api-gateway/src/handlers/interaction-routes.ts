@@ -10,7 +10,13 @@ import {
   UnknownInteractionError,
 } from '../domain/interaction-token';
 import { resolveRequestLocale } from '../domain/resolve-request-locale';
-import { booleanQuery, snowflakeParam, snowflakeQuery, webhookMessageParam } from '../http/path-params';
+import {
+  booleanQuery,
+  integerQuery,
+  snowflakeParam,
+  snowflakeQuery,
+  webhookMessageParam,
+} from '../http/path-params';
 import { acceptFormPayload, decodeJsonBody } from '../http/read-json-body';
 import { FormErrorCode } from '../http/read-form-payload';
 import type { Route } from '../http/route-table';
@@ -34,6 +40,9 @@ const MODAL_SUBMIT = 5;
 /** Interaction routes are exempt from the global rate limit, as on Discord. */
 const EXEMPT_FROM_GLOBAL = { global: false };
 
+/** `?wait=final`'s `timeout_ms`: at most a minute (the longest call a peer takes). */
+const WAIT_FINAL_MAX_MS = 60_000;
+
 /**
  * The path's interaction token, or `refusal` for one that cannot be a token at all (too
  * long, or characters no token has): the service never sees it.
@@ -47,7 +56,8 @@ function tokenParam(req: Request, name: string, refusal: () => Error): string {
 /**
  * The interaction routes (interactions service). `POST /interactions`: a user's
  * chat-client session (no prefix; a bot or Bearer token is 401) invokes a command; 204,
- * or with `?wait=true` (ACS extension) 200 and the outcome. The rest take no
+ * or with `?wait=true` (ACS extension) 200 and the outcome, with `?wait=final` the outcome
+ * past a deferral (the original filled, the follow-ups posted meanwhile). The rest take no
  * authentication (an Authorization header is ignored): the interaction token is the
  * credential. `POST /interactions/{id}/{token}/callback` answers it (204, or with
  * `?with_response=true` 200 and the callback response); `/webhooks/{application}/{token}`
@@ -77,13 +87,18 @@ export function interactionRoutes(
 
   const invoke: RequestHandler = async (req, res) => {
     const principal = await auth.authenticateSession(req);
-    const wait = booleanQuery(req, 'wait');
+    // `?wait=final` (ACS extension): past a deferral too, `timeout_ms` at most 60 s.
+    const waitFinal = req.query.wait === 'final';
+    const wait = waitFinal || booleanQuery(req, 'wait');
+    const waitTimeoutMs = waitFinal ? integerQuery(req, 'timeout_ms', 1, WAIT_FINAL_MAX_MS) : undefined;
     const outcome = await withFiles(req, (files) =>
       interactions.createInteraction({
         userId: principal.userId,
         bodyJson: req.rawBody ?? '',
         locale: resolveRequestLocale(req.headers, principal.userLocale),
         wait,
+        waitFinal,
+        ...(waitTimeoutMs === undefined ? {} : { waitTimeoutMs }),
         ...(files ? { files } : {}),
       }),
     );

@@ -33,7 +33,7 @@ export function isInteractionEvent(event: CheckedEvent): event is InteractionEve
  * the routing the catalog's comments specify):
  * - to the invoking user (only `session_id` when the invocation named one, else every
  *   session of theirs): INTERACTION_CREATE `{id, nonce}`, INTERACTION_SUCCESS `{id, nonce}`,
- *   INTERACTION_FAILURE `{id, nonce, reason_code}`, APPLICATION_COMMAND_AUTOCOMPLETE_RESPONSE
+ *   INTERACTION_FAILURE `{id, nonce, reason_code, reason}` (`reason`: ACS extension), APPLICATION_COMMAND_AUTOCOMPLETE_RESPONSE
  *   `{choices, nonce}`, INTERACTION_MODAL_CREATE `{id, channel_id, custom_id, application,
  *   title, components, nonce}` (A8);
  * - to the bot, when the interaction goes over the gateway (`bot_payload`): INTERACTION_CREATE
@@ -64,7 +64,13 @@ export function planInteractionEvent(event: InteractionEvent): GatewayRoute[] {
       ];
     case 'interactions.interaction.failed': {
       const { data } = event;
-      const d = { id: data.interaction_id, nonce: data.nonce, reason_code: data.reason_code };
+      // `reason` (ACS extension): why it failed, in the words of the admin timeline.
+      const d = {
+        id: data.interaction_id,
+        nonce: data.nonce,
+        reason_code: data.reason_code,
+        ...(data.reason === undefined ? {} : { reason: data.reason }),
+      };
       return [toInvoker(data, 'INTERACTION_FAILURE', d)];
     }
     case 'interactions.autocomplete.answered': {

@@ -1,10 +1,11 @@
 import type { Logger } from '@acs/service-kit';
-import type { FailResult } from '../store/interaction-store';
+import { TIMEOUT_FAILURE, type Failure } from '../domain/timeline';
+import type { FailedInteraction, FailResult } from '../store/interaction-store';
 
 /** What the deadline needs of the store. */
 export interface DeadlineStore {
-  failIfPending(id: string, reasonCode: number, onlyIfOverdue: boolean): Promise<FailResult>;
-  failOverdue(limit: number): Promise<number>;
+  failIfPending(id: string, failure: Failure, onlyIfOverdue: boolean): Promise<FailResult>;
+  failOverdue(limit: number): Promise<FailedInteraction[]>;
 }
 
 /** Options of the DeadlineKeeper. */
@@ -14,8 +15,6 @@ export interface DeadlineKeeperOptions {
   logger: Logger;
 }
 
-/** INTERACTION_FAILURE reason 2: no initial response within the deadline. */
-const TIMEOUT = 2;
 /** Interactions failed per sweep transaction. */
 const SWEEP_BATCH = 500;
 
@@ -77,7 +76,8 @@ export class DeadlineKeeper {
   private async expire(interactionId: string): Promise<void> {
     this.timers.delete(interactionId);
     try {
-      const result = await this.store.failIfPending(interactionId, TIMEOUT, true);
+      const result = await this.store.failIfPending(interactionId, TIMEOUT_FAILURE, true);
+      if (result.kind === 'failed') this.logFailed({ id: interactionId, reason: result.reason });
       // This clock ran ahead of the database's: wait for what is left.
       if (result.kind === 'pending') this.watch(interactionId, result.remainingMs + 1);
     } catch (error) {
@@ -90,9 +90,21 @@ export class DeadlineKeeper {
 
   private async sweep(): Promise<void> {
     try {
-      while ((await this.store.failOverdue(SWEEP_BATCH)) === SWEEP_BATCH);
+      for (;;) {
+        const failed = await this.store.failOverdue(SWEEP_BATCH);
+        for (const interaction of failed) this.logFailed(interaction);
+        if (failed.length < SWEEP_BATCH) break;
+      }
     } catch (error) {
       this.options.logger.warn({ err: error }, 'the deadline sweep failed');
     }
+  }
+
+  /** Why an interaction failed, in the words the timeline and the user get. */
+  private logFailed(interaction: { id: string; reason: string }): void {
+    this.options.logger.info(
+      { interaction_id: interaction.id, reason: interaction.reason },
+      'interaction failed',
+    );
   }
 }

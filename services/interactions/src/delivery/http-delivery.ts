@@ -2,6 +2,7 @@ import { DiscordError } from '@acs/discord-errors';
 import { signatureTimestamp, signWebhook } from '@acs/outbound';
 import type { Logger } from '@acs/service-kit';
 import { readEndpointAnswer, type EndpointOutcome } from '../domain/invocation';
+import { deliveryFailure, endpointDeliveryOf, type Failure, type JsonRecordLike } from '../domain/timeline';
 import type { InteractionRecord } from '../store/interaction-record';
 
 /**
@@ -44,8 +45,13 @@ export interface HttpDeliveryOptions {
   poster: EndpointPoster;
   /** Records an inline answer as the callback route records a callback. */
   responder: InlineResponder;
-  /** Fails the interaction at once with reason 1 UNKNOWN, unless it has its outcome already. */
-  fail: (interactionId: string) => Promise<unknown>;
+  /**
+   * Fails the interaction at once with reason 1 UNKNOWN and its cause, unless it has its
+   * outcome already; answers why when it failed now.
+   */
+  fail: (interactionId: string, failure: Failure) => Promise<{ kind: string; reason?: string }>;
+  /** Notes how the interaction went to the endpoint, for the timeline. */
+  noteDelivery: (interactionId: string, delivery: JsonRecordLike, sentAt: Date) => Promise<void>;
   logger: Logger;
   now?: () => number;
 }
@@ -86,26 +92,46 @@ export class HttpDelivery {
   async deliver(target: HttpTarget, bodyJson: string): Promise<void> {
     const { logger } = this.options;
     try {
-      const timestamp = signatureTimestamp(this.now());
+      const sentAt = new Date(this.now());
+      const timestamp = signatureTimestamp(sentAt.getTime());
       const outcome = await this.options.poster.post(target.url, bodyJson, {
         'user-agent': INTERACTIONS_USER_AGENT,
         'x-signature-ed25519': signWebhook(target.signingKeyPem, timestamp, bodyJson),
         'x-signature-timestamp': timestamp,
       });
+      const status = outcome.kind === 'answered' ? outcome.status : null;
+      await this.options
+        .noteDelivery(
+          target.interactionId,
+          endpointDeliveryOf({ url: target.url, timestamp, status }),
+          sentAt,
+        )
+        .catch((error: unknown) => logger.warn({ err: error }, 'noting a delivery in the timeline failed'));
       const answer = readEndpointAnswer(outcome);
       if (answer.kind === 'deferred') return;
       if (answer.kind === 'failed') {
-        logger.info(
-          { interaction_id: target.interactionId, reason: answer.reason },
-          'interaction delivery failed',
+        await this.failWith(
+          target.interactionId,
+          deliveryFailure({ kind: 'endpoint', detail: answer.reason }),
         );
-        await this.options.fail(target.interactionId);
         return;
       }
       await this.respondInline(target, answer.response);
     } catch (error) {
       logger.warn({ err: error, interaction_id: target.interactionId }, 'interaction delivery broke off');
-      await this.options.fail(target.interactionId).catch(() => undefined);
+      const broke = deliveryFailure({ kind: 'endpoint', detail: `the delivery broke off: ${String(error)}` });
+      await this.failWith(target.interactionId, broke).catch(() => undefined);
+    }
+  }
+
+  /** Fails the interaction and logs why (the reason the timeline, the user and `wait` get). */
+  private async failWith(interactionId: string, failure: Failure): Promise<void> {
+    const result = await this.options.fail(interactionId, failure);
+    if (result.kind === 'failed') {
+      this.options.logger.info(
+        { interaction_id: interactionId, reason: result.reason },
+        'interaction failed',
+      );
     }
   }
 
@@ -124,11 +150,10 @@ export class HttpDelivery {
     } catch (error) {
       if (!(error instanceof DiscordError)) throw error;
       if (ALREADY_DECIDED.has(error.code)) return;
-      this.options.logger.info(
-        { interaction_id: interactionId, error: error.toBody() },
-        "the endpoint's response was refused: the interaction fails",
+      await this.failWith(
+        interactionId,
+        deliveryFailure({ kind: 'refused', status: error.httpStatus, body: error.toBody() }),
       );
-      await this.options.fail(interactionId);
     }
   }
 }

@@ -24,12 +24,25 @@ export class OutcomeWaiter {
   ) {}
 
   /** The settled interaction, or undefined when it has no outcome by `untilMs` (epoch ms). */
-  async wait(interactionId: string, untilMs: number): Promise<SettledInteraction | undefined> {
+  wait(interactionId: string, untilMs: number): Promise<SettledInteraction | undefined> {
+    return this.waitUntil(interactionId, untilMs, () => true);
+  }
+
+  /**
+   * The settled interaction once `done` says so of it (`?wait=final`: its deferral filled;
+   * follow-ups and edits are announced on the same channel), or as it last was by
+   * `untilMs` (undefined when it still has no outcome).
+   */
+  async waitUntil(
+    interactionId: string,
+    untilMs: number,
+    done: (settled: SettledInteraction) => boolean,
+  ): Promise<SettledInteraction | undefined> {
     for (;;) {
       const left = untilMs - Date.now();
       const announced = this.listener.next(interactionId, Math.min(READ_AGAIN_MS, Math.max(0, left)));
       const settled = await this.store.settled(interactionId);
-      if (settled || left <= 0) return settled;
+      if ((settled && done(settled)) || left <= 0) return settled;
       await announced;
     }
   }

@@ -20,6 +20,8 @@ import {
   readCommandSpec,
   readInteractionRequest,
   renderLaunchMessage,
+  isFinalAnswer,
+  renderFinalOutcome,
   renderOutcome,
   withoutToken,
   type CommandSpec,
@@ -53,7 +55,14 @@ export interface InteractionHandlerDeps {
   /** Signed POSTs to interactions endpoints (started in the background). */
   http: { start(target: HttpTarget, bodyJson: string): void };
   deadlines: { watch(interactionId: string): void };
-  outcomes: { wait(interactionId: string, untilMs: number): Promise<SettledInteraction | undefined> };
+  outcomes: {
+    wait(interactionId: string, untilMs: number): Promise<SettledInteraction | undefined>;
+    waitUntil(
+      interactionId: string,
+      untilMs: number,
+      done: (settled: SettledInteraction) => boolean,
+    ): Promise<SettledInteraction | undefined>;
+  };
   /** INTERACTION_RESPONSE_DEADLINE_MS and the sweep's interval: by then every outcome is known. */
   windows: { deadlineMs: number; sweepIntervalMs: number };
   /** Signs the URLs of a modal submit's files. */
@@ -63,6 +72,10 @@ export interface InteractionHandlerDeps {
 
 /** How long past the deadline a `wait` keeps waiting before it gives up (the sweep's lag, a slow commit). */
 const WAIT_MARGIN_MS = 2000;
+/** `?wait=final`: how long it waits for a deferral to be filled, by default and at most. */
+export const WAIT_FINAL_MS = { default: 15_000, max: 60_000 } as const;
+/** How long before the caller's deadline `?wait=final` answers what it has. */
+const FINAL_ANSWER_MARGIN_MS = 1000;
 
 /** `CreateInteraction`: a user invokes a command (or its autocomplete), uses a component, submits a modal. */
 export function createInteractionHandlers(deps: InteractionHandlerDeps) {
@@ -83,6 +96,8 @@ export function createInteractionHandlers(deps: InteractionHandlerDeps) {
         body.nonce === null ? undefined : await deps.interactions.findByNonce(userId, body.nonce);
       const uploaded = { files, baseUrl: request.attachment_base_url };
       const interactionId = replayed ?? (await start(deps, userId, body, request.locale, uploaded));
+      if (request.wait_final)
+        return { outcome_json: JSON.stringify(await waitForFinal(deps, interactionId, request)) };
       if (!request.wait) return { outcome_json: '' };
       return { outcome_json: JSON.stringify(renderOutcome(await waitForOutcome(deps, interactionId))) };
     },
@@ -226,4 +241,33 @@ async function waitForOutcome(
   const settled = await deps.outcomes.wait(interactionId, Math.min(ownLimit, currentDeadline() ?? Infinity));
   if (!settled) throw new PeerTimeoutError();
   return settled;
+}
+
+/**
+ * `?wait=final`: the outcome, then past a deferral until its original response is filled
+ * (or, after a deferred update, the message edited), by `wait_timeout_ms` (default 15 s, at
+ * most 60 s) from now and no longer than the caller waits; answers the outcome with the
+ * follow-ups posted meanwhile, `final: false` when the deadline came first.
+ */
+async function waitForFinal(
+  deps: InteractionHandlerDeps,
+  interactionId: string,
+  request: Pick<interactions.CreateInteractionRequest__Output, 'wait_timeout_ms'>,
+) {
+  const given = request.wait_timeout_ms;
+  if (!Number.isInteger(given) || given < 0 || given > WAIT_FINAL_MS.max) {
+    throw fieldError(
+      'timeout_ms',
+      'NUMBER_TYPE_MAX',
+      `int value should be less than or equal to ${WAIT_FINAL_MS.max}.`,
+    );
+  }
+  // Answered before the caller's deadline, not cut by it.
+  const callerLimit = (currentDeadline() ?? Infinity) - FINAL_ANSWER_MARGIN_MS;
+  const until = Math.min(Date.now() + (given || WAIT_FINAL_MS.default), callerLimit);
+  const settled = await waitForOutcome(deps, interactionId);
+  if (isFinalAnswer(settled)) return renderFinalOutcome(settled, true);
+  const filled = await deps.outcomes.waitUntil(interactionId, until, isFinalAnswer);
+  const last = filled ?? settled;
+  return renderFinalOutcome(last, isFinalAnswer(last));
 }

@@ -1,3 +1,4 @@
+import { DiscordError } from '@acs/discord-errors';
 import {
   CallbackType,
   InteractionAlreadyAcknowledgedError,
@@ -15,6 +16,8 @@ import type { UploadedFile } from '../domain/messages';
 import type { OAuthClient } from '../clients/oauth-client';
 import type { InteractionRecord } from '../store/interaction-record';
 import type { ResponseStore } from '../store/response-store';
+import type { TraceStore } from '../store/trace-store';
+import { capBody } from '../domain/timeline';
 import { describeApplication, type ApplicationFacts, type ApplicationFactsMemo } from './application-facts';
 
 /** What the responder needs. */
@@ -23,6 +26,8 @@ export interface ResponderDeps {
   oauth: OAuthClient;
   /** The application facts this replica's invocations had at hand: a callback asks oauth only without them. */
   applications: ApplicationFactsMemo;
+  /** Where a refused callback is noted, for the timeline (and the reason of a later timeout). */
+  traces: Pick<TraceStore, 'noteRefusal'>;
 }
 
 /** One initial response to record. */
@@ -70,7 +75,7 @@ const NEEDS_APPLICATION: readonly number[] = [
  * peer, validates the response against the interaction, and records it in one statement
  * whose conditional update settles any race.
  */
-export function createResponder({ responses, oauth, applications }: ResponderDeps): Responder {
+export function createResponder({ responses, oauth, applications, traces }: ResponderDeps): Responder {
   return {
     async respond(input) {
       const handed = input.inline ? input.record : undefined;
@@ -98,6 +103,17 @@ export function createResponder({ responses, oauth, applications }: ResponderDep
         // A refusal of what can no longer be the initial response is 40060 or 10062, as
         // for a callback: a handed record's row is read only now that it matters.
         if (handed) checkAnswerable(await responses.find(handed.id));
+        // The interaction could still take an answer, and this one was refused: the timeline
+        // says so, and so will the reason it fails with if no answer is taken in time.
+        if (error instanceof DiscordError) {
+          await traces
+            .noteRefusal(record.id, {
+              at: new Date().toISOString(),
+              status: error.httpStatus,
+              body: capBody(error.toBody()),
+            })
+            .catch(() => undefined); // a note: the refusal itself is the answer
+        }
         throw error;
       }
       const made = await responses.acknowledge(

@@ -8,6 +8,8 @@ import type { OAuthClient } from '../clients/oauth-client';
 import type { InteractionRecord } from '../store/interaction-record';
 import type { MessageStore, MessageTarget } from '../store/message-store';
 import type { ResponseStore } from '../store/response-store';
+import type { TraceStore } from '../store/trace-store';
+import { traceStep } from '../domain/timeline';
 import { describeApplication } from './application-facts';
 import { uploadedFilesOf } from './uploaded-files';
 
@@ -16,6 +18,8 @@ export interface WebhookMessageHandlerDeps {
   responses: ResponseStore;
   messages: MessageStore;
   oauth: OAuthClient;
+  /** Where follow-ups, edits and deletions are noted, for the timeline and `?wait=final`. */
+  traces: Pick<TraceStore, 'noteStep'>;
 }
 
 /** The path's `@original`, which names the interaction's response message. */
@@ -26,7 +30,12 @@ const ORIGINAL = '@original';
  * `/messages/{@original|message_id}`): no authentication, the token is the credential
  * (401 / 50027 when it is not a live token of this application).
  */
-export function createWebhookMessageHandlers({ responses, messages, oauth }: WebhookMessageHandlerDeps) {
+export function createWebhookMessageHandlers({
+  responses,
+  messages,
+  oauth,
+  traces,
+}: WebhookMessageHandlerDeps) {
   const authenticate = (req: { application_id: string; token: string }) =>
     authenticateWebhook(responses, req);
 
@@ -50,6 +59,13 @@ export function createWebhookMessageHandlers({ responses, messages, oauth }: Web
         botUser,
         req.attachment_base_url,
       );
+      const id = String(message.id);
+      // The first follow-up of a deferred message fills the original.
+      await noted(
+        traces,
+        record.id,
+        traceStep('followup', id, id === record.originalMessageId, message, new Date()),
+      );
       return { message_json: JSON.stringify(message) };
     },
 
@@ -64,12 +80,17 @@ export function createWebhookMessageHandlers({ responses, messages, oauth }: Web
       const target = targetOf(req.message_id);
       const edit = validateMessageEdit(parseJsonBody(req.body_json), [], uploadedFilesOf(req.files));
       const message = await messages.edit(record, target, edit, req.attachment_base_url);
+      const id = String(message.id);
+      await noted(traces, record.id, traceStep('edit', id, isOriginal(record, target), message, new Date()));
       return { message_json: JSON.stringify(message) };
     },
 
     async DeleteWebhookMessage(req: interactions.WebhookMessageRequest__Output) {
       const record = await authenticate(req);
-      await messages.remove(record, targetOf(req.message_id));
+      const target = targetOf(req.message_id);
+      await messages.remove(record, target);
+      const id = target.original ? (record.originalMessageId ?? record.messageId ?? '') : target.id;
+      await noted(traces, record.id, traceStep('delete', id, isOriginal(record, target), null, new Date()));
       return {};
     },
   };
@@ -85,6 +106,23 @@ export async function authenticateWebhook(
   const record = interactionId === undefined ? undefined : await responses.find(interactionId);
   checkWebhookToken(record, applicationId, req.token);
   return record;
+}
+
+/**
+ * Notes a step in the timeline. The message was written already: a note that fails (the
+ * trace is a record, not the message) does not turn the route's answer into an error.
+ */
+async function noted(
+  traces: Pick<TraceStore, 'noteStep'>,
+  interactionId: string,
+  step: Parameters<TraceStore['noteStep']>[1],
+): Promise<void> {
+  await traces.noteStep(interactionId, step).catch(() => undefined);
+}
+
+/** Whether a webhook route's target is the interaction's original response. */
+function isOriginal(record: InteractionRecord, target: MessageTarget): boolean {
+  return target.original || target.id === record.originalMessageId;
 }
 
 function targetOf(messageId: string): MessageTarget {

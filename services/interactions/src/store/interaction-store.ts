@@ -1,25 +1,39 @@
 import type { Pool, PoolClient } from 'pg';
 import { StatementParameters, withTransaction } from '@acs/service-kit';
 import { UnknownInteractionError } from '../domain/callbacks';
-import { FailureReason } from '../domain/interaction-enums';
-import type { InteractionParties } from '../domain/interaction-events';
 import {
   planFailures,
   planRecording,
   unfailedOutcomeOf,
   type Delivery,
   type FailResult,
+  type FailedParties,
   type JsonRecord,
   type Launch,
   type RecordingPlan,
   type SettledInteraction,
 } from '../domain/invocation';
+import {
+  planTrace,
+  TIMEOUT_FAILURE,
+  type ExpiryWindow,
+  type Failure,
+  type NewTrace,
+} from '../domain/timeline';
 import type { InteractionRecord } from './interaction-record';
 import type { MadeAttachment } from '../domain/messages';
 import { insertAttachments } from './attachment-rows';
+import { failTraces, insertTraceSql } from './trace-store';
 import { insertEventsSql, interactionEventRows, notifySql, writeEvents } from './write-events';
 
 export type { FailResult, Launch } from '../domain/invocation';
+
+/** An interaction that just failed: why, in the words of every place that says so. */
+export interface FailedInteraction {
+  id: string;
+  applicationId: string;
+  reason: string;
+}
 
 /** An interaction to record, as the invocation built it. */
 export interface NewInteraction {
@@ -80,7 +94,7 @@ export function pendingRecordOf(interaction: NewInteraction): InteractionRecord 
 /** What recording an invocation did: a new interaction, or the one a replayed nonce names. */
 export type RecordResult = { recorded: true } | { recorded: false; interactionId: string };
 
-/** The row fields an interaction's events are addressed with. */
+/** The row fields an interaction's events are addressed with, and its trace's last refusal. */
 interface AudienceRow {
   id: string;
   application_id: string;
@@ -89,14 +103,17 @@ interface AudienceRow {
   nonce: string | null;
   guild_id: string | null;
   channel_id: string;
+  last_refusal: { status: number; body: unknown } | null;
 }
 
 const AUDIENCE_COLUMNS = `id::text, application_id::text, user_id::text, session_id, nonce,
-  guild_id::text, channel_id::text`;
+  guild_id::text, channel_id::text,
+  (SELECT t.refusals -> -1 FROM interaction_trace t WHERE t.interaction_id = interaction.id) AS last_refusal`;
 
 /** The parties of a failed row, as its event's audience reads them. */
-function partiesOf(row: AudienceRow): InteractionParties {
+function partiesOf(row: AudienceRow): FailedParties {
   return {
+    lastRefusal: row.last_refusal,
     id: row.id,
     applicationId: row.application_id,
     userId: row.user_id,
@@ -139,7 +156,8 @@ export class InteractionStore {
   async record(interaction: NewInteraction, launch?: Launch): Promise<RecordResult> {
     // What is written and emitted is the planner's (domain/invocation/plan-recording.ts).
     const plan = planRecording(interaction, launch);
-    if (await insertInteraction(this.pool, interaction, plan, this.windows)) return { recorded: true };
+    const trace = planTrace(interaction, plan.response as { type: number } | null);
+    if (await insertInteraction(this.pool, interaction, plan, trace, this.windows)) return { recorded: true };
     // The nonce is taken. Rarely by an interaction whose token has expired: that one gives
     // the nonce up and the invocation is recorded after all, in one transaction so that a
     // concurrent replay finds either the old interaction or the new one.
@@ -148,7 +166,7 @@ export class InteractionStore {
         'UPDATE interaction SET nonce = NULL WHERE user_id = $1 AND nonce = $2 AND expires_at <= now()',
         [interaction.userId, interaction.nonce],
       );
-      if (await insertInteraction(db, interaction, plan, this.windows)) return { recorded: true };
+      if (await insertInteraction(db, interaction, plan, trace, this.windows)) return { recorded: true };
       const first = await db.query<{ id: string }>(
         'SELECT id::text FROM interaction WHERE user_id = $1 AND nonce = $2',
         [interaction.userId, interaction.nonce],
@@ -168,6 +186,7 @@ export class InteractionStore {
     attachments: readonly MadeAttachment[] = [],
   ): Promise<RecordResult> {
     const plan = planRecording(interaction);
+    const trace = planTrace(interaction);
     return withTransaction<RecordResult>(this.pool, async (db) => {
       const claimed = await db.query(
         `UPDATE interaction SET modal_submitted_at = now()
@@ -176,7 +195,7 @@ export class InteractionStore {
         [modalInteractionId, interaction.userId],
       );
       if (!claimed.rowCount) throw new UnknownInteractionError();
-      if (await insertInteraction(db, interaction, plan, this.windows)) {
+      if (await insertInteraction(db, interaction, plan, trace, this.windows)) {
         // The submit's files belong to its interaction (no message).
         await insertAttachments(db, null, interaction.id, interaction.channelId, attachments);
         return { recorded: true };
@@ -193,21 +212,22 @@ export class InteractionStore {
   }
 
   /**
-   * Fails a pending interaction with `reasonCode` (its event and the outcome notification
-   * in the same transaction). With `onlyIfOverdue` (the deadline's timer), only once its
-   * deadline has passed by the database's clock; the answer then says how long is left.
+   * Fails a pending interaction with `failure` (its event, its trace's outcome and the
+   * outcome notification in the same transaction). With `onlyIfOverdue` (the deadline's
+   * timer), only once its deadline has passed by the database's clock; the answer then
+   * says how long is left.
    */
-  async failIfPending(id: string, reasonCode: number, onlyIfOverdue: boolean): Promise<FailResult> {
+  async failIfPending(id: string, failure: Failure, onlyIfOverdue: boolean): Promise<FailResult> {
     return withTransaction(this.pool, async (db) => {
       const failed = await db.query<AudienceRow>(
         `UPDATE interaction SET state = 'failed', reason_code = $2
          WHERE id = $1 AND state = 'pending' ${onlyIfOverdue ? 'AND deadline_at <= now()' : ''}
          RETURNING ${AUDIENCE_COLUMNS}`,
-        [id, reasonCode],
+        [id, failure.reasonCode],
       );
       if (failed.rows.length > 0) {
-        await announceFailures(db, failed.rows, reasonCode);
-        return { kind: 'failed' };
+        const [done] = await announceFailures(db, failed.rows, failure, this.windows.deadlineMs);
+        return { kind: 'failed', reason: done?.reason ?? '' };
       }
       const current = await db.query<{ state: string; remaining_ms: number }>(
         `SELECT state, GREATEST(0, CEIL(EXTRACT(EPOCH FROM deadline_at - now()) * 1000))::int AS remaining_ms
@@ -222,9 +242,9 @@ export class InteractionStore {
   /**
    * Fails up to `limit` pending interactions whose deadline has passed (reason 2 TIMEOUT):
    * those whose timer a restart or another replica's crash lost. Rows another replica is
-   * failing at the same time are skipped. Answers how many failed.
+   * failing at the same time are skipped. Answers those that failed, with why.
    */
-  async failOverdue(limit: number): Promise<number> {
+  async failOverdue(limit: number): Promise<FailedInteraction[]> {
     return withTransaction(this.pool, async (db) => {
       const failed = await db.query<AudienceRow>(
         `UPDATE interaction SET state = 'failed', reason_code = $2
@@ -232,11 +252,29 @@ export class InteractionStore {
            SELECT id FROM interaction WHERE state = 'pending' AND deadline_at <= now()
            ORDER BY deadline_at LIMIT $1 FOR UPDATE SKIP LOCKED)
          RETURNING ${AUDIENCE_COLUMNS}`,
-        [limit, TIMEOUT_REASON],
+        [limit, TIMEOUT_FAILURE.reasonCode],
       );
-      await announceFailures(db, failed.rows, TIMEOUT_REASON);
-      return failed.rows.length;
+      return announceFailures(db, failed.rows, TIMEOUT_FAILURE, this.windows.deadlineMs);
     });
+  }
+
+  /**
+   * Makes an interaction's initial-response window (`initial`), or its token and with it
+   * that window (`token`), pass now: its deadline and expiry move to now, never later.
+   * Answers its state, or undefined for no interaction of that application.
+   */
+  async expire(
+    applicationId: string,
+    interactionId: string,
+    window: ExpiryWindow,
+  ): Promise<string | undefined> {
+    const { rows } = await this.pool.query<{ state: string }>(
+      `UPDATE interaction SET deadline_at = LEAST(deadline_at, now()),
+         expires_at = CASE WHEN $3 = 'token' THEN LEAST(expires_at, now()) ELSE expires_at END
+       WHERE id = $1 AND application_id = $2 RETURNING state`,
+      [interactionId, applicationId, window],
+    );
+    return rows[0]?.state;
   }
 
   /** The interaction with its outcome, or undefined while it is pending (or unknown). */
@@ -247,12 +285,16 @@ export class InteractionStore {
       response: JsonRecord | null;
       payload: JsonRecord;
       messages: JsonRecord[];
+      original_message_id: string | null;
+      reason: string | null;
+      steps: JsonRecord[] | null;
     }>(
-      `SELECT i.state, i.reason_code, i.response, i.payload,
+      `SELECT i.state, i.reason_code, i.response, i.payload, i.original_message_id::text,
          COALESCE((SELECT json_agg(m.body ORDER BY m.id) FROM message m
                    WHERE (m.interaction_id = i.id OR m.id = i.original_message_id)
-                     AND m.deleted_at IS NULL), '[]') AS messages
-       FROM interaction i WHERE i.id = $1`,
+                     AND m.deleted_at IS NULL), '[]') AS messages,
+         t.outcome ->> 'reason' AS reason, t.steps
+       FROM interaction i LEFT JOIN interaction_trace t ON t.interaction_id = i.id WHERE i.id = $1`,
       [id],
     );
     const row = result.rows[0];
@@ -260,9 +302,12 @@ export class InteractionStore {
     return {
       state: row.state,
       reasonCode: row.reason_code,
+      reason: row.reason,
       payload: row.payload,
       response: row.response,
       messages: row.messages,
+      originalMessageId: row.original_message_id,
+      steps: row.steps ?? [],
     };
   }
 
@@ -284,9 +329,6 @@ export class InteractionStore {
 /** Rolls a modal submit's transaction back when its nonce turns out replayed. */
 class ReplayedNonce extends Error {}
 
-/** INTERACTION_FAILURE reason 2: no initial response within the deadline. */
-const TIMEOUT_REASON = FailureReason.TIMEOUT;
-
 /**
  * Inserts the interaction row as `plan` has it unless its nonce is taken, and with it (one
  * statement: all or nothing, and nothing when the nonce is taken) its events, a launch's
@@ -296,6 +338,7 @@ async function insertInteraction(
   db: Pick<PoolClient, 'query'>,
   interaction: NewInteraction,
   plan: RecordingPlan,
+  trace: NewTrace,
   windows: { deadlineMs: number; tokenTtlSeconds: number },
 ): Promise<boolean> {
   const launch = plan.launchMessage;
@@ -330,7 +373,7 @@ async function insertInteraction(
   // every invocation (the events are arrays), one text with a launch and one without.
   const { rowCount } = await db.query({
     name: launch ? 'record-launch' : 'record',
-    text: `WITH inserted AS (${inserted})${message},
+    text: `WITH inserted AS (${inserted})${message}, ${insertTraceSql(p, trace, 'inserted')},
           events AS (${insertEventsSql(p, interactionEventRows(plan.events), 'inserted')})
      ${notifySql(p, plan.outcomeIds, 'inserted')}`,
     values: p.values,
@@ -338,8 +381,15 @@ async function insertInteraction(
   return (rowCount ?? 0) > 0;
 }
 
-/** The `interaction.failed` events of failed rows, with their outcome notifications. */
-async function announceFailures(db: PoolClient, rows: AudienceRow[], reasonCode: number): Promise<void> {
-  const plan = planFailures(rows.map(partiesOf), reasonCode);
+/** The `interaction.failed` events of failed rows, their traces' outcomes and their outcome notifications. */
+async function announceFailures(
+  db: PoolClient,
+  rows: AudienceRow[],
+  failure: Failure,
+  deadlineMs: number,
+): Promise<FailedInteraction[]> {
+  const plan = planFailures(rows.map(partiesOf), failure, deadlineMs);
+  await failTraces(db, plan.traces);
   await writeEvents(db, interactionEventRows(plan.events), plan.outcomeIds);
+  return plan.reasons;
 }

@@ -11,6 +11,7 @@ import {
   type ValidCallback,
 } from '../domain/callbacks';
 import type { AttachmentSigner, InteractionMessage } from '../domain/messages';
+import { answeredOutcomeOf } from '../domain/timeline';
 import { insertAttachmentsSql } from './attachment-rows';
 import {
   INTERACTION_RECORD_COLUMNS,
@@ -19,6 +20,7 @@ import {
   type InteractionRow,
 } from './interaction-record';
 import { insertMessageSql } from './message-rows';
+import { answerTraceSql } from './trace-store';
 import { insertEventsSql, interactionEventRows, notifySql } from './write-events';
 
 /**
@@ -93,6 +95,8 @@ export class ResponseStore {
       write.kind === 'create' && write.attachments.length > 0
         ? `, response_attachments AS (${insertAttachmentsSql(p, write.message.id, record.id, record.channelId, write.attachments, 'acknowledged')})`
         : '';
+    // The timeline's outcome, set with the acknowledgement it records.
+    const traced = `, ${answerTraceSql(p, record.id, answeredOutcomeOf(plan.response as { type: number }), 'acknowledged')}`;
     // Named, so that each connection parses and plans it once: one text per shape (the
     // events are arrays).
     const { rowCount } = await this.pool.query({
@@ -104,7 +108,7 @@ export class ResponseStore {
             : write.kind === 'create'
               ? 'acknowledge-with-message'
               : 'acknowledge',
-      text: `WITH acknowledged AS (${acknowledged})${message}${files},
+      text: `WITH acknowledged AS (${acknowledged})${message}${files}${traced},
             events AS (${insertEventsSql(p, interactionEventRows(plan.events), 'acknowledged')})
        ${notifySql(p, [record.id], 'acknowledged')}`,
       values: p.values,

@@ -1,3 +1,4 @@
+import { deliveryFailure } from '../../src/domain/timeline';
 import { createLogger } from '@acs/service-kit';
 import { DeadlineKeeper } from '../../src/delivery/deadline-keeper';
 import { OutcomeListener } from '../../src/delivery/outcome-listener';
@@ -90,7 +91,11 @@ describe('OutcomeWaiter', () => {
       const started = Date.now();
       const waiting = waiter.wait(interaction.id, Date.now() + 5000);
       await sleep(100);
-      await open.store.failIfPending(interaction.id, 1, false);
+      await open.store.failIfPending(
+        interaction.id,
+        deliveryFailure({ kind: 'endpoint', detail: 'the interactions endpoint answered 500' }),
+        false,
+      );
       await expect(waiting).resolves.toMatchObject({ state: 'failed', reasonCode: 1 });
       expect(Date.now() - started).toBeLessThan(400);
     } finally {
@@ -104,7 +109,15 @@ describe('OutcomeWaiter', () => {
     const waiter = new OutcomeWaiter(deaf, open.store);
     const interaction = newInteraction();
     await open.store.record(interaction);
-    setTimeout(() => void open.store.failIfPending(interaction.id, 1, false), 100);
+    setTimeout(
+      () =>
+        void open.store.failIfPending(
+          interaction.id,
+          deliveryFailure({ kind: 'endpoint', detail: 'the interactions endpoint answered 500' }),
+          false,
+        ),
+      100,
+    );
     await expect(waiter.wait(interaction.id, Date.now() + 3000)).resolves.toMatchObject({ state: 'failed' });
     const pending = newInteraction();
     await open.store.record(pending);

@@ -27,7 +27,7 @@ const oauth: OAuthClient = {
 beforeAll(async () => {
   ctx = await openResponseStores();
   applications = new ApplicationFactsMemo(3000);
-  responder = createResponder({ responses: ctx.responses, oauth, applications });
+  responder = createResponder({ responses: ctx.responses, oauth, applications, traces: ctx.traces });
 });
 afterAll(async () => ctx?.close());
 beforeEach(() => {

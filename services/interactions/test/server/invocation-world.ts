@@ -41,6 +41,7 @@ import { createResponder } from '../../src/handlers/responder';
 import { InteractionStore } from '../../src/store/interaction-store';
 import { MessageStore } from '../../src/store/message-store';
 import { ResponseStore } from '../../src/store/response-store';
+import { TraceStore } from '../../src/store/trace-store';
 
 import { PinStore } from '../../src/store/pin-store';
 import { ChannelMessageStore } from '../../src/store/channel-message-store';
@@ -321,9 +322,10 @@ export async function startInvocationServer(
   const oauthClient = createOAuthClient(oauthGrpc);
   const store = new InteractionStore(pool, windows);
   const responses = new ResponseStore(pool, ids, TEST_SIGNER);
+  const traces = new TraceStore(pool);
   const messages = new MessageStore(pool, ids, TEST_SIGNER);
   const applications = new ApplicationFactsMemo(windows.deadlineMs);
-  const responder = createResponder({ responses, oauth: oauthClient, applications });
+  const responder = createResponder({ responses, oauth: oauthClient, applications, traces });
   const poster = new WebhookPoster({
     policy: options.policy ?? parseAddressPolicy('loopback'),
     timeoutMs: windows.deadlineMs,
@@ -333,7 +335,8 @@ export async function startInvocationServer(
   const httpDelivery = new HttpDelivery({
     poster,
     responder,
-    fail: (id) => store.failIfPending(id, 1, false),
+    fail: (id, failure) => store.failIfPending(id, failure, false),
+    noteDelivery: (id, delivery, sentAt) => traces.noteDelivery(id, delivery, sentAt),
     logger,
   });
   const deadlines = new DeadlineKeeper(store, { ...windows, logger });
@@ -358,6 +361,7 @@ export async function startInvocationServer(
     responder,
     responses,
     messages,
+    traces,
     pins: new PinStore(pool),
     channelMessages: new ChannelMessageStore(pool, ids, TEST_SIGNER),
     signer: TEST_SIGNER,

@@ -81,7 +81,13 @@ export async function serveResponses(ctx: ResponseContext, botUser: JsonObject):
   // know no command and no channel: these tests record their interactions directly.
   const windows = { deadlineMs: 3000, tokenTtlSeconds: 900, sweepIntervalMs: 1000 };
   const facts = new ApplicationFactsMemo(windows.deadlineMs);
-  const responder = createResponder({ responses: ctx.responses, oauth, applications: facts });
+  const responder = createResponder({
+    responses: ctx.responses,
+    oauth,
+    applications: facts,
+    traces: ctx.traces,
+  });
+  const traces = ctx.traces;
   const interactions = new InteractionStore(ctx.pool, windows);
   const poster = new WebhookPoster({ policy: PUBLIC_ONLY, timeoutMs: 1000, maxSocketsPerDestination: 1 });
   const server: GrpcServer = createServer({
@@ -89,6 +95,7 @@ export async function serveResponses(ctx: ResponseContext, botUser: JsonObject):
     isReady: async () => true,
     responder,
     responses: ctx.responses,
+    traces,
     messages: ctx.messages,
     attachments: new AttachmentStore(ctx.pool),
     oauth,
@@ -109,7 +116,8 @@ export async function serveResponses(ctx: ResponseContext, botUser: JsonObject):
     http: new HttpDelivery({
       poster,
       responder,
-      fail: (id) => interactions.failIfPending(id, 1, false),
+      fail: (id, failure) => interactions.failIfPending(id, failure, false),
+      noteDelivery: (id, delivery, sentAt) => traces.noteDelivery(id, delivery, sentAt),
       logger,
     }),
     deadlines: new DeadlineKeeper(interactions, { ...windows, logger }),

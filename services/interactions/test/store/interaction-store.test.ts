@@ -1,3 +1,4 @@
+import { TIMEOUT_FAILURE, deliveryFailure } from '../../src/domain/timeline';
 import { Client } from 'pg';
 import { serviceDatabaseUrl } from '@acs/service-kit';
 import { DB_SCHEMA } from '../../src/config';
@@ -180,12 +181,16 @@ describe('InteractionStore: the deadline', () => {
   it('fails only past the deadline when asked so, telling how long is left', async () => {
     const interaction = newInteraction();
     await open.store.record(interaction);
-    const early = await open.store.failIfPending(interaction.id, 2, true);
+    const early = await open.store.failIfPending(interaction.id, TIMEOUT_FAILURE, true);
     expect(early.kind).toBe('pending');
     expect(early.kind === 'pending' && early.remainingMs).toBeGreaterThan(100);
     await moveDeadline([interaction.id], -1);
-    await expect(open.store.failIfPending(interaction.id, 2, true)).resolves.toEqual({ kind: 'failed' });
-    await expect(open.store.failIfPending(interaction.id, 2, true)).resolves.toEqual({ kind: 'settled' });
+    await expect(open.store.failIfPending(interaction.id, TIMEOUT_FAILURE, true)).resolves.toMatchObject({
+      kind: 'failed',
+    });
+    await expect(open.store.failIfPending(interaction.id, TIMEOUT_FAILURE, true)).resolves.toEqual({
+      kind: 'settled',
+    });
     const events = await outboxEvents(open.pool);
     expect(events.at(-1)).toEqual({
       subject: 'acs.interactions.interaction.failed',
@@ -194,9 +199,12 @@ describe('InteractionStore: the deadline', () => {
     await expect(open.store.settled(interaction.id)).resolves.toEqual({
       state: 'failed',
       reasonCode: 2,
+      reason: 'the app did not answer within 30 s',
       payload: interaction.payload,
       response: null,
       messages: [],
+      originalMessageId: null,
+      steps: [],
     });
   });
 
@@ -205,10 +213,22 @@ describe('InteractionStore: the deadline', () => {
     const answered = newInteraction();
     await open.store.record(failing);
     await open.store.record(answered);
-    await expect(open.store.failIfPending(failing.id, 1, false)).resolves.toEqual({ kind: 'failed' });
+    await expect(
+      open.store.failIfPending(
+        failing.id,
+        deliveryFailure({ kind: 'endpoint', detail: 'the interactions endpoint answered 500' }),
+        false,
+      ),
+    ).resolves.toMatchObject({ kind: 'failed' });
     expect(await acknowledge(failing.id)).toBe(false);
     expect(await acknowledge(answered.id)).toBe(true);
-    await expect(open.store.failIfPending(answered.id, 1, false)).resolves.toEqual({ kind: 'settled' });
+    await expect(
+      open.store.failIfPending(
+        answered.id,
+        deliveryFailure({ kind: 'endpoint', detail: 'the interactions endpoint answered 500' }),
+        false,
+      ),
+    ).resolves.toEqual({ kind: 'settled' });
     const failed = (await outboxEvents(open.pool)).filter((e) => e.subject.endsWith('.failed'));
     expect(failed.map((e) => [e.data.interaction_id, e.data.reason_code])).toEqual([[failing.id, 1]]);
   });
@@ -226,7 +246,7 @@ describe('InteractionStore: the deadline', () => {
         await sleep(index * 2);
         const [acknowledged, failed] = await Promise.all([
           acknowledge(interaction.id),
-          open.store.failIfPending(interaction.id, 2, false),
+          open.store.failIfPending(interaction.id, TIMEOUT_FAILURE, false),
         ]);
         return { acknowledged, failed: failed.kind === 'failed' };
       }),
@@ -254,8 +274,12 @@ describe('InteractionStore: the deadline', () => {
     const fresh = newInteraction();
     await open.store.record(fresh);
     const swept = await Promise.all([open.store.failOverdue(100), open.store.failOverdue(100)]);
-    expect(swept[0] + swept[1]).toBe(2);
-    await expect(open.store.failOverdue(100)).resolves.toBe(0);
+    expect(swept[0].length + swept[1].length).toBe(2);
+    expect(swept.flat().map((failed) => failed.reason)).toEqual([
+      'the app did not answer within 30 s',
+      'the app did not answer within 30 s',
+    ]);
+    await expect(open.store.failOverdue(100)).resolves.toEqual([]);
     const states = await open.pool.query<{ id: string; state: string; reason_code: number | null }>(
       'SELECT id::text, state, reason_code FROM interaction ORDER BY id',
     );
@@ -276,7 +300,11 @@ describe('InteractionStore: the deadline', () => {
       await listener.query('LISTEN interactions_outcome');
       const interaction = newInteraction();
       await open.store.record(interaction);
-      await open.store.failIfPending(interaction.id, 1, false);
+      await open.store.failIfPending(
+        interaction.id,
+        deliveryFailure({ kind: 'endpoint', detail: 'the interactions endpoint answered 500' }),
+        false,
+      );
       await until(() => heard.length > 0);
       expect(heard).toEqual([`interactions_outcome:${interaction.id}`]);
     } finally {
@@ -307,9 +335,12 @@ describe('InteractionStore: reading', () => {
     await expect(open.store.settled(interaction.id)).resolves.toEqual({
       state: 'acknowledged',
       reasonCode: null,
+      reason: null,
       payload: interaction.payload,
       response: { type: 4 },
       messages: [{ id: a }, { id: b }],
+      originalMessageId: null,
+      steps: [],
     });
   });
 
@@ -333,5 +364,43 @@ describe('InteractionStore: reading', () => {
     await expect(open.store.findTargetMessage('10', secret, '78')).resolves.toBeNull();
     await expect(open.store.findTargetMessage('10', mine, '78')).resolves.toEqual({ id: mine });
     await expect(open.store.findTargetMessage('10', gone, '78')).resolves.toBeNull();
+  });
+});
+
+describe('InteractionStore: the timeline', () => {
+  it('keeps the latest 1000 traces of an application, pruned as interactions are recorded', async () => {
+    const applicationId = '1500000000000000777';
+    const other = newInteraction({ applicationId: '1500000000000000778' });
+    await open.store.record(other);
+    const recorded: string[] = [];
+    for (let i = 0; i < 1002; i += 1) {
+      const interaction = newInteraction({ applicationId });
+      await open.store.record(interaction);
+      recorded.push(interaction.id);
+    }
+    const { rows } = await open.pool.query<{ id: string }>(
+      'SELECT interaction_id::text AS id FROM interaction_trace WHERE application_id = $1 ORDER BY interaction_id',
+      [applicationId],
+    );
+    expect(rows.map((row) => row.id)).toEqual(recorded.slice(2));
+    // Another application's are its own to keep.
+    const kept = await open.pool.query('SELECT 1 FROM interaction_trace WHERE interaction_id = $1', [
+      other.id,
+    ]);
+    expect(kept.rowCount).toBe(1);
+  });
+
+  it('keeps a large payload as a preview that says its size', async () => {
+    const interaction = newInteraction();
+    interaction.payload = { ...interaction.payload, data: { name: 'ping', blob: 'x'.repeat(40_000) } };
+    await open.store.record(interaction);
+    const { rows } = await open.pool.query<{ payload: { truncated: boolean; bytes: number } }>(
+      'SELECT payload FROM interaction_trace WHERE interaction_id = $1',
+      [interaction.id],
+    );
+    expect(rows[0]?.payload).toMatchObject({
+      truncated: true,
+      bytes: JSON.stringify(interaction.payload).length,
+    });
   });
 });

@@ -6,6 +6,7 @@ import { createTestDatabase, type TestDatabase } from '@acs/testing';
 import { DB_SCHEMA } from '../../src/config';
 import { formatInteractionToken, hashInteractionToken } from '../../src/domain/interaction-token';
 import { MessageStore } from '../../src/store/message-store';
+import { TraceStore } from '../../src/store/trace-store';
 import { ResponseStore } from '../../src/store/response-store';
 import type { InteractionRecord } from '../../src/store/interaction-record';
 import { TEST_SIGNER } from '../support/test-signer';
@@ -36,6 +37,7 @@ export interface ResponseContext {
   pool: Pool;
   ids: SnowflakeGenerator;
   responses: ResponseStore;
+  traces: TraceStore;
   messages: MessageStore;
   /** The blob keys the message store released (attachments an edit or a deletion removed), in order. */
   released: string[];
@@ -57,6 +59,7 @@ export async function openResponseStores(): Promise<ResponseContext> {
     pool,
     ids,
     responses: new ResponseStore(pool, ids, TEST_SIGNER),
+    traces: new TraceStore(pool),
     messages: new MessageStore(pool, ids, TEST_SIGNER, (keys) => released.push(...keys)),
     released,
     async close() {

@@ -4,28 +4,66 @@ import {
   type InteractionEvent,
   type InteractionParties,
 } from '../interaction-events';
+import { describeFailure, type Failure, type Refusal } from '../timeline/failure-reason';
+import type { JsonRecord } from './invocation-facts';
 
-/** What failing an interaction found: it failed now, it had its outcome already, or its deadline is still ahead. */
-export type FailResult = { kind: 'failed' } | { kind: 'settled' } | { kind: 'pending'; remainingMs: number };
+/** What failing an interaction found: it failed now (and why), it had its outcome already, or its deadline is still ahead. */
+export type FailResult =
+  { kind: 'failed'; reason: string } | { kind: 'settled' } | { kind: 'pending'; remainingMs: number };
 
-/** Failed interactions' events and the outcomes announced. */
+/** An interaction that just failed, as the failing statement returned it. */
+export interface FailedParties extends InteractionParties {
+  /** The last callback refused before it failed (from its trace), if any. */
+  lastRefusal?: Pick<Refusal, 'status' | 'body'> | null;
+}
+
+/** Failed interactions' events, outcomes, traces and reasons. */
 export interface FailurePlan {
-  /** One INTERACTION_FAILURE with `reasonCode` per interaction, in their order. */
+  /** One INTERACTION_FAILURE with the reason code and text per interaction, in their order. */
   events: InteractionEvent[];
   /** Every failed interaction: `wait` hears of its outcome. */
   outcomeIds: string[];
+  /** The outcome each trace records: `{kind: "failed", reason_code, reason, cause}`. */
+  traces: { id: string; outcome: JsonRecord }[];
+  /** Why each failed, in their order: what the caller logs. */
+  reasons: { id: string; applicationId: string; reason: string }[];
 }
 
-/** Plans the announcement of interactions that just failed with `reasonCode` (1 UNKNOWN, 2 TIMEOUT). */
-export function planFailures(failed: readonly InteractionParties[], reasonCode: number): FailurePlan {
+/**
+ * Plans the announcement of interactions that just failed with `failure` (1 UNKNOWN with
+ * its cause, 2 TIMEOUT): the reason text (failure-reason.ts) is the same in the user's
+ * INTERACTION_FAILURE, the trace, `wait`'s answer and the log.
+ */
+export function planFailures(
+  failed: readonly FailedParties[],
+  failure: Failure,
+  deadlineMs: number,
+): FailurePlan {
+  const reasons = failed.map((parties) => ({
+    id: parties.id,
+    applicationId: parties.applicationId,
+    reason: describeFailure(failure.cause, deadlineMs, parties.lastRefusal),
+  }));
   return {
-    events: failed.map((parties) =>
+    events: failed.map((parties, index) =>
       interactionEvent('interactions.interaction.failed', {
         ...interactionAudienceOf(parties),
-        reason_code: reasonCode,
+        reason_code: failure.reasonCode,
+        reason: reasons[index]?.reason ?? '',
       }),
     ),
     outcomeIds: failed.map((parties) => parties.id),
+    traces: failed.map((parties, index) => ({
+      id: parties.id,
+      outcome: {
+        kind: 'failed',
+        reason_code: failure.reasonCode,
+        reason: reasons[index]?.reason ?? '',
+        cause: failure.cause,
+        ...(parties.lastRefusal ? { last_refusal: parties.lastRefusal } : {}),
+      },
+    })),
+    reasons,
   };
 }
 

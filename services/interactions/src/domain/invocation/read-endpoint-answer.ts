@@ -20,12 +20,33 @@ export type EndpointAnswer =
  * address or a failed connection fail the interaction.
  */
 export function readEndpointAnswer(outcome: EndpointOutcome): EndpointAnswer {
-  if (outcome.kind !== 'answered') return { kind: 'failed', reason: `${outcome.kind}: ${outcome.reason}` };
+  if (outcome.kind === 'refused') {
+    return { kind: 'failed', reason: `the interactions endpoint's address was refused: ${outcome.reason}` };
+  }
+  if (outcome.kind === 'failed') {
+    return {
+      kind: 'failed',
+      reason: TIMED_OUT.test(outcome.reason)
+        ? `the interactions endpoint timed out (${outcome.reason})`
+        : `the interactions endpoint was unreachable: ${outcome.reason}`,
+    };
+  }
   if (outcome.status === 202) return { kind: 'deferred' };
-  if (outcome.status !== 200) return { kind: 'failed', reason: `the endpoint answered ${outcome.status}` };
+  if (outcome.status !== 200) {
+    const body = outcome.body.trim().slice(0, BODY_QUOTED_CHARS);
+    return {
+      kind: 'failed',
+      reason: `the interactions endpoint answered ${outcome.status}${body ? `: ${body}` : ''}`,
+    };
+  }
   try {
     return { kind: 'inline', response: JSON.parse(outcome.body) as unknown };
   } catch {
-    return { kind: 'failed', reason: 'the endpoint answered 200 without a JSON body' };
+    return { kind: 'failed', reason: 'the interactions endpoint answered 200 without a JSON body' };
   }
 }
+
+/** How the outbound poster says it waited in vain (`no answer within N ms`). */
+const TIMED_OUT = /^no answer within/;
+/** How much of a failing endpoint's body its reason quotes. */
+const BODY_QUOTED_CHARS = 200;

@@ -1,3 +1,4 @@
+import { TIMEOUT_FAILURE } from '../../../src/domain/timeline';
 import { createEvent } from '@acs/events';
 import {
   planFailures,
@@ -101,9 +102,10 @@ describe('planRecording', () => {
 describe('planFailures', () => {
   it('one INTERACTION_FAILURE per failed interaction, in order, each outcome announced', () => {
     const other = { ...interaction(), id: '1300000000000000501', sessionId: 'session-2', nonce: null };
-    const plan = planFailures([interaction(), other], 2);
+    const plan = planFailures([interaction(), other], TIMEOUT_FAILURE, 3000);
+    const reason = 'the app did not answer within 3 s';
     expect(plan.events).toEqual([
-      { name: 'interactions.interaction.failed', data: { ...AUDIENCE, reason_code: 2 } },
+      { name: 'interactions.interaction.failed', data: { ...AUDIENCE, reason_code: 2, reason } },
       {
         name: 'interactions.interaction.failed',
         data: {
@@ -112,15 +114,25 @@ describe('planFailures', () => {
           session_id: 'session-2',
           nonce: null,
           reason_code: 2,
+          reason,
         },
       },
     ]);
     expect(plan.outcomeIds).toEqual([ID, '1300000000000000501']);
+    expect(plan.traces[0]).toEqual({
+      id: ID,
+      outcome: { kind: 'failed', reason_code: 2, reason, cause: { kind: 'timeout' } },
+    });
     expectCatalogued(plan.events);
   });
 
   it('nothing failed: no event, no announcement', () => {
-    expect(planFailures([], 1)).toEqual({ events: [], outcomeIds: [] });
+    expect(planFailures([], TIMEOUT_FAILURE, 3000)).toEqual({
+      events: [],
+      outcomeIds: [],
+      traces: [],
+      reasons: [],
+    });
   });
 });
 
