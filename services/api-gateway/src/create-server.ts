@@ -16,6 +16,7 @@ import { createLimitCounters, type LimitCounters } from './store/limit-counters'
 import { refuseNulQuery } from './http/refuse-bad-text';
 import { createErrorRenderer } from './http/render-error';
 import { mountRoutes, notFound } from './http/route-table';
+import { mountConsole } from './http/console-routes';
 import { setSecurityHeaders } from './http/set-security-headers';
 import { adminRoutes } from './handlers/admin-routes';
 import { commandGuildIndexRoutes } from './handlers/command-guild-index-routes';
@@ -68,6 +69,8 @@ export interface ServerDeps {
   blobs?: BlobStore;
   /** The stack's public base URL for attachments' `url`; unset: each request's own scheme and host. */
   publicBaseUrl?: string;
+  /** The console's build output, served at `/console/`; unset: no console. */
+  consoleDir?: string;
 }
 
 /**
@@ -111,6 +114,14 @@ function createApp(deps: ServerDeps): Express {
   // blocked address is refused whatever it asks and whichever token it sends.
   if (invalidRequests) app.use(invalidRequests.refuseBlocked);
   app.use(refuseNulQuery);
+  if (deps.consoleDir) {
+    const served = mountConsole(app, {
+      dir: deps.consoleDir,
+      gatewayUrl: () => deps.clients.dispatcher.gatewayUrl(),
+    });
+    if (!served)
+      deps.logger.warn({ dir: deps.consoleDir }, 'the console is not built: /console/ is not served');
+  }
   const limiter = new RateLimiter(deps.rateLimits, deps.auth.identify, counters);
   const uploads = deps.blobs
     ? {
