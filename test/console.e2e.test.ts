@@ -1,0 +1,281 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  Client,
+  Events,
+  GatewayIntentBits,
+  MessageFlags,
+  type Interaction,
+  type TextChannel,
+} from 'discord.js';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { createDemoWorld, createUser, startTestStack, type DemoWorld, type TestStack } from './support';
+
+/**
+ * The web console in a real browser (Debian's Chromium driven by playwright-core) against
+ * a whole stack and a discord.js bot: the login without the capability; with it, the
+ * world from one viewer's side — a slash command invoked from the composer with an
+ * autocompleted option, a button that edits its message, a modal whose ephemeral answer
+ * only its viewer sees, a Components V2 layout, and hostile bot content that runs nothing.
+ */
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const ARTIFACTS = join(__dirname, '..', '.data', 'artifacts', 'console');
+const HOSTILE_HTML = '<img src=x onerror="window.__pwned=1;alert(1)"><script>alert(2)</script>';
+
+let stack: TestStack;
+let world: DemoWorld;
+let bob: { id: string; username: string };
+let bot: Client;
+let context: BrowserContext;
+let profile: string;
+let page: Page;
+const dialogs: string[] = [];
+const scriptErrors: string[] = [];
+/** The page's console errors (a refused request…), shown when a test fails. */
+const consoleErrors: string[] = [];
+/** What the bot failed to answer (shown when a step waits in vain). */
+const botErrors: string[] = [];
+
+beforeAll(async () => {
+  stack = await startTestStack();
+  world = await createDemoWorld(stack.admin);
+  bob = await createUser(stack.admin, { username: 'bob' });
+  const joined = await stack.admin('PUT', `/admin/guilds/${world.guild.id}/members/${bob.id}`, {});
+  expect(joined.status).toBe(201);
+  bot = await startBot(stack, world);
+  mkdirSync(ARTIFACTS, { recursive: true });
+  profile = mkdtempSync(join(tmpdir(), 'acs-console-chromium-'));
+  context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-quic',
+    ],
+    viewport: { width: 1400, height: 900 },
+  });
+  page = context.pages()[0] ?? (await context.newPage());
+  page.on('dialog', (dialog) => {
+    dialogs.push(dialog.message());
+    void dialog.dismiss();
+  });
+  page.on('pageerror', (error) => scriptErrors.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error') consoleErrors.push(message.text());
+  });
+});
+
+afterAll(async () => {
+  await page?.screenshot({ path: join(ARTIFACTS, 'last.png'), fullPage: true }).catch(() => undefined);
+  if (consoleErrors.length > 0) console.log(`the page's console errors:\n${consoleErrors.join('\n')}`);
+  await context?.close();
+  if (profile) rmSync(profile, { recursive: true, force: true });
+  await bot?.destroy();
+  await stack?.stop();
+});
+
+/** A bot with the commands the console drives: /roll (autocomplete, a button), /feedback (a modal), /layout (V2). */
+async function startBot(stack: TestStack, world: DemoWorld): Promise<Client> {
+  const client = new Client({ intents: [GatewayIntentBits.Guilds], rest: { api: `${stack.apiUrl}/api` } });
+  client.on(Events.InteractionCreate, (interaction) => {
+    answer(interaction).catch((error: unknown) => botErrors.push(String(error)));
+  });
+  async function answer(interaction: Interaction): Promise<void> {
+    if (interaction.isAutocomplete()) {
+      const typed = String(interaction.options.getFocused());
+      await interaction.respond(
+        [6, 12, 20, 100].filter((n) => String(n).startsWith(typed)).map((n) => ({ name: `d${n}`, value: n })),
+      );
+    } else if (interaction.isChatInputCommand() && interaction.commandName === 'roll') {
+      const sides = interaction.options.getInteger('sides', true);
+      await interaction.reply({
+        content: `**Rolled** a d${sides}: 1`,
+        components: [
+          {
+            type: 1,
+            components: [
+              { type: 2, style: 1, custom_id: `reroll:${sides}`, label: 'Reroll' },
+              { type: 2, style: 5, url: 'https://example.com/dice', label: 'Rules' },
+            ],
+          },
+        ],
+      });
+    } else if (interaction.isButton() && interaction.customId.startsWith('reroll:')) {
+      await interaction.update({
+        content: `Rerolled a d${interaction.customId.slice(7)}: 2`,
+        components: [],
+      });
+    } else if (interaction.isChatInputCommand() && interaction.commandName === 'feedback') {
+      await interaction.showModal({
+        custom_id: 'feedback',
+        title: 'Feedback',
+        components: [
+          { type: 1, components: [{ type: 4, custom_id: 'thoughts', label: 'Your thoughts', style: 1 }] },
+        ],
+      });
+    } else if (interaction.isModalSubmit() && interaction.customId === 'feedback') {
+      await interaction.reply({
+        content: `Thanks for: ${interaction.fields.getTextInputValue('thoughts')}`,
+        flags: MessageFlags.Ephemeral,
+      });
+    } else if (interaction.isChatInputCommand() && interaction.commandName === 'layout') {
+      await interaction.reply({
+        flags: MessageFlags.IsComponentsV2,
+        components: [
+          {
+            type: 17,
+            accent_color: 0x5865f2,
+            components: [
+              { type: 10, content: '## Server status' },
+              {
+                type: 9,
+                components: [{ type: 10, content: 'All systems **green**' }],
+                accessory: { type: 2, style: 2, custom_id: 'refresh', label: 'Refresh' },
+              },
+              { type: 14, divider: true, spacing: 1 },
+              { type: 10, content: '-# checked <t:1700000000:R>' },
+            ],
+          },
+        ],
+      });
+    }
+  }
+  const ready = new Promise<void>((resolve) => client.once(Events.ClientReady, () => resolve()));
+  await client.login(world.application.botToken);
+  await ready;
+  const guild = await client.guilds.fetch(world.guild.id);
+  await guild.commands.set([
+    {
+      name: 'roll',
+      description: 'Roll a die',
+      options: [
+        { type: 4, name: 'sides', description: 'How many sides', required: true, autocomplete: true },
+      ],
+    },
+    { name: 'feedback', description: 'Tell us' },
+    { name: 'layout', description: 'A Components V2 layout' },
+  ]);
+  return client;
+}
+
+const shot = (name: string) => page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
+
+/** Types `/name` in the composer and chooses the command in the picker. */
+async function pickCommand(name: string): Promise<void> {
+  const composer = page.getByRole('textbox', { name: `Message #${world.channel.name}` });
+  await composer.fill(`/${name.slice(0, 2)}`);
+  const picker = page.getByRole('listbox', { name: 'Commands' });
+  await picker.getByRole('option', { name: `/${name}` }).click();
+}
+
+it('shows the login, not data, without the capability', async () => {
+  await page.goto(`${stack.apiUrl}/console/`);
+  await page.getByLabel('Admin token').waitFor();
+  expect(await page.getByRole('combobox', { name: 'Acting as' }).count()).toBe(0);
+  await shot('login');
+});
+
+it('answers the console under a strict Content-Security-Policy', async () => {
+  const response = await fetch(`${stack.apiUrl}/console/`);
+  expect(response.status).toBe(200);
+  const policy = response.headers.get('content-security-policy') ?? '';
+  expect(policy).toContain("default-src 'self'");
+  expect(policy).toContain("script-src 'self'");
+  expect(policy).toMatch(/connect-src 'self' ws:\/\/127\.0\.0\.1:\d+/);
+  expect(policy).not.toContain('unsafe-inline');
+});
+
+it('logs in from the fragment, acts as a viewer and drives the bot', async () => {
+  await page.goto(`${stack.apiUrl}/console/#token=${encodeURIComponent(stack.adminToken)}`);
+  const actingAs = page.getByRole('combobox', { name: 'Acting as' });
+  await actingAs.waitFor();
+  // The capability leaves the address bar (and history) at once.
+  expect(new URL(page.url()).hash).toBe('');
+  await actingAs.selectOption({ label: world.user.username });
+  await page.getByRole('heading', { name: `# ${world.channel.name}` }).waitFor();
+
+  // A slash command with an autocompleted option, from the composer.
+  await pickCommand('roll');
+  const sides = page.getByRole('textbox', { name: 'sides', exact: true });
+  await sides.fill('2');
+  await page.getByRole('listbox', { name: 'sides suggestions' }).getByRole('option', { name: 'd20' }).click();
+  await page.getByRole('button', { name: 'Send' }).click();
+  const reply = page.getByRole('article').filter({ hasText: 'a d20: 1' });
+  await reply.waitFor();
+  await expect(reply.getByText(/used \/roll/).count()).resolves.toBe(1);
+  await expect(reply.locator('strong').filter({ hasText: 'Rolled' }).count()).resolves.toBe(1);
+  expect(await reply.getByRole('link', { name: /Rules/ }).getAttribute('href')).toBe(
+    'https://example.com/dice',
+  );
+  const id = await reply.getAttribute('data-message-id');
+  await shot('slash-command');
+
+  // The button's update edits that very message.
+  await reply.getByRole('button', { name: 'Reroll' }).click();
+  const edited = page.locator(`article[data-message-id="${id}"]`).filter({ hasText: 'Rerolled a d20: 2' });
+  await edited.waitFor();
+  expect(await edited.getByRole('button', { name: 'Reroll' }).count()).toBe(0);
+  expect(await page.getByRole('article').filter({ hasText: 'a d20: 1' }).count()).toBe(0);
+  await shot('button-edit');
+
+  // A modal, submitted as a real modal submit: the ephemeral answer is this viewer's.
+  await pickCommand('feedback');
+  await page.getByRole('button', { name: 'Send' }).click();
+  const modal = page.getByRole('dialog', { name: 'Feedback' });
+  await modal.waitFor();
+  await shot('modal');
+  await modal.getByLabel('Your thoughts').fill('lovely dice');
+  await modal.getByRole('button', { name: 'Submit' }).click();
+  const ephemeral = page.getByRole('article').filter({ hasText: 'Thanks for: lovely dice' });
+  await ephemeral.waitFor();
+  await ephemeral.getByText('Only you can see this').waitFor();
+  await shot('ephemeral');
+
+  // Components V2.
+  await pickCommand('layout');
+  await page.getByRole('button', { name: 'Send' }).click();
+  const layout = page.getByRole('article').filter({ hasText: 'Server status' });
+  await layout.waitFor();
+  const container = layout.getByRole('group', { name: 'Container' });
+  expect(await container.locator('h4').textContent()).toBe('Server status');
+  expect(await container.locator('strong').textContent()).toBe('green');
+  expect(await container.locator('.section-accessory').getByRole('button', { name: 'Refresh' }).count()).toBe(
+    1,
+  );
+  expect(await container.locator('hr').count()).toBe(1);
+  expect(await container.evaluate((el) => (globalThis as any).getComputedStyle(el).borderLeftColor)).toBe(
+    'rgb(88, 101, 242)',
+  );
+  await shot('components-v2');
+
+  // Another viewer reads the same channel without the ephemeral answer.
+  await actingAs.selectOption({ label: 'bob' });
+  await page.getByRole('article').filter({ hasText: 'Rerolled a d20: 2' }).waitFor();
+  expect(await page.getByRole('article').filter({ hasText: 'Thanks for: lovely dice' }).count()).toBe(0);
+  await shot('other-viewer');
+});
+
+it('renders hostile bot content as text: no dialog, no script error, no javascript: link', async () => {
+  const channel = (await bot.channels.fetch(world.channel.id)) as TextChannel;
+  await channel.send({
+    content: `${HOSTILE_HTML} [click me](javascript:alert(3)) <javascript:alert(4)>`,
+    embeds: [{ title: 'Embed <b>bold</b>', description: `${HOSTILE_HTML} [x](javascript:alert(5))` }],
+  });
+  const hostile = page.getByRole('article').filter({ hasText: 'click me' });
+  await hostile.waitFor();
+  expect(await hostile.textContent()).toContain('<img src=x onerror=');
+  expect(await page.locator('img[src="x"]').count()).toBe(0);
+  expect(await page.locator('script:not([src])').count()).toBe(0);
+  expect(await page.locator('a[href^="javascript:" i]').count()).toBe(0);
+  expect(await page.evaluate(() => (globalThis as any).__pwned)).toBeUndefined();
+  await shot('hostile');
+  expect(dialogs).toEqual([]);
+  expect(scriptErrors).toEqual([]);
+  expect(botErrors).toEqual([]);
+});
