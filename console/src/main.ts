@@ -245,6 +245,9 @@ async function showWorldOf(user: User): Promise<void> {
   state.commands = undefined;
   state.viewer = undefined;
   ui.viewerSelect.value = userId;
+  // Nothing of the previous viewer stays on screen while this one's world loads.
+  replaceChildren(ui.messages, h('p', { class: 'empty' }, `Opening ${user.name}'s session…`));
+  replaceChildren(ui.composerHolder);
   let viewer: Viewer;
   try {
     viewer = await openViewer(user);

@@ -144,7 +144,7 @@ export function renderMessage(message: any, ctx: RenderContext): HTMLElement {
   }
   parts.push(body);
   if (flags & EPHEMERAL) {
-    parts.push(h('div', { class: 'ephemeral-note' }, '👁 Only you can see this'));
+    parts.push(h('div', { class: 'ephemeral-note' }, 'Only you can see this'));
   }
   for (const part of parts) if (part) article.append(part as Node);
   return article;
