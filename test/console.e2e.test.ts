@@ -1,4 +1,5 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -26,6 +27,10 @@ const HOSTILE_HTML = '<img src=x onerror="window.__pwned=1;alert(1)"><script>ale
 let stack: TestStack;
 let world: DemoWorld;
 let bob: { id: string; username: string };
+/** A channel only demo-owner may view (@everyone denied VIEW_CHANNEL, the owner allowed). */
+let secret: { id: string; name: string };
+/** Lets the bot fill in its deferred /slow reply, once the test has seen it thinking. */
+let releaseSlow: () => void = () => undefined;
 let bot: Client;
 let context: BrowserContext;
 let profile: string;
@@ -43,6 +48,16 @@ beforeAll(async () => {
   bob = await createUser(stack.admin, { username: 'bob' });
   const joined = await stack.admin('PUT', `/admin/guilds/${world.guild.id}/members/${bob.id}`, {});
   expect(joined.status).toBe(201);
+  const created = await stack.admin('POST', `/admin/guilds/${world.guild.id}/channels`, {
+    name: 'owners-only',
+    type: 0,
+    permission_overwrites: [
+      { id: world.guild.id, type: 0, allow: '0', deny: String(1 << 10) },
+      { id: world.user.id, type: 1, allow: String(1 << 10), deny: '0' },
+    ],
+  });
+  expect(created.status).toBe(201);
+  secret = created.body;
   bot = await startBot(stack, world);
   mkdirSync(ARTIFACTS, { recursive: true });
   profile = mkdtempSync(join(tmpdir(), 'acs-console-chromium-'));
@@ -124,6 +139,10 @@ async function startBot(stack: TestStack, world: DemoWorld): Promise<Client> {
         content: `Thanks for: ${interaction.fields.getTextInputValue('thoughts')}`,
         flags: MessageFlags.Ephemeral,
       });
+    } else if (interaction.isChatInputCommand() && interaction.commandName === 'slow') {
+      await interaction.deferReply();
+      await new Promise<void>((resolve) => (releaseSlow = resolve));
+      await interaction.editReply('Done thinking');
     } else if (interaction.isChatInputCommand() && interaction.commandName === 'layout') {
       await interaction.reply({
         flags: MessageFlags.IsComponentsV2,
@@ -160,6 +179,7 @@ async function startBot(stack: TestStack, world: DemoWorld): Promise<Client> {
     },
     { name: 'feedback', description: 'Tell us' },
     { name: 'layout', description: 'A Components V2 layout' },
+    { name: 'slow', description: 'Defers, then answers' },
   ]);
   return client;
 }
@@ -189,6 +209,40 @@ it('answers the console under a strict Content-Security-Policy', async () => {
   expect(policy).toContain("script-src 'self'");
   expect(policy).toMatch(/connect-src 'self' ws:\/\/127\.0\.0\.1:\d+/);
   expect(policy).not.toContain('unsafe-inline');
+  // The first load: every script the page names, compressed, well under 400 KB.
+  const page = await response.text();
+  const scripts = [...page.matchAll(/<script[^>]*\bsrc="([^"]+)"/g)].map((m) => m[1] as string);
+  expect(scripts.length).toBeGreaterThan(0);
+  expect(page).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
+  let compressed = 0;
+  for (const script of scripts) {
+    const asset = await fetch(new URL(script, `${stack.apiUrl}/console/`));
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get('content-security-policy')).toBe(policy);
+    compressed += gzipSync(Buffer.from(await asset.arrayBuffer())).length;
+  }
+  expect(compressed).toBeLessThan(400 * 1024);
+});
+
+it('lists every user to the admin only (GET /admin/users), page by page', async () => {
+  const all = await stack.admin('GET', '/admin/users');
+  expect(all.status).toBe(200);
+  const ids = (all.body as { id: string }[]).map((u) => u.id);
+  expect(ids).toEqual(expect.arrayContaining([world.user.id, bob.id, world.application.id]));
+  expect(ids).toEqual([...ids].sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : 1)));
+  expect(all.body[0]).not.toHaveProperty('email');
+  const after = await stack.admin('GET', `/admin/users?after=${world.user.id}`);
+  expect(after.body.map((u: { id: string }) => u.id)).toEqual(
+    ids.filter((id) => BigInt(id) > BigInt(world.user.id)),
+  );
+  for (const bad of ['abc', '9223372036854775808', '1%00']) {
+    const refused = await stack.admin('GET', `/admin/users?after=${bad}`);
+    expect(refused.status).toBe(400);
+    expect(refused.body.code).toBe(50035);
+    expect(refused.body.errors).toHaveProperty('after');
+  }
+  const anonymous = await fetch(`${stack.apiUrl}/admin/users`);
+  expect(anonymous.status).toBe(401);
 });
 
 it('logs in from the fragment, acts as a viewer and drives the bot', async () => {
@@ -254,10 +308,30 @@ it('logs in from the fragment, acts as a viewer and drives the bot', async () =>
   );
   await shot('components-v2');
 
+  // A deferred reply: "… is thinking" until the app fills it in.
+  await pickCommand('slow');
+  await page.getByRole('button', { name: 'Send' }).click();
+  const slow = page.getByRole('article').filter({ hasText: 'is thinking' });
+  await slow.waitFor();
+  const slowId = await slow.getAttribute('data-message-id');
+  await shot('thinking');
+  releaseSlow();
+  await page.locator(`article[data-message-id="${slowId}"]`).filter({ hasText: 'Done thinking' }).waitFor();
+  expect(await page.getByRole('article').filter({ hasText: 'is thinking' }).count()).toBe(0);
+
+  // The channel list is the viewer's: demo-owner sees the owners' channel.
+  await page
+    .getByRole('navigation', { name: 'Channels' })
+    .getByRole('button', { name: `# ${secret.name}` })
+    .waitFor();
+
   // Another viewer reads the same channel without the ephemeral answer.
   await actingAs.selectOption({ label: 'bob' });
   await page.getByRole('article').filter({ hasText: 'Rerolled a d20: 2' }).waitFor();
   expect(await page.getByRole('article').filter({ hasText: 'Thanks for: lovely dice' }).count()).toBe(0);
+  const channels = page.getByRole('navigation', { name: 'Channels' });
+  await channels.getByRole('button', { name: `# ${world.channel.name}` }).waitFor();
+  expect(await channels.getByRole('button', { name: `# ${secret.name}` }).count()).toBe(0);
   await shot('other-viewer');
 });
 
