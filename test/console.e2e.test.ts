@@ -339,7 +339,28 @@ it('renders hostile bot content as text: no dialog, no script error, no javascri
   const channel = (await bot.channels.fetch(world.channel.id)) as TextChannel;
   await channel.send({
     content: `${HOSTILE_HTML} [click me](javascript:alert(3)) <javascript:alert(4)>`,
-    embeds: [{ title: 'Embed <b>bold</b>', description: `${HOSTILE_HTML} [x](javascript:alert(5))` }],
+    embeds: [
+      {
+        title: 'Embed <b>bold</b>',
+        url: 'https://example.com/"><img/src=x/onerror=alert(6)>',
+        description: `${HOSTILE_HTML} [x](javascript:alert(5))`,
+      },
+    ],
+    files: [
+      {
+        name: 'evil.svg',
+        attachment: Buffer.from(
+          '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(7)"><script>alert(8)</script></svg>',
+        ),
+      },
+      { name: 'page.html', attachment: Buffer.from('<script>alert(9)</script>') },
+    ],
+    components: [
+      {
+        type: 1,
+        components: [{ type: 2, style: 5, url: 'discord://-/channels/@me', label: 'Not a web link' }],
+      },
+    ],
   });
   const hostile = page.getByRole('article').filter({ hasText: 'click me' });
   await hostile.waitFor();
@@ -347,6 +368,14 @@ it('renders hostile bot content as text: no dialog, no script error, no javascri
   expect(await page.locator('img[src="x"]').count()).toBe(0);
   expect(await page.locator('script:not([src])').count()).toBe(0);
   expect(await page.locator('a[href^="javascript:" i]').count()).toBe(0);
+  // The embed's title links where it says, percent-encoded; files are downloads, never inline.
+  const title = hostile.locator('.embed-title a');
+  expect(await title.getAttribute('href')).toBe('https://example.com/%22%3E%3Cimg/src=x/onerror=alert(6)%3E');
+  expect(await hostile.getByRole('link', { name: 'evil.svg' }).getAttribute('download')).toBe('evil.svg');
+  expect(await hostile.getByRole('link', { name: 'page.html' }).getAttribute('download')).toBe('page.html');
+  expect(await hostile.locator('img, svg, iframe, object, embed').count()).toBe(0);
+  // A discord:// link button is no link in a browser: a disabled button.
+  expect(await hostile.getByRole('button', { name: 'Not a web link' }).isDisabled()).toBe(true);
   expect(await page.evaluate(() => (globalThis as any).__pwned)).toBeUndefined();
   await shot('hostile');
   expect(dialogs).toEqual([]);
