@@ -119,8 +119,24 @@ async function startBot(stack: TestStack, world: DemoWorld): Promise<Client> {
               { type: 2, style: 5, url: 'https://example.com/dice', label: 'Rules' },
             ],
           },
+          {
+            type: 1,
+            components: [
+              {
+                type: 3,
+                custom_id: 'colour',
+                placeholder: 'Pick a colour',
+                options: [
+                  { label: 'Red', value: 'red' },
+                  { label: 'Blue', value: 'blue' },
+                ],
+              },
+            ],
+          },
         ],
       });
+    } else if (interaction.isStringSelectMenu() && interaction.customId === 'colour') {
+      await interaction.reply({ content: `You picked ${interaction.values.join(', ')}` });
     } else if (interaction.isButton() && interaction.customId.startsWith('reroll:')) {
       await interaction.update({
         content: `Rerolled a d${interaction.customId.slice(7)}: 2`,
@@ -131,7 +147,10 @@ async function startBot(stack: TestStack, world: DemoWorld): Promise<Client> {
         custom_id: 'feedback',
         title: 'Feedback',
         components: [
-          { type: 1, components: [{ type: 4, custom_id: 'thoughts', label: 'Your thoughts', style: 1 }] },
+          {
+            type: 1,
+            components: [{ type: 4, custom_id: 'thoughts', label: 'Your thoughts', style: 1, min_length: 5 }],
+          },
         ],
       });
     } else if (interaction.isModalSubmit() && interaction.customId === 'feedback') {
@@ -270,6 +289,10 @@ it('logs in from the fragment, acts as a viewer and drives the bot', async () =>
   const id = await reply.getAttribute('data-message-id');
   await shot('slash-command');
 
+  // A select menu is a real control named by its placeholder; choosing sends the values.
+  await reply.getByRole('combobox', { name: 'Pick a colour' }).selectOption({ label: 'Blue' });
+  await page.getByRole('article').filter({ hasText: 'You picked blue' }).waitFor();
+
   // The button's update edits that very message.
   await reply.getByRole('button', { name: 'Reroll' }).click();
   const edited = page.locator(`article[data-message-id="${id}"]`).filter({ hasText: 'Rerolled a d20: 2' });
@@ -284,8 +307,19 @@ it('logs in from the fragment, acts as a viewer and drives the bot', async () =>
   const modal = page.getByRole('dialog', { name: 'Feedback' });
   await modal.waitFor();
   await shot('modal');
-  await modal.getByLabel('Your thoughts').fill('lovely dice');
+  // Too short for the input's min_length: ACS refuses the submit, and says so on the field.
+  const thoughts = modal.getByLabel('Your thoughts');
+  await thoughts.fill('hi');
   await modal.getByRole('button', { name: 'Submit' }).click();
+  await page
+    .locator('#' + (await thoughts.getAttribute('aria-describedby')))
+    .filter({ hasText: /\S/ })
+    .waitFor();
+  expect(await thoughts.getAttribute('aria-invalid')).toBe('true');
+  await shot('modal-error');
+  await thoughts.fill('lovely dice');
+  await modal.getByRole('button', { name: 'Submit' }).click();
+  await modal.waitFor({ state: 'detached' });
   const ephemeral = page.getByRole('article').filter({ hasText: 'Thanks for: lovely dice' });
   await ephemeral.waitFor();
   await ephemeral.getByText('Only you can see this').waitFor();

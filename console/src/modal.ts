@@ -54,7 +54,8 @@ export function openModal(
   const cancel = h('button', { type: 'button', class: 'button secondary' }, 'Cancel');
   const form = h(
     'form',
-    { method: 'dialog', class: 'modal-form' },
+    // The app's rules are checked by ACS, as Discord's client defers to Discord: its errors show on the fields.
+    { method: 'dialog', class: 'modal-form', novalidate: true },
     ...fields.map((f) => (f instanceof HTMLElement ? f : f.element)),
     problem,
     h('div', { class: 'modal-actions' }, cancel, submitButton),
