@@ -135,6 +135,10 @@ async function startBot(stack: TestStack, world: DemoWorld): Promise<Client> {
           },
         ],
       });
+    } else if (interaction.isMessageContextMenuCommand()) {
+      await interaction.reply(`Quoted message ${interaction.targetMessage.id}`);
+    } else if (interaction.isUserContextMenuCommand()) {
+      await interaction.reply(`Waved at user ${interaction.targetUser.id}`);
     } else if (interaction.isStringSelectMenu() && interaction.customId === 'colour') {
       await interaction.reply({ content: `You picked ${interaction.values.join(', ')}` });
     } else if (interaction.isButton() && interaction.customId.startsWith('reroll:')) {
@@ -199,6 +203,8 @@ async function startBot(stack: TestStack, world: DemoWorld): Promise<Client> {
     { name: 'feedback', description: 'Tell us' },
     { name: 'layout', description: 'A Components V2 layout' },
     { name: 'slow', description: 'Defers, then answers' },
+    { type: 3, name: 'Quote' },
+    { type: 2, name: 'Wave' },
   ]);
   return client;
 }
@@ -292,6 +298,26 @@ it('logs in from the fragment, acts as a viewer and drives the bot', async () =>
   // A select menu is a real control named by its placeholder; choosing sends the values.
   await reply.getByRole('combobox', { name: 'Pick a colour' }).selectOption({ label: 'Blue' });
   await page.getByRole('article').filter({ hasText: 'You picked blue' }).waitFor();
+
+  // Context menus: the message's Apps (MESSAGE commands) and its author's (USER commands).
+  await reply.getByRole('button', { name: 'Apps for this message' }).click();
+  await page
+    .getByRole('menu', { name: 'Apps for this message' })
+    .getByRole('menuitem', { name: 'Quote' })
+    .click();
+  await page
+    .getByRole('article')
+    .filter({ hasText: `Quoted message ${id}` })
+    .waitFor();
+  await reply.getByRole('button', { name: 'Demo App', exact: true }).click();
+  await page
+    .getByRole('menu', { name: 'Apps for this user' })
+    .getByRole('menuitem', { name: 'Wave' })
+    .click();
+  await page
+    .getByRole('article')
+    .filter({ hasText: `Waved at user ${world.application.id}` })
+    .waitFor();
 
   // The button's update edits that very message.
   await reply.getByRole('button', { name: 'Reroll' }).click();

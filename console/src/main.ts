@@ -428,6 +428,7 @@ function renderContext(): RenderContext {
         message_id: message.id,
         data: { component_type: 2, custom_id: component.custom_id },
       }),
+    onApps: (anchor, kind, targetId) => void openAppsMenu(anchor, kind, targetId),
     onSelect: (message, component, values) =>
       void interact({
         type: 3,
@@ -436,6 +437,55 @@ function renderContext(): RenderContext {
         data: { component_type: component.type, custom_id: component.custom_id, values },
       }),
   };
+}
+
+/**
+ * The context menu of a message (its MESSAGE commands) or of a user (USER commands) that
+ * this viewer may use here, as a `menu` of `menuitem`s named by the commands; choosing one
+ * invokes it on that target.
+ */
+async function openAppsMenu(anchor: HTMLElement, kind: 'message' | 'user', targetId: string): Promise<void> {
+  document.querySelector('.apps-menu')?.remove();
+  const type = kind === 'user' ? 2 : 3;
+  const commands = (await loadCommands()).filter((c) => c.type === type);
+  const close = () => {
+    menu.remove();
+    anchor.setAttribute('aria-expanded', 'false');
+  };
+  const items = commands.map((command) => {
+    const item = h('button', { type: 'button', role: 'menuitem', class: 'apps-item' }, command.name);
+    item.addEventListener('click', () => {
+      close();
+      void interact({
+        type: 2,
+        application_id: command.application_id,
+        data: {
+          id: command.id,
+          name: command.name,
+          type,
+          version: command.version,
+          target_id: targetId,
+          ...(command.guild_id ? { guild_id: command.guild_id } : {}),
+        },
+      });
+    });
+    return item;
+  });
+  const menu = h(
+    'div',
+    {
+      role: 'menu',
+      class: 'apps-menu',
+      'aria-label': kind === 'user' ? 'Apps for this user' : 'Apps for this message',
+    },
+    ...(items.length > 0 ? items : [h('p', { class: 'hint' }, `No ${kind} commands here`)]),
+  );
+  menu.addEventListener('keydown', (event) => {
+    if (event.key === 'Escape') close();
+  });
+  anchor.setAttribute('aria-expanded', 'true');
+  anchor.insertAdjacentElement('afterend', menu);
+  (items[0] ?? menu).focus();
 }
 
 function renderMessages(): void {

@@ -19,6 +19,8 @@ export interface RenderContext {
   onButton(message: any, component: any): void;
   /** Values were chosen in a select of the message. */
   onSelect(message: any, component: any, values: string[]): void;
+  /** The viewer opened the Apps menu of a message (MESSAGE commands) or of its author (USER commands). */
+  onApps(anchor: HTMLElement, kind: 'message' | 'user', targetId: string): void;
 }
 
 export function authorName(user: any): string {
@@ -77,11 +79,25 @@ export function renderMessage(message: any, ctx: RenderContext): HTMLElement {
     );
   }
   const time = message.timestamp ? new Date(message.timestamp) : undefined;
+  const authorButton = h(
+    'button',
+    { type: 'button', class: 'author', 'aria-haspopup': 'menu', title: 'Apps for this user' },
+    author,
+  );
+  authorButton.addEventListener('click', () =>
+    ctx.onApps(authorButton, 'user', String(message.author?.id ?? '')),
+  );
+  const appsButton = h(
+    'button',
+    { type: 'button', class: 'apps-button', 'aria-haspopup': 'menu', 'aria-label': 'Apps for this message' },
+    '⋯',
+  );
+  appsButton.addEventListener('click', () => ctx.onApps(appsButton, 'message', String(message.id)));
   parts.push(
     h(
       'header',
       { class: 'message-header' },
-      h('span', { class: 'author' }, author),
+      authorButton,
       message.author?.bot ? h('span', { class: 'app-tag' }, 'APP') : null,
       time && !Number.isNaN(time.getTime())
         ? h(
@@ -90,6 +106,7 @@ export function renderMessage(message: any, ctx: RenderContext): HTMLElement {
             time.toLocaleTimeString(),
           )
         : null,
+      appsButton,
     ),
   );
   const body = h('div', { class: 'message-body' });
