@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -209,6 +209,19 @@ async function startBot(stack: TestStack, world: DemoWorld): Promise<Client> {
   return client;
 }
 
+/**
+ * axe-core's serious and critical violations on the page as it is now (run through the
+ * DevTools protocol, which the page's CSP does not govern), as `rule: target` lines.
+ */
+async function accessibilityProblems(): Promise<string[]> {
+  const source = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+  await page.evaluate(source);
+  const results = await page.evaluate(() => (globalThis as any).axe.run((globalThis as any).document));
+  return (results.violations as any[])
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .flatMap((v) => (v.nodes as any[]).map((n) => `${v.id}: ${JSON.stringify(n.target)} ${v.help}`));
+}
+
 const shot = (name: string) => page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
 
 /** Types `/name` in the composer and chooses the command in the picker. */
@@ -224,6 +237,7 @@ it('shows the login, not data, without the capability', async () => {
   await page.getByLabel('Admin token').waitFor();
   expect(await page.getByRole('combobox', { name: 'Acting as' }).count()).toBe(0);
   await shot('login');
+  expect(await accessibilityProblems()).toEqual([]);
 });
 
 it('answers the console under a strict Content-Security-Policy', async () => {
@@ -343,6 +357,7 @@ it('logs in from the fragment, acts as a viewer and drives the bot', async () =>
     .waitFor();
   expect(await thoughts.getAttribute('aria-invalid')).toBe('true');
   await shot('modal-error');
+  expect(await accessibilityProblems()).toEqual([]);
   await thoughts.fill('lovely dice');
   await modal.getByRole('button', { name: 'Submit' }).click();
   await modal.waitFor({ state: 'detached' });
@@ -367,6 +382,7 @@ it('logs in from the fragment, acts as a viewer and drives the bot', async () =>
     'rgb(88, 101, 242)',
   );
   await shot('components-v2');
+  expect(await accessibilityProblems()).toEqual([]);
 
   // A deferred reply: "… is thinking" until the app fills it in.
   await pickCommand('slow');
