@@ -359,6 +359,7 @@ async function openChannel(channel: any): Promise<void> {
       `/api/v10/channels/${channel.id}/messages?limit=100`,
       viewer.token,
     );
+    olderMayExist = list.length === 100;
     for (const message of list.reverse()) state.messages.set(message.id, message);
   } catch (error) {
     showAlert(error);
@@ -488,21 +489,84 @@ async function openAppsMenu(anchor: HTMLElement, kind: 'message' | 'user', targe
   (items[0] ?? menu).focus();
 }
 
+/** The rendered article of each message in view, by id (updated in place, not rebuilt). */
+const articles = new Map<string, HTMLElement>();
+/** Whether older messages than those shown may exist (the last page was full). */
+let olderMayExist = false;
+
 function renderMessages(): void {
   const ctx = renderContext();
-  replaceChildren(ui.messages, ...[...state.messages.values()].map((m) => renderMessage(m, ctx)));
+  articles.clear();
+  const nodes = [...state.messages.values()].map((m) => {
+    const article = renderMessage(m, ctx);
+    articles.set(m.id, article);
+    return article;
+  });
+  replaceChildren(ui.messages, olderMayExist ? olderButton() : null, ...nodes);
   if (state.messages.size === 0) ui.messages.append(h('p', { class: 'empty' }, 'No messages yet.'));
   ui.messages.scrollTop = ui.messages.scrollHeight;
 }
 
-/** Adds or updates one message in view (the gateway's MESSAGE_UPDATE may be partial). */
+/** "Load older messages": the page before the oldest shown (`?before=`), kept in place on screen. */
+function olderButton(): HTMLElement {
+  const button = h('button', { type: 'button', class: 'button secondary older' }, 'Load older messages');
+  button.addEventListener('click', () => void loadOlder());
+  return button;
+}
+
+async function loadOlder(): Promise<void> {
+  const viewer = state.viewer;
+  const oldest = state.messages.keys().next().value;
+  if (!viewer || !state.channel || oldest === undefined) return;
+  const page: any[] = await expectOk(
+    'GET',
+    `/api/v10/channels/${state.channel.id}/messages?limit=100&before=${oldest}`,
+    viewer.token,
+  ).catch((error: unknown) => {
+    showAlert(error);
+    return [];
+  });
+  olderMayExist = page.length === 100;
+  state.messages = new Map([...page.reverse().map((m): [string, any] => [m.id, m]), ...state.messages]);
+  const fromBottom = ui.messages.scrollHeight - ui.messages.scrollTop;
+  renderMessages();
+  ui.messages.scrollTop = ui.messages.scrollHeight - fromBottom;
+}
+
+/**
+ * Adds or updates one message in view (the gateway's MESSAGE_UPDATE may be partial): an
+ * update replaces its article in place, a new message is inserted at its place by id
+ * (usually the end), so a long channel is not rebuilt at every event.
+ */
 function upsert(message: any): void {
   if (!state.channel || message?.channel_id !== state.channel.id) return;
   const known = state.messages.get(message.id);
-  state.messages.set(message.id, known ? { ...known, ...message } : message);
-  const ordered = [...state.messages.values()].sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
+  const merged = known ? { ...known, ...message } : message;
+  const ctx = renderContext();
+  const article = renderMessage(merged, ctx);
+  const atBottom = ui.messages.scrollHeight - ui.messages.scrollTop - ui.messages.clientHeight < 80;
+  if (known) {
+    state.messages.set(message.id, merged);
+    articles.get(message.id)?.replaceWith(article);
+    articles.set(message.id, article);
+    return;
+  }
+  const ordered = [...state.messages.values(), merged].sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
   state.messages = new Map(ordered.map((m) => [m.id, m]));
-  renderMessages();
+  const index = ordered.indexOf(merged);
+  const next = ordered[index + 1];
+  ui.messages.querySelector(':scope > .empty')?.remove();
+  if (next && articles.has(next.id)) articles.get(next.id)?.before(article);
+  else ui.messages.append(article);
+  articles.set(message.id, article);
+  if (atBottom) ui.messages.scrollTop = ui.messages.scrollHeight;
+}
+
+/** Takes a message out of view. */
+function removeMessage(id: string): void {
+  if (!state.messages.delete(id)) return;
+  articles.get(id)?.remove();
+  articles.delete(id);
 }
 
 function handleDispatch({ t, d }: Dispatch): void {
@@ -512,11 +576,10 @@ function handleDispatch({ t, d }: Dispatch): void {
       upsert(d);
       break;
     case 'MESSAGE_DELETE':
-      if (state.messages.delete(d?.id)) renderMessages();
+      removeMessage(String(d?.id));
       break;
     case 'MESSAGE_DELETE_BULK':
-      for (const id of d?.ids ?? []) state.messages.delete(id);
-      renderMessages();
+      for (const id of d?.ids ?? []) removeMessage(String(id));
       break;
     case 'INTERACTION_FAILURE':
       replaceChildren(ui.status, 'The application did not respond');
