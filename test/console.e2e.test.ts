@@ -458,3 +458,38 @@ it('renders hostile bot content as text: no dialog, no script error, no javascri
   expect(scriptErrors).toEqual([]);
   expect(botErrors).toEqual([]);
 });
+
+it('pages a long channel back with "Load older messages"', async () => {
+  const created = await stack.admin('POST', `/admin/guilds/${world.guild.id}/channels`, {
+    name: 'busy',
+    type: 0,
+  });
+  expect(created.status).toBe(201);
+  const session = await stack.admin('POST', `/admin/users/${bob.id}/sessions`);
+  for (let n = 1; n <= 120; n++) {
+    for (;;) {
+      const sent = await fetch(`${stack.apiUrl}/api/v10/channels/${created.body.id}/messages`, {
+        method: 'POST',
+        headers: { Authorization: session.body.token, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ content: `busy message ${n}.` }),
+      });
+      if (sent.status !== 429) {
+        expect(sent.status).toBe(200);
+        break;
+      }
+      const { retry_after } = (await sent.json()) as { retry_after: number };
+      await new Promise((resolve) => setTimeout(resolve, Math.ceil(retry_after * 1000)));
+    }
+  }
+  // bob, the viewer still, opens the channel (its list is the one READY gave: reload it).
+  await page.reload();
+  await page.getByRole('combobox', { name: 'Acting as' }).selectOption({ label: 'bob' });
+  await page.getByRole('navigation', { name: 'Channels' }).getByRole('button', { name: '# busy' }).click();
+  await page.getByRole('article').filter({ hasText: 'busy message 120.' }).waitFor();
+  expect(await page.getByRole('article').count()).toBe(100);
+  expect(await page.getByRole('article').filter({ hasText: 'busy message 20.' }).count()).toBe(0);
+  await page.getByRole('button', { name: 'Load older messages' }).click();
+  await page.getByRole('article').filter({ hasText: 'busy message 1.' }).waitFor();
+  expect(await page.getByRole('article').count()).toBe(120);
+  expect(await page.getByRole('button', { name: 'Load older messages' }).count()).toBe(0);
+});
