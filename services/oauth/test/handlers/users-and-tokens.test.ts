@@ -80,6 +80,22 @@ describe('users', () => {
     expect(Object.keys(badId.errors ?? {})).toEqual(['user_ids']);
   });
 
+  it('lists every user by id with `every`, page by page after `after`, ignoring user_ids', async () => {
+    const a = await createUser(env.handlers, { username: 'every-a' });
+    const b = await createUser(env.handlers, { username: 'every-b' });
+    const ids = (json: unknown) => (JSON.parse(json as string) as { id: string }[]).map((u) => u.id);
+    const all = ids((await env.handlers.ListUsers({ user_ids: [], every: true, after: '' })).users_json);
+    expect(all).toEqual(expect.arrayContaining([a.id, b.id]));
+    expect(all).toEqual([...all].sort((x, y) => (BigInt(x) < BigInt(y) ? -1 : 1)));
+    const later = ids(
+      (await env.handlers.ListUsers({ user_ids: [b.id as string], every: true, after: a.id as string }))
+        .users_json,
+    );
+    expect(later).toEqual(all.filter((id) => BigInt(id) > BigInt(a.id as string)));
+    const bad = await discordErrorOf(env.handlers.ListUsers({ user_ids: [], every: true, after: 'x' }));
+    expect(Object.keys(bad.errors ?? {})).toEqual(['after']);
+  });
+
   it('shows a user to others without e-mail, locale, MFA or premium fields, and whole to the admin API', async () => {
     const user = await createUser(env.handlers, {
       username: 'private',
