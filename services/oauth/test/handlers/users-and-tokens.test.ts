@@ -68,15 +68,23 @@ describe('users', () => {
     const b = await createUser(env.handlers, { username: 'listed-b' });
     const answer = await env.handlers.ListUsers({
       user_ids: [b.id as string, '123456789012345678', a.id as string, b.id as string],
+      every: false,
+      after: '',
     });
     const publicOf = async (id: unknown) =>
       JSON.parse((await env.handlers.GetUser({ user_id: id as string })).public_user_json as string);
     expect(JSON.parse(answer.users_json as string)).toEqual([await publicOf(b.id), await publicOf(a.id)]);
     const tooMany = await discordErrorOf(
-      env.handlers.ListUsers({ user_ids: Array.from({ length: 1001 }, (_, i) => String(i + 1)) }),
+      env.handlers.ListUsers({
+        user_ids: Array.from({ length: 1001 }, (_, i) => String(i + 1)),
+        every: false,
+        after: '',
+      }),
     );
     expect(Object.keys(tooMany.errors ?? {})).toEqual(['user_ids']);
-    const badId = await discordErrorOf(env.handlers.ListUsers({ user_ids: ['18446744073709551616'] }));
+    const badId = await discordErrorOf(
+      env.handlers.ListUsers({ user_ids: ['18446744073709551616'], every: false, after: '' }),
+    );
     expect(Object.keys(badId.errors ?? {})).toEqual(['user_ids']);
   });
 
