@@ -289,6 +289,7 @@ const ADMIN_ROUTES: Array<[Method, string]> = [
   ['post', '/applications/:application_id/bot/reset-token'],
   ['post', '/applications/:application_id/reset-secret'],
   ['post', '/users'],
+  ['get', '/users'],
   ['patch', '/users/:user_id'],
   ['post', '/users/:user_id/sessions'],
   ['post', '/users/:user_id/connections'],

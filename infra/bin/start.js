@@ -306,6 +306,9 @@ function printSummary(stack, seed, exampleLines = []) {
       ? [['Replicas', `${stack.replicas} of api-gateway and of dispatcher behind one entry point`]]
       : []),
     ['Admin token', `${stack.adminToken}  (Authorization: Admin <token>)`],
+    // The token rides in the fragment, which the browser never sends: the page moves it
+    // into the tab's sessionStorage and drops it from the address bar.
+    ['Console', `${base}/console/#token=${encodeURIComponent(stack.adminToken)}`],
   ];
   if (seed) {
     rows.push(

@@ -471,6 +471,16 @@ describe('overlays', () => {
     expect(holders.sort()).toEqual(STORES_BLOBS);
   });
 
+  it('production serves no web console (CONSOLE_ENABLED false on api-gateway); the local overlay does', () => {
+    const consoleOf = (overlay: string) => {
+      const list = objects.get(overlay)!;
+      const gateway = find(list, 'Deployment', 'api-gateway')!;
+      return variableOf(list, gateway.spec.template.spec.containers[0], 'CONSOLE_ENABLED');
+    };
+    expect(consoleOf('overlays/production')).toBe('false');
+    expect(consoleOf('overlays/local')).toBeUndefined();
+  });
+
   it('production keeps the event stream on each of the three NATS servers, and runs PostgreSQL in CloudNativePG', () => {
     const production = objects.get('overlays/production')!;
     expect(find(production, 'StatefulSet', 'nats')?.spec.replicas).toBe(3);

@@ -16,6 +16,13 @@ const schema = z.object({
   DISPATCHER_GRPC_URL: z.string().default('127.0.0.1:50055'),
   INTERACTIONS_GRPC_URL: z.string().default('127.0.0.1:50057'),
   LOBBY_GRPC_URL: z.string().default('127.0.0.1:50054'),
+  /**
+   * The web console at `/console/` (`true` or `false`): on for a local stack, off in the
+   * production overlay unless enabled there. It needs the admin token to show anything.
+   */
+  CONSOLE_ENABLED: z.enum(['true', 'false']).default('true'),
+  /** The console's build (the `console` workspace's dist), relative to the service's folder. */
+  CONSOLE_DIR: z.string().default('../../console/dist'),
   /** Largest request body accepted, in bytes (larger → 413). */
   MAX_BODY_BYTES: z.coerce
     .number()

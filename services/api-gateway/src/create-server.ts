@@ -18,6 +18,7 @@ import { createErrorRenderer } from './http/render-error';
 import { mountRoutes, notFound } from './http/route-table';
 import { RequestRecorder } from './http/record-requests';
 import { createTestControl, type TestControl } from './store/create-test-control';
+import { mountConsole } from './http/console-routes';
 import { setSecurityHeaders } from './http/set-security-headers';
 import { adminRoutes } from './handlers/admin-routes';
 import { commandGuildIndexRoutes } from './handlers/command-guild-index-routes';
@@ -82,6 +83,8 @@ export interface ServerDeps {
   blobs?: BlobStore;
   /** The stack's public base URL for attachments' `url`; unset: each request's own scheme and host. */
   publicBaseUrl?: string;
+  /** The console's build output, served at `/console/`; unset: no console. */
+  consoleDir?: string;
 }
 
 /**
@@ -125,6 +128,14 @@ function createApp(deps: ServerDeps): Express {
   // blocked address is refused whatever it asks and whichever token it sends.
   if (invalidRequests) app.use(invalidRequests.refuseBlocked);
   app.use(refuseNulQuery);
+  if (deps.consoleDir) {
+    const served = mountConsole(app, {
+      dir: deps.consoleDir,
+      gatewayUrl: () => deps.clients.dispatcher.gatewayUrl(),
+    });
+    if (!served)
+      deps.logger.warn({ dir: deps.consoleDir }, 'the console is not built: /console/ is not served');
+  }
   const limiter = new RateLimiter(deps.rateLimits, deps.auth.identify, counters);
   const control = deps.testControl ?? createTestControl({ keyPrefix: '', requestLogSize: 1000 });
   const recorder = new RequestRecorder({ auth: deps.auth, ...control });

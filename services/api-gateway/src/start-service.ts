@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import { resolve } from 'node:path';
 import { createBlobStore } from '@acs/blob-store';
 import { createLogger, installGracefulShutdown, reportListening, type Telemetry } from '@acs/service-kit';
 import { createAuthenticator } from './auth/create-authenticator';
@@ -82,6 +83,7 @@ export async function startService(
       windowSeconds: config.INVALID_REQUEST_WINDOW_SECONDS,
     },
     trustProxy: config.TRUST_PROXY,
+    ...(config.CONSOLE_ENABLED === 'true' ? { consoleDir: resolve(config.CONSOLE_DIR) } : {}),
     isDraining: () => draining,
     httpTimeouts: {
       requestTimeoutMs: config.HTTP_REQUEST_TIMEOUT_MS,

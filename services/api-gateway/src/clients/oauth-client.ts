@@ -80,6 +80,8 @@ export interface OAuthClient {
   updateUser(userId: string, bodyJson: string): Promise<string>;
   /** `GET /users/@me` as the principal may see it (its scopes decide the fields), as JSON text. */
   getCurrentUser(principal: Principal): Promise<string>;
+  /** `GET /admin/users`: up to 1,000 users by id from the first above `after` ('' for the first), as others see them, as JSON text. */
+  listUsers(after: string): Promise<string>;
   /** A chat-client session token for the user. */
   createSession(userId: string): Promise<string>;
   /** A new connection of the user, as JSON text. */
@@ -245,6 +247,10 @@ export function createOAuthClient(client: oauth.OAuthServiceClient): OAuthClient
         bot: principal.kind === 'bot',
       });
       return answer.user_json;
+    },
+
+    async listUsers(after) {
+      return (await callPeer(client, client.ListUsers, { user_ids: [], every: true, after })).users_json;
     },
 
     async createSession(userId) {

@@ -27,6 +27,15 @@ function createAdminCheck(adminToken: string): RequestHandler {
   };
 }
 
+/** `?after=` of `GET /admin/users`: one snowflake (oauth checks it), '' when absent. */
+function afterParam(req: Request): string {
+  const after = req.query.after;
+  if (after === undefined) return '';
+  if (typeof after !== 'string' || !isSnowflake(after))
+    throw fieldError('after', 'NUMBER_TYPE_COERCE', `Value "${String(after)}" is not snowflake.`);
+  return after;
+}
+
 /**
  * The admin API of ADMIN-API.md. It only forwards to the owning service's RPCs, which
  * validate bodies under the public API's rules; the gateway adds what spans services
@@ -193,6 +202,13 @@ export function adminRoutes(
       path: '/users',
       handlers: w(async (req, res) => {
         sendJson(res, 201, await oauth.createUser(body(req)));
+      }),
+    },
+    {
+      method: 'get',
+      path: '/users',
+      handlers: w(async (req, res) => {
+        sendJson(res, 200, await oauth.listUsers(afterParam(req)));
       }),
     },
     {

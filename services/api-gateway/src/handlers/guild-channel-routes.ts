@@ -15,8 +15,10 @@ import { sendJson, sendNoContent } from '../http/send-json';
  * - `PUT` and `DELETE /channels/{channel.id}/permissions/{overwrite.id}`
  *   (D:resources/channel.mdx §Edit Channel Permissions, §Delete Channel Permission): 204;
  *   MANAGE_ROLES and the bits the bot may grant are checked by permissions.
- * Bot tokens only: the OpenAPI file gives these no OAuth2 scope, and a Bearer token gets
- * 401 as on the other routes that take none.
+ * Bot tokens, and for the list a user's chat-client session too (the channels that user may
+ * view, as the client's channel list shows them: the console reads a guild that way). The
+ * OpenAPI file gives these no OAuth2 scope, and a Bearer token gets 401 as on the other
+ * routes that take none.
  */
 export function guildChannelRoutes(
   clients: PeerClients,
@@ -32,9 +34,10 @@ export function guildChannelRoutes(
   }
 
   const list: RequestHandler = async (req, res) => {
-    const botId = await botOf(req);
+    const principal = await auth.authenticate(req, true);
+    if (principal.kind === 'bearer') throw new UnauthorizedError();
     const guildId = snowflakeParam(req, 'guild_id');
-    sendJson(res, 200, await permissions.listGuildChannels(guildId, botId));
+    sendJson(res, 200, await permissions.listGuildChannels(guildId, principal.userId));
   };
 
   const edit: RequestHandler = async (req, res) => {

@@ -34,6 +34,11 @@ export function createUserHandlers({ users, tokens, snowflakes }: HandlerDeps) {
     },
 
     async ListUsers(request: oauth.ListUsersRequest__Output): Promise<oauth.ListUsersResponse> {
+      if (request.every) {
+        const after = request.after === '' ? 0n : parseSnowflakeParam('after', request.after);
+        const page = await users.listAfter(after, MAX_LISTED_USERS);
+        return { users_json: JSON.stringify(page.map(renderPublicUser)) };
+      }
       if (request.user_ids.length > MAX_LISTED_USERS)
         throw fieldError(
           'user_ids',

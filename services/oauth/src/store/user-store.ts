@@ -60,4 +60,14 @@ export class UserStore {
     const byId = new Map(rows.map((row) => [row.id, toUserRecord(row)]));
     return [...new Set(ids)].flatMap((id) => byId.get(id) ?? []);
   }
+
+  /** Up to `limit` users by id, from the first id above `after` (the admin's list of users). */
+  async listAfter(after: bigint, limit: number): Promise<UserRecord[]> {
+    const rows = await this.prisma.user.findMany({
+      where: { id: { gt: after } },
+      orderBy: { id: 'asc' },
+      take: limit,
+    });
+    return rows.map(toUserRecord);
+  }
 }

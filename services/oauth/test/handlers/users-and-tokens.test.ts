@@ -68,16 +68,40 @@ describe('users', () => {
     const b = await createUser(env.handlers, { username: 'listed-b' });
     const answer = await env.handlers.ListUsers({
       user_ids: [b.id as string, '123456789012345678', a.id as string, b.id as string],
+      every: false,
+      after: '',
     });
     const publicOf = async (id: unknown) =>
       JSON.parse((await env.handlers.GetUser({ user_id: id as string })).public_user_json as string);
     expect(JSON.parse(answer.users_json as string)).toEqual([await publicOf(b.id), await publicOf(a.id)]);
     const tooMany = await discordErrorOf(
-      env.handlers.ListUsers({ user_ids: Array.from({ length: 1001 }, (_, i) => String(i + 1)) }),
+      env.handlers.ListUsers({
+        user_ids: Array.from({ length: 1001 }, (_, i) => String(i + 1)),
+        every: false,
+        after: '',
+      }),
     );
     expect(Object.keys(tooMany.errors ?? {})).toEqual(['user_ids']);
-    const badId = await discordErrorOf(env.handlers.ListUsers({ user_ids: ['18446744073709551616'] }));
+    const badId = await discordErrorOf(
+      env.handlers.ListUsers({ user_ids: ['18446744073709551616'], every: false, after: '' }),
+    );
     expect(Object.keys(badId.errors ?? {})).toEqual(['user_ids']);
+  });
+
+  it('lists every user by id with `every`, page by page after `after`, ignoring user_ids', async () => {
+    const a = await createUser(env.handlers, { username: 'every-a' });
+    const b = await createUser(env.handlers, { username: 'every-b' });
+    const ids = (json: unknown) => (JSON.parse(json as string) as { id: string }[]).map((u) => u.id);
+    const all = ids((await env.handlers.ListUsers({ user_ids: [], every: true, after: '' })).users_json);
+    expect(all).toEqual(expect.arrayContaining([a.id, b.id]));
+    expect(all).toEqual([...all].sort((x, y) => (BigInt(x) < BigInt(y) ? -1 : 1)));
+    const later = ids(
+      (await env.handlers.ListUsers({ user_ids: [b.id as string], every: true, after: a.id as string }))
+        .users_json,
+    );
+    expect(later).toEqual(all.filter((id) => BigInt(id) > BigInt(a.id as string)));
+    const bad = await discordErrorOf(env.handlers.ListUsers({ user_ids: [], every: true, after: 'x' }));
+    expect(Object.keys(bad.errors ?? {})).toEqual(['after']);
   });
 
   it('shows a user to others without e-mail, locale, MFA or premium fields, and whole to the admin API', async () => {

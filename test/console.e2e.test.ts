@@ -1,0 +1,495 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  Client,
+  Events,
+  GatewayIntentBits,
+  MessageFlags,
+  type Interaction,
+  type TextChannel,
+} from 'discord.js';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { createDemoWorld, createUser, startTestStack, type DemoWorld, type TestStack } from './support';
+
+/**
+ * The web console in a real browser (Debian's Chromium driven by playwright-core) against
+ * a whole stack and a discord.js bot: the login without the capability; with it, the
+ * world from one viewer's side — a slash command invoked from the composer with an
+ * autocompleted option, a button that edits its message, a modal whose ephemeral answer
+ * only its viewer sees, a Components V2 layout, and hostile bot content that runs nothing.
+ */
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const ARTIFACTS = join(__dirname, '..', '.data', 'artifacts', 'console');
+const HOSTILE_HTML = '<img src=x onerror="window.__pwned=1;alert(1)"><script>alert(2)</script>';
+
+let stack: TestStack;
+let world: DemoWorld;
+let bob: { id: string; username: string };
+/** A channel only demo-owner may view (@everyone denied VIEW_CHANNEL, the owner allowed). */
+let secret: { id: string; name: string };
+/** Lets the bot fill in its deferred /slow reply, once the test has seen it thinking. */
+let releaseSlow: () => void = () => undefined;
+let bot: Client;
+let context: BrowserContext;
+let profile: string;
+let page: Page;
+const dialogs: string[] = [];
+const scriptErrors: string[] = [];
+/** The page's console errors (a refused request…), shown when a test fails. */
+const consoleErrors: string[] = [];
+/** What the bot failed to answer (shown when a step waits in vain). */
+const botErrors: string[] = [];
+
+beforeAll(async () => {
+  stack = await startTestStack();
+  world = await createDemoWorld(stack.admin);
+  bob = await createUser(stack.admin, { username: 'bob' });
+  const joined = await stack.admin('PUT', `/admin/guilds/${world.guild.id}/members/${bob.id}`, {});
+  expect(joined.status).toBe(201);
+  const created = await stack.admin('POST', `/admin/guilds/${world.guild.id}/channels`, {
+    name: 'owners-only',
+    type: 0,
+    permission_overwrites: [
+      { id: world.guild.id, type: 0, allow: '0', deny: String(1 << 10) },
+      { id: world.user.id, type: 1, allow: String(1 << 10), deny: '0' },
+    ],
+  });
+  expect(created.status).toBe(201);
+  secret = created.body;
+  bot = await startBot(stack, world);
+  mkdirSync(ARTIFACTS, { recursive: true });
+  profile = mkdtempSync(join(tmpdir(), 'acs-console-chromium-'));
+  context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-quic',
+    ],
+    viewport: { width: 1400, height: 900 },
+  });
+  page = context.pages()[0] ?? (await context.newPage());
+  page.on('dialog', (dialog) => {
+    dialogs.push(dialog.message());
+    void dialog.dismiss();
+  });
+  page.on('pageerror', (error) => scriptErrors.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error') consoleErrors.push(message.text());
+  });
+});
+
+afterAll(async () => {
+  await page?.screenshot({ path: join(ARTIFACTS, 'last.png'), fullPage: true }).catch(() => undefined);
+  if (consoleErrors.length > 0) console.log(`the page's console errors:\n${consoleErrors.join('\n')}`);
+  await context?.close();
+  if (profile) rmSync(profile, { recursive: true, force: true });
+  await bot?.destroy();
+  await stack?.stop();
+});
+
+/** A bot with the commands the console drives: /roll (autocomplete, a button), /feedback (a modal), /layout (V2). */
+async function startBot(stack: TestStack, world: DemoWorld): Promise<Client> {
+  const client = new Client({ intents: [GatewayIntentBits.Guilds], rest: { api: `${stack.apiUrl}/api` } });
+  client.on(Events.InteractionCreate, (interaction) => {
+    answer(interaction).catch((error: unknown) => botErrors.push(String(error)));
+  });
+  async function answer(interaction: Interaction): Promise<void> {
+    if (interaction.isAutocomplete()) {
+      const typed = String(interaction.options.getFocused());
+      await interaction.respond(
+        [6, 12, 20, 100].filter((n) => String(n).startsWith(typed)).map((n) => ({ name: `d${n}`, value: n })),
+      );
+    } else if (interaction.isChatInputCommand() && interaction.commandName === 'roll') {
+      const sides = interaction.options.getInteger('sides', true);
+      await interaction.reply({
+        content: `**Rolled** a d${sides}: 1`,
+        components: [
+          {
+            type: 1,
+            components: [
+              { type: 2, style: 1, custom_id: `reroll:${sides}`, label: 'Reroll' },
+              { type: 2, style: 5, url: 'https://example.com/dice', label: 'Rules' },
+            ],
+          },
+          {
+            type: 1,
+            components: [
+              {
+                type: 3,
+                custom_id: 'colour',
+                placeholder: 'Pick a colour',
+                options: [
+                  { label: 'Red', value: 'red' },
+                  { label: 'Blue', value: 'blue' },
+                ],
+              },
+            ],
+          },
+        ],
+      });
+    } else if (interaction.isMessageContextMenuCommand()) {
+      await interaction.reply(`Quoted message ${interaction.targetMessage.id}`);
+    } else if (interaction.isUserContextMenuCommand()) {
+      await interaction.reply(`Waved at user ${interaction.targetUser.id}`);
+    } else if (interaction.isStringSelectMenu() && interaction.customId === 'colour') {
+      await interaction.reply({ content: `You picked ${interaction.values.join(', ')}` });
+    } else if (interaction.isButton() && interaction.customId.startsWith('reroll:')) {
+      await interaction.update({
+        content: `Rerolled a d${interaction.customId.slice(7)}: 2`,
+        components: [],
+      });
+    } else if (interaction.isChatInputCommand() && interaction.commandName === 'feedback') {
+      await interaction.showModal({
+        custom_id: 'feedback',
+        title: 'Feedback',
+        components: [
+          {
+            type: 1,
+            components: [{ type: 4, custom_id: 'thoughts', label: 'Your thoughts', style: 1, min_length: 5 }],
+          },
+        ],
+      });
+    } else if (interaction.isModalSubmit() && interaction.customId === 'feedback') {
+      await interaction.reply({
+        content: `Thanks for: ${interaction.fields.getTextInputValue('thoughts')}`,
+        flags: MessageFlags.Ephemeral,
+      });
+    } else if (interaction.isChatInputCommand() && interaction.commandName === 'slow') {
+      await interaction.deferReply();
+      await new Promise<void>((resolve) => (releaseSlow = resolve));
+      await interaction.editReply('Done thinking');
+    } else if (interaction.isChatInputCommand() && interaction.commandName === 'layout') {
+      await interaction.reply({
+        flags: MessageFlags.IsComponentsV2,
+        components: [
+          {
+            type: 17,
+            accent_color: 0x5865f2,
+            components: [
+              { type: 10, content: '## Server status' },
+              {
+                type: 9,
+                components: [{ type: 10, content: 'All systems **green**' }],
+                accessory: { type: 2, style: 2, custom_id: 'refresh', label: 'Refresh' },
+              },
+              { type: 14, divider: true, spacing: 1 },
+              { type: 10, content: '-# checked <t:1700000000:R>' },
+            ],
+          },
+        ],
+      });
+    }
+  }
+  const ready = new Promise<void>((resolve) => client.once(Events.ClientReady, () => resolve()));
+  await client.login(world.application.botToken);
+  await ready;
+  const guild = await client.guilds.fetch(world.guild.id);
+  await guild.commands.set([
+    {
+      name: 'roll',
+      description: 'Roll a die',
+      options: [
+        { type: 4, name: 'sides', description: 'How many sides', required: true, autocomplete: true },
+      ],
+    },
+    { name: 'feedback', description: 'Tell us' },
+    { name: 'layout', description: 'A Components V2 layout' },
+    { name: 'slow', description: 'Defers, then answers' },
+    { type: 3, name: 'Quote' },
+    { type: 2, name: 'Wave' },
+  ]);
+  return client;
+}
+
+/**
+ * axe-core's serious and critical violations on the page as it is now (run through the
+ * DevTools protocol, which the page's CSP does not govern), as `rule: target` lines.
+ */
+async function accessibilityProblems(): Promise<string[]> {
+  const source = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+  await page.evaluate(source);
+  const results = await page.evaluate(() => (globalThis as any).axe.run((globalThis as any).document));
+  return (results.violations as any[])
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .flatMap((v) => (v.nodes as any[]).map((n) => `${v.id}: ${JSON.stringify(n.target)} ${v.help}`));
+}
+
+const shot = (name: string) => page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
+
+/** Types `/name` in the composer and chooses the command in the picker. */
+async function pickCommand(name: string): Promise<void> {
+  const composer = page.getByRole('textbox', { name: `Message #${world.channel.name}` });
+  await composer.fill(`/${name.slice(0, 2)}`);
+  const picker = page.getByRole('listbox', { name: 'Commands' });
+  await picker.getByRole('option', { name: `/${name}` }).click();
+}
+
+it('shows the login, not data, without the capability', async () => {
+  await page.goto(`${stack.apiUrl}/console/`);
+  await page.getByLabel('Admin token').waitFor();
+  expect(await page.getByRole('combobox', { name: 'Acting as' }).count()).toBe(0);
+  await shot('login');
+  expect(await accessibilityProblems()).toEqual([]);
+});
+
+it('answers the console under a strict Content-Security-Policy', async () => {
+  const response = await fetch(`${stack.apiUrl}/console/`);
+  expect(response.status).toBe(200);
+  const policy = response.headers.get('content-security-policy') ?? '';
+  expect(policy).toContain("default-src 'self'");
+  expect(policy).toContain("script-src 'self'");
+  expect(policy).toMatch(/connect-src 'self' ws:\/\/127\.0\.0\.1:\d+/);
+  expect(policy).not.toContain('unsafe-inline');
+  // The first load: every script the page names, compressed, well under 400 KB.
+  const page = await response.text();
+  const scripts = [...page.matchAll(/<script[^>]*\bsrc="([^"]+)"/g)].map((m) => m[1] as string);
+  expect(scripts.length).toBeGreaterThan(0);
+  expect(page).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
+  let compressed = 0;
+  for (const script of scripts) {
+    const asset = await fetch(new URL(script, `${stack.apiUrl}/console/`));
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get('content-security-policy')).toBe(policy);
+    compressed += gzipSync(Buffer.from(await asset.arrayBuffer())).length;
+  }
+  expect(compressed).toBeLessThan(400 * 1024);
+});
+
+it('lists every user to the admin only (GET /admin/users), page by page', async () => {
+  const all = await stack.admin('GET', '/admin/users');
+  expect(all.status).toBe(200);
+  const ids = (all.body as { id: string }[]).map((u) => u.id);
+  expect(ids).toEqual(expect.arrayContaining([world.user.id, bob.id, world.application.id]));
+  expect(ids).toEqual([...ids].sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : 1)));
+  expect(all.body[0]).not.toHaveProperty('email');
+  const after = await stack.admin('GET', `/admin/users?after=${world.user.id}`);
+  expect(after.body.map((u: { id: string }) => u.id)).toEqual(
+    ids.filter((id) => BigInt(id) > BigInt(world.user.id)),
+  );
+  for (const bad of ['abc', '9223372036854775808', '1%00']) {
+    const refused = await stack.admin('GET', `/admin/users?after=${bad}`);
+    expect(refused.status).toBe(400);
+    expect(refused.body.code).toBe(50035);
+    expect(refused.body.errors).toHaveProperty('after');
+  }
+  const anonymous = await fetch(`${stack.apiUrl}/admin/users`);
+  expect(anonymous.status).toBe(401);
+});
+
+it('logs in from the fragment, acts as a viewer and drives the bot', async () => {
+  await page.goto(`${stack.apiUrl}/console/#token=${encodeURIComponent(stack.adminToken)}`);
+  const actingAs = page.getByRole('combobox', { name: 'Acting as' });
+  await actingAs.waitFor();
+  // The capability leaves the address bar (and history) at once.
+  expect(new URL(page.url()).hash).toBe('');
+  await actingAs.selectOption({ label: world.user.username });
+  await page.getByRole('heading', { name: `# ${world.channel.name}` }).waitFor();
+
+  // A slash command with an autocompleted option, from the composer.
+  await pickCommand('roll');
+  const sides = page.getByRole('textbox', { name: 'sides', exact: true });
+  await sides.fill('2');
+  await page.getByRole('listbox', { name: 'sides suggestions' }).getByRole('option', { name: 'd20' }).click();
+  await page.getByRole('button', { name: 'Send' }).click();
+  const reply = page.getByRole('article').filter({ hasText: 'a d20: 1' });
+  await reply.waitFor();
+  await expect(reply.getByText(/used \/roll/).count()).resolves.toBe(1);
+  await expect(reply.locator('strong').filter({ hasText: 'Rolled' }).count()).resolves.toBe(1);
+  expect(await reply.getByRole('link', { name: /Rules/ }).getAttribute('href')).toBe(
+    'https://example.com/dice',
+  );
+  const id = await reply.getAttribute('data-message-id');
+  await shot('slash-command');
+
+  // A select menu is a real control named by its placeholder; choosing sends the values.
+  await reply.getByRole('combobox', { name: 'Pick a colour' }).selectOption({ label: 'Blue' });
+  await page.getByRole('article').filter({ hasText: 'You picked blue' }).waitFor();
+
+  // Context menus: the message's Apps (MESSAGE commands) and its author's (USER commands).
+  await reply.getByRole('button', { name: 'Apps for this message' }).click();
+  await page
+    .getByRole('menu', { name: 'Apps for this message' })
+    .getByRole('menuitem', { name: 'Quote' })
+    .click();
+  await page
+    .getByRole('article')
+    .filter({ hasText: `Quoted message ${id}` })
+    .waitFor();
+  await reply.getByRole('button', { name: 'Demo App', exact: true }).click();
+  await page
+    .getByRole('menu', { name: 'Apps for this user' })
+    .getByRole('menuitem', { name: 'Wave' })
+    .click();
+  await page
+    .getByRole('article')
+    .filter({ hasText: `Waved at user ${world.application.id}` })
+    .waitFor();
+
+  // The button's update edits that very message.
+  await reply.getByRole('button', { name: 'Reroll' }).click();
+  const edited = page.locator(`article[data-message-id="${id}"]`).filter({ hasText: 'Rerolled a d20: 2' });
+  await edited.waitFor();
+  expect(await edited.getByRole('button', { name: 'Reroll' }).count()).toBe(0);
+  expect(await page.getByRole('article').filter({ hasText: 'a d20: 1' }).count()).toBe(0);
+  await shot('button-edit');
+
+  // A modal, submitted as a real modal submit: the ephemeral answer is this viewer's.
+  await pickCommand('feedback');
+  await page.getByRole('button', { name: 'Send' }).click();
+  const modal = page.getByRole('dialog', { name: 'Feedback' });
+  await modal.waitFor();
+  await shot('modal');
+  // Too short for the input's min_length: ACS refuses the submit, and says so on the field.
+  const thoughts = modal.getByLabel('Your thoughts');
+  await thoughts.fill('hi');
+  await modal.getByRole('button', { name: 'Submit' }).click();
+  await page
+    .locator('#' + (await thoughts.getAttribute('aria-describedby')))
+    .filter({ hasText: /\S/ })
+    .waitFor();
+  expect(await thoughts.getAttribute('aria-invalid')).toBe('true');
+  await shot('modal-error');
+  expect(await accessibilityProblems()).toEqual([]);
+  await thoughts.fill('lovely dice');
+  await modal.getByRole('button', { name: 'Submit' }).click();
+  await modal.waitFor({ state: 'detached' });
+  const ephemeral = page.getByRole('article').filter({ hasText: 'Thanks for: lovely dice' });
+  await ephemeral.waitFor();
+  await ephemeral.getByText('Only you can see this').waitFor();
+  await shot('ephemeral');
+
+  // Components V2.
+  await pickCommand('layout');
+  await page.getByRole('button', { name: 'Send' }).click();
+  const layout = page.getByRole('article').filter({ hasText: 'Server status' });
+  await layout.waitFor();
+  const container = layout.getByRole('group', { name: 'Container' });
+  expect(await container.locator('h4').textContent()).toBe('Server status');
+  expect(await container.locator('strong').textContent()).toBe('green');
+  expect(await container.locator('.section-accessory').getByRole('button', { name: 'Refresh' }).count()).toBe(
+    1,
+  );
+  expect(await container.locator('hr').count()).toBe(1);
+  expect(await container.evaluate((el) => (globalThis as any).getComputedStyle(el).borderLeftColor)).toBe(
+    'rgb(88, 101, 242)',
+  );
+  await shot('components-v2');
+  expect(await accessibilityProblems()).toEqual([]);
+
+  // A deferred reply: "… is thinking" until the app fills it in.
+  await pickCommand('slow');
+  await page.getByRole('button', { name: 'Send' }).click();
+  const slow = page.getByRole('article').filter({ hasText: 'is thinking' });
+  await slow.waitFor();
+  const slowId = await slow.getAttribute('data-message-id');
+  await shot('thinking');
+  releaseSlow();
+  await page.locator(`article[data-message-id="${slowId}"]`).filter({ hasText: 'Done thinking' }).waitFor();
+  expect(await page.getByRole('article').filter({ hasText: 'is thinking' }).count()).toBe(0);
+
+  // The channel list is the viewer's: demo-owner sees the owners' channel.
+  await page
+    .getByRole('navigation', { name: 'Channels' })
+    .getByRole('button', { name: `# ${secret.name}` })
+    .waitFor();
+
+  // Another viewer reads the same channel without the ephemeral answer.
+  await actingAs.selectOption({ label: 'bob' });
+  await page.getByRole('article').filter({ hasText: 'Rerolled a d20: 2' }).waitFor();
+  expect(await page.getByRole('article').filter({ hasText: 'Thanks for: lovely dice' }).count()).toBe(0);
+  const channels = page.getByRole('navigation', { name: 'Channels' });
+  await channels.getByRole('button', { name: `# ${world.channel.name}` }).waitFor();
+  expect(await channels.getByRole('button', { name: `# ${secret.name}` }).count()).toBe(0);
+  await shot('other-viewer');
+});
+
+it('renders hostile bot content as text: no dialog, no script error, no javascript: link', async () => {
+  const channel = (await bot.channels.fetch(world.channel.id)) as TextChannel;
+  await channel.send({
+    content: `${HOSTILE_HTML} [click me](javascript:alert(3)) <javascript:alert(4)>`,
+    embeds: [
+      {
+        title: 'Embed <b>bold</b>',
+        url: 'https://example.com/"><img/src=x/onerror=alert(6)>',
+        description: `${HOSTILE_HTML} [x](javascript:alert(5))`,
+      },
+    ],
+    files: [
+      {
+        name: 'evil.svg',
+        attachment: Buffer.from(
+          '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(7)"><script>alert(8)</script></svg>',
+        ),
+      },
+      { name: 'page.html', attachment: Buffer.from('<script>alert(9)</script>') },
+    ],
+    components: [
+      {
+        type: 1,
+        components: [{ type: 2, style: 5, url: 'discord://-/channels/@me', label: 'Not a web link' }],
+      },
+    ],
+  });
+  const hostile = page.getByRole('article').filter({ hasText: 'click me' });
+  await hostile.waitFor();
+  expect(await hostile.textContent()).toContain('<img src=x onerror=');
+  expect(await page.locator('img[src="x"]').count()).toBe(0);
+  expect(await page.locator('script:not([src])').count()).toBe(0);
+  expect(await page.locator('a[href^="javascript:" i]').count()).toBe(0);
+  // The embed's title links where it says, percent-encoded; files are downloads, never inline.
+  const title = hostile.locator('.embed-title a');
+  expect(await title.getAttribute('href')).toBe('https://example.com/%22%3E%3Cimg/src=x/onerror=alert(6)%3E');
+  expect(await hostile.getByRole('link', { name: 'evil.svg' }).getAttribute('download')).toBe('evil.svg');
+  expect(await hostile.getByRole('link', { name: 'page.html' }).getAttribute('download')).toBe('page.html');
+  expect(await hostile.locator('img, svg, iframe, object, embed').count()).toBe(0);
+  // A discord:// link button is no link in a browser: a disabled button.
+  expect(await hostile.getByRole('button', { name: 'Not a web link' }).isDisabled()).toBe(true);
+  expect(await page.evaluate(() => (globalThis as any).__pwned)).toBeUndefined();
+  await shot('hostile');
+  expect(dialogs).toEqual([]);
+  expect(scriptErrors).toEqual([]);
+  expect(botErrors).toEqual([]);
+});
+
+it('pages a long channel back with "Load older messages"', async () => {
+  const created = await stack.admin('POST', `/admin/guilds/${world.guild.id}/channels`, {
+    name: 'busy',
+    type: 0,
+  });
+  expect(created.status).toBe(201);
+  const session = await stack.admin('POST', `/admin/users/${bob.id}/sessions`);
+  for (let n = 1; n <= 120; n++) {
+    for (;;) {
+      const sent = await fetch(`${stack.apiUrl}/api/v10/channels/${created.body.id}/messages`, {
+        method: 'POST',
+        headers: { Authorization: session.body.token, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ content: `busy message ${n}.` }),
+      });
+      if (sent.status !== 429) {
+        expect(sent.status).toBe(200);
+        break;
+      }
+      const { retry_after } = (await sent.json()) as { retry_after: number };
+      await new Promise((resolve) => setTimeout(resolve, Math.ceil(retry_after * 1000)));
+    }
+  }
+  // bob, the viewer still, opens the channel (its list is the one READY gave: reload it).
+  await page.reload();
+  await page.getByRole('combobox', { name: 'Acting as' }).selectOption({ label: 'bob' });
+  await page.getByRole('navigation', { name: 'Channels' }).getByRole('button', { name: '# busy' }).click();
+  await page.getByRole('article').filter({ hasText: 'busy message 120.' }).waitFor();
+  expect(await page.getByRole('article').count()).toBe(100);
+  expect(await page.getByRole('article').filter({ hasText: 'busy message 20.' }).count()).toBe(0);
+  await page.getByRole('button', { name: 'Load older messages' }).click();
+  await page.getByRole('article').filter({ hasText: 'busy message 1.' }).waitFor();
+  expect(await page.getByRole('article').count()).toBe(120);
+  expect(await page.getByRole('button', { name: 'Load older messages' }).count()).toBe(0);
+});
