@@ -321,6 +321,8 @@ const ADMIN_ROUTES: Array<[Method, string]> = [
   ['delete', '/applications/:application_id/faults/:fault_id'],
   ['post', '/users/:user_id/ban'],
   ['delete', '/users/:user_id/ban'],
+  ['delete', '/applications/:application_id'],
+  ['delete', '/guilds/:guild_id'],
   ['get', '/applications/:application_id/interactions'],
   ['get', '/applications/:application_id/interactions/:interaction_id'],
   ['post', '/applications/:application_id/interactions/:interaction_id/expire'],
