@@ -822,6 +822,82 @@ describe('message events', () => {
   });
 });
 
+describe('Trigger Typing Indicator', () => {
+  it('answers 204 and sends TYPING_START to viewers and to a bot session with GUILD_MESSAGE_TYPING', async () => {
+    if (!member.gateway) await member.connect();
+    const userGateway = member.gateway!;
+    // GUILDS | GUILD_MESSAGE_TYPING (the intent filter itself is the dispatcher's, unit-tested).
+    const typingBot = await Gateway.connect(`ws://127.0.0.1:${stack.ports.gateway}`);
+    try {
+      await typingBot.identify(world.application.botToken, { intents: (1 << 0) | (1 << 11) });
+      await typingBot.dispatch('GUILD_CREATE', 10_000);
+      const userSeen = userGateway.received.length;
+      const before = Math.floor(Date.now() / 1000);
+      const typed = await api(stack, 'POST', `/channels/${world.channel.id}/typing`, { token: member.token });
+      expect(typed.status).toBe(204);
+      const isTyping = (p: any) => p.t === 'TYPING_START' && p.d.user_id === memberId;
+      const toBot = await typingBot.next(isTyping, 10_000);
+      expect(toBot.d).toEqual({
+        channel_id: world.channel.id,
+        guild_id: world.guild.id,
+        user_id: memberId,
+        timestamp: expect.any(Number),
+      });
+      expect(toBot.d.timestamp).toBeGreaterThanOrEqual(before);
+      expect(toBot.d.timestamp).toBeLessThanOrEqual(Math.ceil(Date.now() / 1000));
+      const toUser = await userGateway.next(isTyping, 10_000, userSeen);
+      expect(toUser.d).toMatchObject({ channel_id: world.channel.id, guild_id: world.guild.id });
+
+      // The bot types too, as discord.js' sendTyping does.
+      await rest.post(Routes.channelTyping(world.channel.id));
+      await typingBot.next((p) => p.t === 'TYPING_START' && p.d.user_id === world.application.id, 10_000);
+      await userGateway.next(
+        (p) => p.t === 'TYPING_START' && p.d.user_id === world.application.id,
+        10_000,
+        userSeen,
+      );
+    } finally {
+      typingBot.close(1000);
+    }
+  });
+
+  it('needs VIEW_CHANNEL (50001) and SEND_MESSAGES (50013), in a known channel, and sends no typing of a hidden channel', async () => {
+    const typing = (channelId: string, token = member.token) =>
+      api(stack, 'POST', `/channels/${channelId}/typing`, { token });
+    const hidden = await channelWith([denyEveryone(VIEW_CHANNEL)]);
+    expect(await typing(hidden)).toEqual({
+      status: 403,
+      body: { message: 'Missing Access', code: 50001 },
+    });
+    const readOnly = await channelWith([denyEveryone(SEND_MESSAGES)]);
+    const refused = await typing(readOnly);
+    expect(refused.status).toBe(403);
+    expect(refused.body.code).toBe(50013);
+    expect((await typing('99999999999999999')).body.code).toBe(10003);
+    expect((await typing('99999999999999999999999')).status).toBe(400);
+    expect((await typing('not-a-id')).status).toBe(400);
+    expect((await typing(world.channel.id, 'Bot nope')).status).toBe(401);
+
+    // The owner types in the hidden channel, then in the visible one: the member's session
+    // gets only the second.
+    const owner = await ChatUser.open(stack, world.user.id);
+    if (!member.gateway) await member.connect();
+    const userSeen = member.gateway!.received.length;
+    expect((await typing(hidden, owner.token)).status).toBe(204);
+    expect((await typing(world.channel.id, owner.token)).status).toBe(204);
+    await member.gateway!.next(
+      (p) => p.t === 'TYPING_START' && p.d.user_id === world.user.id && p.d.channel_id === world.channel.id,
+      10_000,
+      userSeen,
+    );
+    const leaked = member
+      .gateway!.received.slice(userSeen)
+      .some((p) => p.t === 'TYPING_START' && p.d.channel_id === hidden);
+    expect(leaked).toBe(false);
+    owner.close();
+  });
+});
+
 describe('discord.js', () => {
   /** The portal toggle of the MESSAGE_CONTENT intent (D:resources/application.mdx §Application Flags). */
   const GATEWAY_MESSAGE_CONTENT = 1 << 18;
@@ -865,6 +941,8 @@ describe('discord.js', () => {
     expect([...after.keys()]).toContain(reply.id);
     const single = await channel.messages.fetch({ message: sent.id, force: true });
     expect(single.content).toBe('hello from discord.js');
+
+    await channel.sendTyping();
 
     const edited = await sent.edit('edited by discord.js');
     expect(edited.content).toBe('edited by discord.js');
