@@ -235,6 +235,7 @@ const PUBLIC_ROUTES: Array<[Method, string]> = [
   ['get', '/channels/:channel_id/messages/:message_id'],
   ['patch', '/channels/:channel_id/messages/:message_id'],
   ['delete', '/channels/:channel_id/messages/:message_id'],
+  ['post', '/channels/:channel_id/typing'],
   ['get', '/guilds/:guild_id/channels'],
   ['put', '/channels/:channel_id/permissions/:overwrite_id'],
   ['delete', '/channels/:channel_id/permissions/:overwrite_id'],
@@ -913,6 +914,7 @@ describe('ids above 2^63 - 1, U+0000 and megabyte numbers in every field', () =>
     'put /channels/:channel_id/messages/pins/:message_id',
     'put /channels/:channel_id/pins/:message_id',
     'put /channels/:channel_id/messages/:message_id/reactions/:emoji/@me',
+    'post /channels/:channel_id/typing',
   ];
   /** Public routes that share their method and path with an admin route, and take no body there. */
   const PUBLIC_BODILESS_WRITES = ['post /guilds'];
@@ -1112,6 +1114,19 @@ describe('ids above 2^63 - 1, U+0000 and megabyte numbers in every field', () =>
           idLeaves: [
             { at: ['messages', 0], code: 'NUMBER_TYPE_MAX' },
             { at: ['messages', 1], code: 'NUMBER_TYPE_MAX' },
+          ],
+        };
+      case 'post /channels/:channel_id/typing':
+        // No body: what is sent is not read.
+        return {
+          auth: bot,
+          foreign: [
+            {
+              what: 'a channel of a guild the bot is not in',
+              param: 'channel_id',
+              value: foreignVoiceChannelId,
+              expect: { status: 403, code: 50001 },
+            },
           ],
         };
       case 'get /channels/:channel_id/messages':

@@ -519,8 +519,10 @@ describe('message events', () => {
     await member.connect();
     userGateway = member.gateway!;
     botGateway = await Gateway.connect(`ws://127.0.0.1:${stack.ports.gateway}`);
-    // GUILDS | GUILD_MESSAGES | GUILD_MESSAGE_REACTIONS, without MESSAGE_CONTENT.
-    await botGateway.identify(world.application.botToken, { intents: (1 << 0) | (1 << 9) | (1 << 10) });
+    // GUILDS | GUILD_MESSAGES | GUILD_MESSAGE_REACTIONS | GUILD_MESSAGE_TYPING, without MESSAGE_CONTENT.
+    await botGateway.identify(world.application.botToken, {
+      intents: (1 << 0) | (1 << 9) | (1 << 10) | (1 << 11),
+    });
     await botGateway.dispatch('GUILD_CREATE', 10_000);
   });
 
@@ -820,6 +822,74 @@ describe('message events', () => {
     expect(leaked(userGateway, userSeen)).toBe(false);
     expect(leaked(botGateway, botSeen)).toBe(false);
   });
+
+  it('typing: answers 204 and sends TYPING_START to viewers and to a bot session with GUILD_MESSAGE_TYPING', async () => {
+    const botSeen = botGateway.received.length;
+    const userSeen = userGateway.received.length;
+    const before = Math.floor(Date.now() / 1000);
+    const typed = await api(stack, 'POST', `/channels/${world.channel.id}/typing`, { token: member.token });
+    expect(typed.status).toBe(204);
+    const isTyping = (p: any) => p.t === 'TYPING_START' && p.d.user_id === memberId;
+    const toBot = await botGateway.next(isTyping, 10_000, botSeen);
+    expect(toBot.d).toEqual({
+      channel_id: world.channel.id,
+      guild_id: world.guild.id,
+      user_id: memberId,
+      timestamp: expect.any(Number),
+    });
+    expect(toBot.d.timestamp).toBeGreaterThanOrEqual(before);
+    expect(toBot.d.timestamp).toBeLessThanOrEqual(Math.ceil(Date.now() / 1000));
+    const toUser = await userGateway.next(isTyping, 10_000, userSeen);
+    expect(toUser.d).toMatchObject({ channel_id: world.channel.id, guild_id: world.guild.id });
+
+    // The bot types too, as discord.js' sendTyping does.
+    await rest.post(Routes.channelTyping(world.channel.id));
+    await botGateway.next(
+      (p) => p.t === 'TYPING_START' && p.d.user_id === world.application.id,
+      10_000,
+      botSeen,
+    );
+    await userGateway.next(
+      (p) => p.t === 'TYPING_START' && p.d.user_id === world.application.id,
+      10_000,
+      userSeen,
+    );
+  });
+
+  it('typing: needs VIEW_CHANNEL (50001) and SEND_MESSAGES (50013), in a known channel, and sends no typing of a hidden channel', async () => {
+    const typing = (channelId: string, token = member.token) =>
+      api(stack, 'POST', `/channels/${channelId}/typing`, { token });
+    const hidden = await channelWith([denyEveryone(VIEW_CHANNEL)]);
+    expect(await typing(hidden)).toEqual({
+      status: 403,
+      body: { message: 'Missing Access', code: 50001 },
+    });
+    const readOnly = await channelWith([denyEveryone(SEND_MESSAGES)]);
+    const refused = await typing(readOnly);
+    expect(refused.status).toBe(403);
+    expect(refused.body.code).toBe(50013);
+    expect((await typing('99999999999999999')).body.code).toBe(10003);
+    expect((await typing('99999999999999999999999')).status).toBe(400);
+    expect((await typing('not-a-id')).status).toBe(400);
+    expect((await typing(world.channel.id, 'Bot nope')).status).toBe(401);
+
+    // The owner types in the hidden channel, then in the visible one: the member's session
+    // gets only the second.
+    const owner = await ChatUser.open(stack, world.user.id);
+    const userSeen = userGateway.received.length;
+    expect((await typing(hidden, owner.token)).status).toBe(204);
+    expect((await typing(world.channel.id, owner.token)).status).toBe(204);
+    await userGateway.next(
+      (p) => p.t === 'TYPING_START' && p.d.user_id === world.user.id && p.d.channel_id === world.channel.id,
+      10_000,
+      userSeen,
+    );
+    const leaked = member
+      .gateway!.received.slice(userSeen)
+      .some((p) => p.t === 'TYPING_START' && p.d.channel_id === hidden);
+    expect(leaked).toBe(false);
+    owner.close();
+  });
 });
 
 describe('discord.js', () => {
@@ -865,6 +935,8 @@ describe('discord.js', () => {
     expect([...after.keys()]).toContain(reply.id);
     const single = await channel.messages.fetch({ message: sent.id, force: true });
     expect(single.content).toBe('hello from discord.js');
+
+    await channel.sendTyping();
 
     const edited = await sent.edit('edited by discord.js');
     expect(edited.content).toBe('edited by discord.js');

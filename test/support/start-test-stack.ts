@@ -93,6 +93,7 @@ export async function startTestStack(
         // 403s, all from one address; rate-limit tests set their own.
         RATE_LIMIT_GLOBAL_PER_SECOND: '100000',
         RATE_LIMIT_ROUTE_LIMIT: '100000',
+        RATE_LIMIT_REACTIONS_PER_SECOND: '100000',
         INVALID_REQUEST_LIMIT: '0',
         // Sweeps send many megabyte bodies; the tenant-isolation test sets its own.
         LARGE_BODY_BYTES_PER_SECOND: '1000000000',

@@ -32,6 +32,7 @@ import {
   reactionRemoved,
   reactionsRemovedAll,
   reactionsRemovedEmoji,
+  typingStarted,
   channelMessageUpdated,
 } from './catalog/interactions-events';
 import {
@@ -106,6 +107,7 @@ export const EVENT_CATALOG = {
   'interactions.reaction.removed': reactionRemoved,
   'interactions.reaction.removed_all': reactionsRemovedAll,
   'interactions.reaction.removed_emoji': reactionsRemovedEmoji,
+  'interactions.typing.started': typingStarted,
   'lobby.lobby.created': lobbyCreated,
   'lobby.lobby.updated': lobbyUpdated,
   'lobby.lobby.deleted': lobbyDeleted,

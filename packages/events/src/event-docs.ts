@@ -191,6 +191,11 @@ export const EVENT_DOCS: { readonly [N in EventName]: EventDoc } = {
     producer: 'interactions: every reaction of one emoji was removed',
     consumers: 'dispatcher: MESSAGE_REACTION_REMOVE_EMOJI, the same way',
   },
+  'interactions.typing.started': {
+    producer: 'interactions: a user or bot triggered the typing indicator (`POST /channels/{id}/typing`)',
+    consumers:
+      'dispatcher: TYPING_START to the users who may view the channel and the bots that may (GUILD_MESSAGE_TYPING, DIRECT_MESSAGE_TYPING)',
+  },
   'lobby.lobby.created': {
     producer: 'lobby: a lobby was created (by a bot, or by create-or-join)',
     consumers: "dispatcher: LOBBY_CREATE to the members' sessions",

@@ -213,6 +213,7 @@ describe('the catalog', () => {
         message_id: '6000',
         emoji: { id: null, name: '👍' },
       },
+      'interactions.typing.started': { ...channelAudience, user_id: '3000', timestamp: 1_800_000_000 },
       'lobby.lobby.created': { ...lobby, lobby: { id: '7000' } },
       'lobby.lobby.updated': { ...lobby, lobby: { id: '7000' } },
       'lobby.lobby.deleted': { ...lobby, reason: 'deleted' },

@@ -58,6 +58,12 @@ const schema = z.object({
   /** Whole seconds: Redis counts windows by their expiry in seconds. */
   RATE_LIMIT_ROUTE_WINDOW_SECONDS: z.coerce.number().int().positive().default(1),
   /**
+   * Requests per second per credential and channel to the reaction routes, one bucket for
+   * the six of them (Discord: 1 per 0.25 s, as the libraries observe it); 0 counts them
+   * with RATE_LIMIT_ROUTE_LIMIT, each route apart.
+   */
+  RATE_LIMIT_REACTIONS_PER_SECOND: z.coerce.number().int().min(0).default(4),
+  /**
    * Redis, where the rate limits and the invalid-request limit count, shared by every
    * replica (`redis://[user:password@]host:port[/db]`); unset: each process counts alone.
    */

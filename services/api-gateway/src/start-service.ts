@@ -71,6 +71,7 @@ export async function startService(
       globalPerSecond: config.RATE_LIMIT_GLOBAL_PER_SECOND,
       routeLimit: config.RATE_LIMIT_ROUTE_LIMIT,
       routeWindowSeconds: config.RATE_LIMIT_ROUTE_WINDOW_SECONDS,
+      buckets: { reactions: { limit: config.RATE_LIMIT_REACTIONS_PER_SECOND, windowSeconds: 1 } },
     },
     limitCounters,
     testControl,

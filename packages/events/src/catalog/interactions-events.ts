@@ -148,6 +148,18 @@ export const channelMessagesBulkDeleted = z.object({
   message_ids: z.array(snowflake),
 });
 
+/**
+ * A user or bot said it is typing (`POST /channels/{id}/typing`): TYPING_START `{channel_id,
+ * guild_id?, user_id, timestamp}` (timestamp in unix seconds) to the users who may view the
+ * channel and the bots that may (GUILD_MESSAGE_TYPING, DIRECT_MESSAGE_TYPING).
+ */
+export const typingStarted = z.object({
+  ...channelMessageAudience,
+  user_id: snowflake,
+  /** Unix seconds, as TYPING_START carries it. */
+  timestamp: z.number().int().nonnegative(),
+});
+
 /** A reaction's emoji (a partial emoji object: `id` null for a Unicode emoji). */
 const reactionEmoji = z.object({ id: snowflake.nullable(), name: z.string() });
 

@@ -151,6 +151,8 @@ export interface InteractionsClient {
   deleteChannelMessage(call: ChannelMessageCall): Promise<void>;
   /** `POST /channels/{id}/messages/bulk-delete` (`bodyJson` `{messages}`). */
   bulkDeleteChannelMessages(call: ChannelMessageCall): Promise<void>;
+  /** `POST /channels/{id}/typing`. */
+  triggerTyping(call: ChannelMessageCall): Promise<void>;
   /** `PUT …/reactions/{emoji}/@me`. */
   addReaction(call: ReactionCall): Promise<void>;
   /** `DELETE …/reactions/{emoji}/@me` and `…/{emoji}/{user}` (`targetUserId`). */
@@ -401,6 +403,10 @@ export function createInteractionsClient(client: interactions.InteractionsServic
 
     async bulkDeleteChannelMessages(call) {
       await callPeer(client, client.BulkDeleteChannelMessages, wireChannelMessage(call));
+    },
+
+    async triggerTyping(call) {
+      await callPeer(client, client.TriggerTyping, wireChannelMessage(call));
     },
 
     async addReaction(call) {

@@ -16,7 +16,8 @@ const MAX_MESSAGES_PAGE = 100;
 
 /**
  * The messages of a channel (D:resources/message.mdx §Create Message, §Get Channel Messages,
- * §Get Channel Message, §Edit Message, §Delete Message, §Bulk Delete Messages), for a bot or a user's session (an
+ * §Get Channel Message, §Edit Message, §Delete Message, §Bulk Delete Messages; D:resources/channel.mdx
+ * §Trigger Typing Indicator), for a bot or a user's session (an
  * OAuth2 Bearer token is 401): the interactions service owns every channel message and
  * judges each call. Bodies are JSON, a form's `payload_json`, or multipart with `files[n]`
  * (streamed into the blob store once interactions said the caller may send files there).
@@ -111,6 +112,13 @@ export function messageRoutes(
     sendNoContent(res);
   };
 
+  // Trigger Typing Indicator (D:resources/channel.mdx): 204, TYPING_START to the channel's
+  // audience. A body, if any, is ignored (the route takes none).
+  const typing: RequestHandler = async (req, res) => {
+    await interactions.triggerTyping({ ...(await callOf(req, false)), bodyJson: '' });
+    sendNoContent(res);
+  };
+
   const credential = 'token-or-session' as const;
   const messages = '/channels/:channel_id/messages';
   const message = `${messages}/:message_id`;
@@ -122,5 +130,6 @@ export function messageRoutes(
     { method: 'get', path: message, handlers: [get], credential },
     { method: 'patch', path: message, handlers: [...readMessage, edit], credential },
     { method: 'delete', path: message, handlers: [remove], credential },
+    { method: 'post', path: '/channels/:channel_id/typing', handlers: [typing], credential },
   ];
 }

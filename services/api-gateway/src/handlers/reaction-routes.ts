@@ -15,7 +15,8 @@ const MAX_REACTIONS_PAGE = 100;
  * Own Reaction, §Delete User Reaction, §Get Reactions, §Delete All Reactions, §Delete All
  * Reactions for Emoji), for a bot or a user's session (Bearer: 401). The path's emoji is
  * URL-decoded here and judged by interactions (400 / 10014 for one it does not know).
- * Must be mounted before the message routes' `…/messages/:message_id`.
+ * Must be mounted before the message routes' `…/messages/:message_id`. The five writes count
+ * in one rate-limit bucket per channel, as Discord's do.
  */
 export function reactionRoutes(clients: PeerClients, auth: Authenticator): Route[] {
   const { interactions } = clients;
@@ -62,15 +63,17 @@ export function reactionRoutes(clients: PeerClients, auth: Authenticator): Route
   };
 
   const credential = 'token-or-session' as const;
+  // One bucket per channel for the five that change reactions, at its own limit (RateLimits.buckets).
+  const rateLimit = { bucket: 'reactions' };
   const reactions = '/channels/:channel_id/messages/:message_id/reactions';
   const emoji = `${reactions}/:emoji`;
   return [
-    { method: 'put', path: `${emoji}/@me`, handlers: [addOwn], credential },
-    { method: 'delete', path: `${emoji}/@me`, handlers: [removeOwn], credential },
-    { method: 'delete', path: `${emoji}/:user_id`, handlers: [removeUser], credential },
+    { method: 'put', path: `${emoji}/@me`, handlers: [addOwn], credential, rateLimit },
+    { method: 'delete', path: `${emoji}/@me`, handlers: [removeOwn], credential, rateLimit },
+    { method: 'delete', path: `${emoji}/:user_id`, handlers: [removeUser], credential, rateLimit },
     { method: 'get', path: emoji, handlers: [list], credential },
-    { method: 'delete', path: emoji, handlers: [removeAll], credential },
-    { method: 'delete', path: reactions, handlers: [removeAll], credential },
+    { method: 'delete', path: emoji, handlers: [removeAll], credential, rateLimit },
+    { method: 'delete', path: reactions, handlers: [removeAll], credential, rateLimit },
   ];
 }
 

@@ -11,6 +11,12 @@ export interface RateLimits {
   /** Requests per credential, per route and top-level resource, in each window; 0 = off. */
   routeLimit: number;
   routeWindowSeconds: number;
+  /**
+   * The own limits of named buckets (RouteLimitOptions.bucket), per credential and top-level
+   * resource in each window, in place of `routeLimit` (counted only while `routeLimit` is
+   * on); a bucket not named here counts with `routeLimit`.
+   */
+  buckets?: Record<string, { limit: number; windowSeconds: number }>;
 }
 
 /** 429 with Discord's body `{message, retry_after, global}` (no `code`, as the real API sends it). */
@@ -82,6 +88,13 @@ export interface RouteLimitOptions {
    * by its other requests, nor they by it.
    */
   global?: boolean;
+  /**
+   * The bucket the route counts in, when routes share one: their requests are counted
+   * together per caller and top-level resource, answer one `X-RateLimit-Bucket`, and take
+   * the bucket's own limit (RateLimits.buckets). Discord counts the reaction routes of a
+   * channel this way, at a limit of their own (1 per 0.25 s as the libraries observe it).
+   */
+  bucket?: string;
 }
 
 /**
@@ -115,11 +128,13 @@ export type IdentifyCaller = (
 export class RateLimiter {
   private readonly global: CountedLimit | undefined;
   private readonly route: CountedLimit | undefined;
+  /** The counters of the buckets with a limit of their own, by name, made on first use. */
+  private readonly buckets = new Map<string, { counted: CountedLimit; limit: number }>();
 
   constructor(
     private readonly limits: RateLimits,
     private readonly identify: IdentifyCaller = async () => undefined,
-    counters: LimitCounters = createLimitCounters({ keyPrefix: '', replicas: 1 }),
+    private readonly counters: LimitCounters = createLimitCounters({ keyPrefix: '', replicas: 1 }),
   ) {
     this.global =
       limits.globalPerSecond > 0 ? counters.limit('global', limits.globalPerSecond, 1) : undefined;
@@ -133,14 +148,35 @@ export class RateLimiter {
    * The middleware for one route; `routeId` is its method and path pattern, `credential`
    * what it takes, `options` whether the global window applies.
    */
-  forRoute(routeId: string, credential?: RouteCredential, options: RouteLimitOptions = {}): RequestHandler {
+  forRoute(route: string, credential?: RouteCredential, options: RouteLimitOptions = {}): RequestHandler {
+    // A shared bucket is counted under its name; a route alone under its method and path.
+    const routeId = options.bucket === undefined ? route : `bucket:${options.bucket}`;
     const bucket = createHash('sha256').update(routeId).digest('hex').slice(0, 32);
     const global = options.global ?? true;
+    const counted = this.countedFor(options.bucket);
     return (req, res, next) => {
-      this.callerOf(req, routeId, credential, global)
-        .then((caller) => this.check(req, res, caller, routeId, bucket, global))
+      this.callerOf(req, routeId, credential, global, counted?.counted)
+        .then((caller) => this.check(req, res, caller, routeId, bucket, global, counted))
         .then(() => next(), next);
     };
+  }
+
+  /** The counter and limit of a route's bucket: its own, or the route limit's (undefined when off). */
+  private countedFor(name: string | undefined): { counted: CountedLimit; limit: number } | undefined {
+    if (!this.route) return undefined;
+    const own = name === undefined ? undefined : this.limits.buckets?.[name];
+    if (name === undefined || !own || own.limit <= 0) {
+      return { counted: this.route, limit: this.limits.routeLimit };
+    }
+    let counted = this.buckets.get(name);
+    if (!counted) {
+      counted = {
+        counted: this.counters.limit(`bucket:${name}`, own.limit, own.windowSeconds),
+        limit: own.limit,
+      };
+      this.buckets.set(name, counted);
+    }
+    return counted;
   }
 
   private async callerOf(
@@ -148,22 +184,29 @@ export class RateLimiter {
     routeId: string,
     credential: RouteCredential | undefined,
     global: boolean,
+    counted: CountedLimit | undefined,
   ): Promise<string> {
     const address = `ip:${clientOf(req.ip) ?? ''}`;
     if (credential === undefined || !req.headers.authorization) return address;
     const key = await this.identify(req, {
       allowUserSession: credential !== 'token',
       sessionOnly: credential === 'session',
-      lookup: async () => !(await this.isSpent(address, routeId, req, global)),
+      lookup: async () => !(await this.isSpent(address, routeId, req, global, counted)),
     });
     return key ?? address;
   }
 
   /** Whether a caller has no request left in its global window (where it applies) or this route's. */
-  private async isSpent(caller: string, routeId: string, req: Request, global: boolean): Promise<boolean> {
+  private async isSpent(
+    caller: string,
+    routeId: string,
+    req: Request,
+    global: boolean,
+    counted: CountedLimit | undefined,
+  ): Promise<boolean> {
     const [globalWindow, routeWindow] = await Promise.all([
       global ? this.global?.peek(caller) : undefined,
-      this.route?.peek(`${caller}:${routeId}:${majorOf(req)}`),
+      counted?.peek(`${caller}:${routeId}:${majorOf(req)}`),
     ]);
     return globalWindow?.allowed === false || routeWindow?.allowed === false;
   }
@@ -175,11 +218,12 @@ export class RateLimiter {
     routeId: string,
     bucket: string,
     global: boolean,
+    counted: { counted: CountedLimit; limit: number } | undefined,
   ): Promise<void> {
-    if (this.route) {
-      const window = await this.route.hit(`${caller}:${routeId}:${majorOf(req)}`);
+    if (counted) {
+      const window = await counted.counted.hit(`${caller}:${routeId}:${majorOf(req)}`);
       const resetAfter = window.resetAfterMs / 1000;
-      res.setHeader('X-RateLimit-Limit', String(this.limits.routeLimit));
+      res.setHeader('X-RateLimit-Limit', String(counted.limit));
       res.setHeader('X-RateLimit-Remaining', String(window.remaining));
       res.setHeader('X-RateLimit-Reset', (Date.now() / 1000 + resetAfter).toFixed(3));
       res.setHeader('X-RateLimit-Reset-After', resetAfter.toFixed(3));

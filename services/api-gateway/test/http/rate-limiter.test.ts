@@ -64,8 +64,26 @@ describe.each(STORES)('the rate limiter counting in %s', (store) => {
       auth.identify,
       counters,
     );
+    const shared = new RateLimiter(
+      {
+        globalPerSecond: 0,
+        routeLimit: 1000,
+        routeWindowSeconds: 60,
+        buckets: { reactions: { limit: 2, windowSeconds: 60 } },
+      },
+      auth.identify,
+      counters,
+    );
     const app = express();
     app.set('trust proxy', 'loopback');
+    for (const route of ['/react/:channel_id/:emoji', '/unreact/:channel_id/:emoji']) {
+      app.get(route, shared.forRoute(`GET ${route}`, 'token', { bucket: 'reactions' }), (_req, res) =>
+        sendJson(res, 200, {}),
+      );
+    }
+    app.get('/alone/:channel_id', shared.forRoute('GET /alone/:channel_id', 'token'), (_req, res) =>
+      sendJson(res, 200, {}),
+    );
     app.get('/token-route', limiter.forRoute('GET /token-route', 'token'), async (req, res) => {
       await auth.authenticate(req);
       sendJson(res, 200, {});
@@ -183,5 +201,27 @@ describe.each(STORES)('the rate limiter counting in %s', (store) => {
     expect(refused[0]!.headers.get('x-ratelimit-global')).toBe('true');
     expect(refused[0]!.headers.get('x-ratelimit-scope')).toBe('global');
     expect(await refused[0]!.json()).toMatchObject({ global: true });
+  });
+
+  it('counts routes of one bucket together per channel, at the bucket’s own limit, apart from other routes', async () => {
+    const headers = { 'X-Forwarded-For': '198.51.100.8', authorization: 'Bot known.bot.token' };
+    const get = (path: string) => fetch(`${url}${path}`, { headers });
+    const first = await get('/react/1/a');
+    expect(first.status).toBe(200);
+    expect(first.headers.get('x-ratelimit-limit')).toBe('2');
+    const bucket = first.headers.get('x-ratelimit-bucket');
+    // Another emoji and another route of the bucket, in the same channel: the second and the refusal.
+    const second = await get('/unreact/1/b');
+    expect(second.status).toBe(200);
+    expect(second.headers.get('x-ratelimit-bucket')).toBe(bucket);
+    expect(second.headers.get('x-ratelimit-remaining')).toBe('0');
+    const third = await get('/react/1/c');
+    expect(third.status).toBe(429);
+    // Another channel has its own window; a route outside the bucket its own limit.
+    expect((await get('/react/2/a')).status).toBe(200);
+    const alone = await get('/alone/1');
+    expect(alone.status).toBe(200);
+    expect(alone.headers.get('x-ratelimit-limit')).toBe('1000');
+    expect(alone.headers.get('x-ratelimit-bucket')).not.toBe(bucket);
   });
 });

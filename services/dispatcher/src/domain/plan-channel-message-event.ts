@@ -15,11 +15,15 @@ export const CHANNEL_MESSAGE_EVENTS = [
   'interactions.reaction.removed',
   'interactions.reaction.removed_all',
   'interactions.reaction.removed_emoji',
+  'interactions.typing.started',
 ] as const;
 
 /** GUILD_MESSAGE_REACTIONS (1 << 10) and DIRECT_MESSAGE_REACTIONS (1 << 13) (D:events/gateway.mdx §List of Intents). */
 const GUILD_MESSAGE_REACTIONS = 1 << 10;
 const DIRECT_MESSAGE_REACTIONS = 1 << 13;
+/** GUILD_MESSAGE_TYPING (1 << 11) and DIRECT_MESSAGE_TYPING (1 << 14) (D:events/gateway.mdx §List of Intents). */
+const GUILD_MESSAGE_TYPING = 1 << 11;
+const DIRECT_MESSAGE_TYPING = 1 << 14;
 
 /** A channel message event, checked against the catalog. */
 export type ChannelMessageEvent = CheckedEvent<(typeof CHANNEL_MESSAGE_EVENTS)[number]>;
@@ -39,9 +43,9 @@ export function guildOfChannelMessageEvent(event: ChannelMessageEvent): string |
  * §Messages; D:events/gateway.mdx §List of Intents):
  * - in a guild: every user session that may view the channel, and the sessions of each of
  *   the guild's bots `guildBotIds` (on its shard, with GUILD_MESSAGES; reactions with
- *   GUILD_MESSAGE_REACTIONS) whose bot may view it;
+ *   GUILD_MESSAGE_REACTIONS; TYPING_START with GUILD_MESSAGE_TYPING) whose bot may view it;
  * - in a DM: each recipient's sessions, as a user and as a bot (with DIRECT_MESSAGES;
- *   reactions with DIRECT_MESSAGE_REACTIONS): a
+ *   reactions with DIRECT_MESSAGE_REACTIONS; TYPING_START with DIRECT_MESSAGE_TYPING): a
  *   recipient is one or the other, and nothing subscribes to the other subject.
  * The message object carries `guild_id` in a guild. A bot session without the
  * MESSAGE_CONTENT intent gets it with `content`, `embeds`, `attachments` and `components`
@@ -55,10 +59,18 @@ export function planChannelMessageEvent(
   const { guild_id: guildId, channel_id: channelId } = event.data;
   const [t, body, message] = dispatchOf(event);
   const d = withGuildId(body, guildId);
-  const isReaction = event.name.startsWith('interactions.reaction.');
+  const kind = event.name.startsWith('interactions.reaction.')
+    ? 'reaction'
+    : event.name === 'interactions.typing.started'
+      ? 'typing'
+      : 'message';
   const routes: GatewayRoute[] = [];
   if (guildId === null) {
-    const intent = isReaction ? DIRECT_MESSAGE_REACTIONS : Intent.DIRECT_MESSAGES;
+    const intent = {
+      reaction: DIRECT_MESSAGE_REACTIONS,
+      typing: DIRECT_MESSAGE_TYPING,
+      message: Intent.DIRECT_MESSAGES,
+    }[kind];
     for (const userId of new Set(event.data.recipient_ids)) {
       routes.push({ to: 'user', userId, message: { t, d, sessionId: null } });
       routes.push({
@@ -70,7 +82,11 @@ export function planChannelMessageEvent(
     return routes;
   }
   routes.push({ to: 'channel-viewers', message: { t, d, guildId, channelId } });
-  const intent = isReaction ? GUILD_MESSAGE_REACTIONS : Intent.GUILD_MESSAGES;
+  const intent = {
+    reaction: GUILD_MESSAGE_REACTIONS,
+    typing: GUILD_MESSAGE_TYPING,
+    message: Intent.GUILD_MESSAGES,
+  }[kind];
   for (const applicationId of new Set(guildBotIds)) {
     const readsContent = !message || isOwnOrMentioning(message, applicationId);
     routes.push({
@@ -132,6 +148,12 @@ function dispatchOf(
       return [
         'MESSAGE_REACTION_REMOVE_EMOJI',
         { channel_id, message_id: event.data.message_id, emoji: event.data.emoji },
+        undefined,
+      ];
+    case 'interactions.typing.started':
+      return [
+        'TYPING_START',
+        { channel_id, user_id: event.data.user_id, timestamp: event.data.timestamp },
         undefined,
       ];
   }

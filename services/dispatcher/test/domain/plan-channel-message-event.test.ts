@@ -175,4 +175,51 @@ describe('planChannelMessageEvent', () => {
       },
     ]);
   });
+
+  it('sends TYPING_START to the viewers and the guild bots with GUILD_MESSAGE_TYPING, and in a DM with DIRECT_MESSAGE_TYPING', () => {
+    const data = { user_id: USER, timestamp: 1_800_000_000 };
+    const guild = planChannelMessageEvent(
+      event('interactions.typing.started', {
+        channel_id: CHANNEL,
+        guild_id: GUILD,
+        recipient_ids: [],
+        ...data,
+      }),
+      [BOT],
+    );
+    const d = { channel_id: CHANNEL, ...data, guild_id: GUILD };
+    expect(guild).toEqual([
+      { to: 'channel-viewers', message: { t: 'TYPING_START', d, guildId: GUILD, channelId: CHANNEL } },
+      {
+        to: 'bot',
+        applicationId: BOT,
+        message: {
+          kind: 'dispatch',
+          t: 'TYPING_START',
+          d,
+          guildId: GUILD,
+          intent: 1 << 11,
+          channelId: CHANNEL,
+        },
+      },
+    ]);
+    const dm = planChannelMessageEvent(
+      event('interactions.typing.started', {
+        channel_id: CHANNEL,
+        guild_id: null,
+        recipient_ids: [BOT],
+        ...data,
+      }),
+      [],
+    );
+    const dmD = { channel_id: CHANNEL, ...data };
+    expect(dm).toEqual([
+      { to: 'user', userId: BOT, message: { t: 'TYPING_START', d: dmD, sessionId: null } },
+      {
+        to: 'bot',
+        applicationId: BOT,
+        message: { kind: 'dispatch', t: 'TYPING_START', d: dmD, guildId: null, intent: 1 << 14 },
+      },
+    ]);
+  });
 });

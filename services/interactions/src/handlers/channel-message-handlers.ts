@@ -5,6 +5,7 @@ import type { OAuthClient } from '../clients/oauth-client';
 import type { PermissionsClient } from '../clients/permissions-client';
 import {
   assertMayReadMessage,
+  assertMayType,
   mayReadHistory,
   mentionedUserIds,
   readBulkDelete,
@@ -140,6 +141,15 @@ export function createChannelMessageHandlers({
     ): Promise<interactions.DeleteChannelMessageResponse> {
       const ids = readBulkDelete(parseJsonBody(req.body_json), new Date());
       await channelMessages.bulkRemove(await placeOf(req), ids);
+      return {};
+    },
+
+    async TriggerTyping(
+      req: interactions.ChannelMessageRequest__Output,
+    ): Promise<interactions.DeleteChannelMessageResponse> {
+      const place = await placeOf(req);
+      assertMayType(place.access);
+      await channelMessages.typing(place, new Date());
       return {};
     },
 

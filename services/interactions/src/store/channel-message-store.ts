@@ -152,6 +152,22 @@ export class ChannelMessageStore {
     });
   }
 
+  /**
+   * Trigger Typing Indicator: TYPING_START's event, at `now` (unix seconds), for a caller
+   * planTyping let type. Nothing else is stored: the indicator is the event.
+   */
+  async typing(place: ChannelPlace, now: Date): Promise<void> {
+    await withTransaction(this.pool, (db) =>
+      writeEvents(db, [
+        createEvent('interactions.typing.started', {
+          ...audienceOf(place),
+          user_id: place.caller.userId,
+          timestamp: Math.floor(now.getTime() / 1000),
+        }),
+      ]),
+    );
+  }
+
   /** A page of the channel's messages (see MessagesQuery), newest first. */
   async list(channelId: string, query: MessagesQuery): Promise<ChannelMessage[]> {
     const page = async (condition: string, order: 'ASC' | 'DESC', limit: number, id?: string) => {

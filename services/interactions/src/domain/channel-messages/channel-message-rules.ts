@@ -64,6 +64,15 @@ export function assertMaySend(access: ChannelAccess, needs: SendNeeds): void {
   if (needs.isReply && !holds(access, 'READ_MESSAGE_HISTORY')) throw new ReplyWithoutHistoryError();
 }
 
+/**
+ * Trigger Typing Indicator: VIEW_CHANNEL (403 / 50001) and SEND_MESSAGES (403 / 50013).
+ * Discord documents no permission for it ([Inf], B.1): one who may not send has nothing to
+ * be typing.
+ */
+export function assertMayType(access: ChannelAccess): void {
+  assertMaySend(access, { hasEmbeds: false, hasFiles: false, isReply: false });
+}
+
 /** Whether a message's `tts` stands: SEND_TTS_MESSAGES ([Inf] dropped silently without it). */
 export function mayUseTts(access: ChannelAccess): boolean {
   return holds(access, 'SEND_TTS_MESSAGES');
