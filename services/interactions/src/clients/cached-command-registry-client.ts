@@ -16,7 +16,11 @@ const MAX_COMMANDS = 10_000;
  * NATS is away, every lookup asks command-registry, and the entries are dropped (events
  * missed meanwhile must not be trusted to). A lookup that overlaps a drop of its
  * application is answered but not remembered (it may have read the old commands).
- * Unknown commands are not remembered (rare, and creating one must be seen at once).
+ * Unknown commands are not remembered (rare, and creating one must be seen at once). An
+ * invocation naming another version than the one remembered asks command-registry (and
+ * remembers its answer): an edit is seen at once by the client that knows of it; the
+ * event makes every other invocation see it (the old version refused, a deleted command
+ * unknown).
  */
 export class CachedCommandRegistryClient implements CommandRegistryClient {
   private readonly entries = new LRUCache<string, InvocableCommand>({ max: MAX_COMMANDS });
@@ -35,6 +39,7 @@ export class CachedCommandRegistryClient implements CommandRegistryClient {
     applicationId: string,
     guildId: string | null,
     commandId: string,
+    sentVersion?: string,
   ): Promise<InvocableCommand | undefined> {
     if (!this.isLive()) {
       this.dropAll();
@@ -42,7 +47,9 @@ export class CachedCommandRegistryClient implements CommandRegistryClient {
     }
     const key = `${applicationId}/${guildId ?? ''}/${commandId}`;
     const hit = this.entries.get(key);
-    if (hit) {
+    // A client holding another version than the one remembered has likely seen an edit
+    // whose event has not reached this replica yet: command-registry decides.
+    if (hit && (sentVersion === undefined || String(hit.command.version) === sentVersion)) {
       this.hits++;
       return structuredClone(hit);
     }
