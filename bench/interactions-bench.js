@@ -15,6 +15,10 @@
  * Baseline, measured in the same run on the same receiver: one Node process that signs and
  * POSTs the same payload straight to it (paced latency and saturation alike).
  * Goals (issue 10): p99 invocation → app < 50 ms at 50/s; saturation ≥ 0.5 × baseline.
+ * CPU per invocation (issue 27): each phase reads /proc/<pid>/stat (utime + stime) of every
+ * process of the stack, of this database's PostgreSQL backends and of the shared nats-server
+ * before and after (1.5 s after the last send, so the work it set going is counted) and
+ * divides by the invocations sent; printed as a table of milliseconds per invocation.
  * Environment: DATABASE_URL (admin URL of PostgreSQL), NATS_URL, BENCH_RATE (50),
  * BENCH_SECONDS (10), BENCH_CONCURRENCY (32), BENCH_USERS (16).
  */
@@ -22,7 +26,9 @@ const fs = require('node:fs');
 const path = require('node:path');
 const http = require('node:http');
 const { randomBytes, createPublicKey, verify, generateKeyPairSync, sign } = require('node:crypto');
+const { Client } = require('pg');
 const { createBenchDatabase } = require('./bench-database');
+const { pidsNamed, snapshot, cpuBetween } = require('./process-cpu');
 const WebSocket = require('ws');
 const { startStack } = require('../infra/src/stack');
 const { createAdminClient, adminExpect } = require('../infra/src/admin-client');
@@ -108,7 +114,7 @@ function openSession(url, token, intents, onDispatch) {
  * Paced latency and closed-loop saturation of `send(marker)`, with `arrivals` (marker →
  * time at the app) and, when given, `seen` (marker → time at the user session).
  */
-async function measure(name, send, arrivals, seen) {
+async function measure(name, send, arrivals, seen, cpuGroups) {
   const sentAt = new Map();
   let counter = 0;
   const next = () => `${name}-${++counter}-${randomBytes(3).toString('hex')}`;
@@ -123,6 +129,7 @@ async function measure(name, send, arrivals, seen) {
   await sleep(500);
 
   const paced = [];
+  const pacedBefore = snapshot(await cpuGroups());
   const interval = 1000 / RATE;
   const end = performance.now() + SECONDS * 1000;
   const inFlight = [];
@@ -132,19 +139,28 @@ async function measure(name, send, arrivals, seen) {
   }
   await Promise.all(inFlight);
   await sleep(1500);
+  const pacedCpu = cpuBetween(pacedBefore, snapshot(await cpuGroups()));
   const toApp = paced.filter((m) => arrivals.has(m)).map((m) => arrivals.get(m) - sentAt.get(m));
   const toUser = seen ? paced.filter((m) => seen.has(m)).map((m) => seen.get(m) - sentAt.get(m)) : [];
 
   // Saturation: CONCURRENCY workers, each invoking as soon as its previous call returned.
   const before = arrivals.size;
+  let saturationSent = 0;
+  const saturationBefore = snapshot(await cpuGroups());
   const stopAt = performance.now() + SECONDS * 1000;
   let errors = 0;
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
-      while (performance.now() < stopAt) await fire().catch(() => errors++);
+      while (performance.now() < stopAt) {
+        saturationSent++;
+        await fire().catch(() => errors++);
+      }
     }),
   );
   await sleep(1500);
+  const saturationCpu = cpuBetween(saturationBefore, snapshot(await cpuGroups()));
+  const perInvocation = (cpu, count) =>
+    Object.fromEntries(Object.entries(cpu.used).map(([k, ms]) => [k, +(ms / Math.max(1, count)).toFixed(2)]));
   const reached = arrivals.size - before;
   return {
     paced: {
@@ -162,6 +178,10 @@ async function measure(name, send, arrivals, seen) {
         : {}),
     },
     saturation: { concurrency: CONCURRENCY, perSecond: Math.round(reached / SECONDS), errors },
+    cpuMsPerInvocation: {
+      paced: perInvocation(pacedCpu, paced.length),
+      saturation: perInvocation(saturationCpu, saturationSent),
+    },
   };
 }
 
@@ -180,6 +200,21 @@ async function main() {
   });
   const sessions = [];
   let receiver;
+  const databaseName = new URL(database.url).pathname.slice(1);
+  const pg = new Client({
+    connectionString: process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres',
+  });
+  await pg.connect();
+  /** The processes whose CPU an invocation costs, read afresh for each snapshot. */
+  const cpuGroups = async () => {
+    const groups = {};
+    for (const p of stack.processes) groups[p.name] = [...(groups[p.name] ?? []), p.pid ?? 0];
+    const { rows } = await pg.query('SELECT pid FROM pg_stat_activity WHERE datname = $1', [databaseName]);
+    groups['postgres (this database)'] = rows.map((r) => Number(r.pid));
+    groups['nats-server (shared)'] = pidsNamed('nats-server');
+    groups['bench (clients + receiver)'] = [process.pid];
+    return groups;
+  };
   try {
     const admin = createAdminClient(stack.apiUrl, adminToken);
     const api = async (method, route, token, body) => {
@@ -321,18 +356,20 @@ async function main() {
       await answer.arrayBuffer();
     };
 
-    const baseline = await measure('base', baselineSend, appArrivals);
-    const overHttp = await measure('http', invoke(httpApp.id, httpCommand), appArrivals, userSeen);
+    const baseline = await measure('base', baselineSend, appArrivals, undefined, cpuGroups);
+    const overHttp = await measure('http', invoke(httpApp.id, httpCommand), appArrivals, userSeen, cpuGroups);
     const overGateway = await measure(
       'gw',
       invoke(world.application.id, gatewayCommand),
       botArrivals,
       userSeen,
+      cpuGroups,
     );
 
     const ratio = (r) => +(r.saturation.perSecond / Math.max(1, baseline.saturation.perSecond)).toFixed(2);
     const report = {
       date: new Date().toISOString(),
+      loadAverage: require('node:os').loadavg(),
       baseline,
       http: { ...overHttp, saturationVsBaseline: ratio(overHttp) },
       gateway: { ...overGateway, saturationVsBaseline: ratio(overGateway) },
@@ -350,6 +387,34 @@ async function main() {
           (r.saturation.errors ? ` (${r.saturation.errors} errors)` : ''),
       );
     }
+    // CPU milliseconds per invocation by process, paced phase (saturation in brackets).
+    const runs = { baseline, http: overHttp, gateway: overGateway };
+    const names = Object.keys(overHttp.cpuMsPerInvocation.paced);
+    const cell = (r, n) =>
+      `${r.cpuMsPerInvocation.paced[n] ?? 0} (${r.cpuMsPerInvocation.saturation[n] ?? 0})`.padStart(16);
+    console.log('\nCPU ms per invocation, paced (saturation), by process:');
+    console.log(
+      `  ${'process'.padEnd(28)}${Object.keys(runs)
+        .map((k) => k.padStart(16))
+        .join('')}`,
+    );
+    for (const n of names)
+      console.log(
+        `  ${n.padEnd(28)}${Object.values(runs)
+          .map((r) => cell(r, n))
+          .join('')}`,
+      );
+    const total = (r, phase) =>
+      +Object.entries(r.cpuMsPerInvocation[phase])
+        .filter(([k]) => !k.startsWith('bench'))
+        .reduce((a, [, v]) => a + v, 0)
+        .toFixed(2);
+    console.log(
+      `  ${'total (without bench)'.padEnd(28)}${Object.values(runs)
+        .map((r) => `${total(r, 'paced')} (${total(r, 'saturation')})`.padStart(16))
+        .join('')}`,
+    );
+    console.log(`  load average at the end: ${report.loadAverage.map((x) => x.toFixed(1)).join(' ')}`);
     const dir = path.join(__dirname, 'results');
     fs.mkdirSync(dir, { recursive: true });
     fs.writeFileSync(
@@ -359,6 +424,7 @@ async function main() {
   } finally {
     for (const s of sessions) s.close();
     receiver?.close();
+    await pg.end();
     await stack.stop();
     await database.drop();
     const { connect } = require('nats');

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { commandDeleted, commandRenamed } from './catalog/command-registry-events';
+import { commandDeleted, commandRenamed, commandScopeChanged } from './catalog/command-registry-events';
 import {
   applicationAuthorized,
   applicationBotTokenReset,
@@ -77,6 +77,7 @@ export const EVENT_CATALOG = {
   'oauth.subscription.updated': subscriptionUpdated,
   'command-registry.command.deleted': commandDeleted,
   'command-registry.command.renamed': commandRenamed,
+  'command-registry.scope.changed': commandScopeChanged,
   'permissions.application_command_permissions.updated': applicationCommandPermissionsUpdated,
   'permissions.voice_state.updated': voiceStateUpdated,
   'permissions.voice_channel.status_updated': voiceChannelStatusUpdated,

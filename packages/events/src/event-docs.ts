@@ -67,6 +67,10 @@ export const EVENT_DOCS: { readonly [N in EventName]: EventDoc } = {
     producer: 'command-registry: a command is renamed',
     consumers: 'permissions: deletes the permissions written before `version`',
   },
+  'command-registry.scope.changed': {
+    producer: "command-registry: a scope's commands are created, edited, renamed or deleted",
+    consumers: "interactions (every replica): drops the application's cached invocable commands",
+  },
   'permissions.application_command_permissions.updated': {
     producer: "permissions: a command's or the app's permissions in a guild are replaced",
     consumers: 'dispatcher: APPLICATION_COMMAND_PERMISSIONS_UPDATE',

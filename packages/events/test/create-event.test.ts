@@ -131,6 +131,7 @@ describe('the catalog', () => {
       'oauth.subscription.updated': { application_id: '4000', subscription: { ...subscription, status: 2 } },
       'command-registry.command.deleted': deleted,
       'command-registry.command.renamed': { ...deleted, previous_name: 'ban' },
+      'command-registry.scope.changed': { application_id: deleted.application_id, guild_id: null },
       'permissions.application_command_permissions.updated': {
         id: '4000',
         application_id: '4000',

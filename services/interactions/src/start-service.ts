@@ -12,6 +12,7 @@ import {
   type Telemetry,
 } from '@acs/service-kit';
 import { createSnowflakeGenerator } from '@acs/snowflake';
+import { CachedCommandRegistryClient } from './clients/cached-command-registry-client';
 import { createCommandRegistryClient } from './clients/command-registry-client';
 import { createOAuthClient } from './clients/oauth-client';
 import { createPermissionsClient } from './clients/permissions-client';
@@ -23,6 +24,7 @@ import { OutcomeListener } from './delivery/outcome-listener';
 import { OutcomeWaiter } from './delivery/outcome-waiter';
 import { blobReleaser, OrphanBlobSweep } from './blobs/orphan-blob-sweep';
 import { createAttachmentSigner } from './domain/messages';
+import { followCommandChanges } from './events/follow-command-changes';
 import { LINKED_LOBBY_EVENTS, postLinkedLobbyMessages } from './events/post-linked-lobby-messages';
 import { ApplicationFactsMemo } from './handlers/application-facts';
 import { createResponder } from './handlers/responder';
@@ -127,11 +129,24 @@ export async function startService(
     logger,
     handle: postLinkedLobbyMessages(new LinkedMessageStore(pool, ids)),
   });
+  // The command an invocation names, remembered until command-registry announces a change.
+  let commandsLive = (): boolean => false;
+  const registry = new CachedCommandRegistryClient(createCommandRegistryClient(registryGrpc), () =>
+    commandsLive(),
+  );
+  const commandFeed = followCommandChanges({
+    natsUrl: config.NATS_URL,
+    events: eventStreamOf(config),
+    cache: registry,
+    logger,
+    name: SERVICE_NAME,
+  });
+  commandsLive = commandFeed.isLive;
 
   const server = createServer({
     logger,
     oauth,
-    registry: createCommandRegistryClient(registryGrpc),
+    registry,
     permissions: createPermissionsClient(permissionsGrpc),
     interactions,
     sources: new FollowOnSourcesStore(pool),
@@ -168,6 +183,7 @@ export async function startService(
       { name: 'deadlines', run: () => deadlines.stop() },
       { name: 'outcome listener', run: () => listener.stop() },
       { name: 'linked lobbies consumer', run: () => linkedLobbies.stop() },
+      { name: 'command changes consumer', run: () => commandFeed.consumer.stop() },
       { name: 'orphan blob sweep', run: () => blobSweep.stop() },
       { name: 'outbox relay', run: () => relay.stop() },
       { name: 'endpoint poster', run: async () => poster.close() },

@@ -68,7 +68,7 @@ export async function startService(
     memberGuilds: new ListMemberGuildsStore(prisma),
     commandPermissions,
     dmChannels: new DmChannelStore(prisma, snowflakes),
-    places: new GuildPlaceStore(prisma),
+    places: new GuildPlaceStore(pool),
     voice: new VoiceStore(prisma),
     isReady: async () => {
       await pool.query('SELECT 1');

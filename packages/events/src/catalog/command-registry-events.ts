@@ -20,3 +20,14 @@ export const commandDeleted = z.object(commandFields);
  * command deletes its permissions").
  */
 export const commandRenamed = z.object({ ...commandFields, previous_name: z.string() });
+
+/**
+ * A scope's commands changed (created, edited, renamed or deleted, alone or by a bulk
+ * overwrite): caches of its commands (interactions' invocable-command cache) drop the
+ * application's entries. Published with the change, in its transaction's outbox.
+ */
+export const commandScopeChanged = z.object({
+  application_id: snowflake,
+  /** Null for the global scope. */
+  guild_id: snowflake.nullable(),
+});

@@ -60,11 +60,19 @@ export async function applyCommandChange(
       ],
     );
   }
-  await writeOutboxRows(
-    db,
-    DB_SCHEMA,
-    change.events.map((event) => toOutboxRow(scope, event)),
-  );
+  const changed = change.deleted.length + change.updated.length + change.created.length > 0;
+  await writeOutboxRows(db, DB_SCHEMA, [
+    ...change.events.map((event) => toOutboxRow(scope, event)),
+    // What caches of the scope's commands (interactions' on every replica) drop by.
+    ...(changed
+      ? [
+          createEvent('command-registry.scope.changed', {
+            application_id: scope.applicationId,
+            guild_id: scope.guildId === '' ? null : scope.guildId,
+          }),
+        ]
+      : []),
+  ]);
   await db.query(
     'UPDATE command_scope SET revision = revision + 1 WHERE application_id = $1 AND guild_id = $2',
     scopeParams(scope),

@@ -11,12 +11,15 @@ import type { InvocableCommand, JsonRecord } from '../domain/invocation/invocati
 export interface CommandRegistryClient {
   /**
    * The application's command `commandId` among its global commands and its commands in
-   * `guildId` (when set); undefined when there is no such command there.
+   * `guildId` (when set); undefined when there is no such command there. `sentVersion`,
+   * the version the invoker's client holds, lets a cache in front of it ask again when
+   * what it remembers is another version (command-registry itself ignores it).
    */
   invocableCommand(
     applicationId: string,
     guildId: string | null,
     commandId: string,
+    sentVersion?: string,
   ): Promise<InvocableCommand | undefined>;
 }
 

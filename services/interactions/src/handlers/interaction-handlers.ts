@@ -136,7 +136,7 @@ async function invoke(
       guildId: body.guildId,
       resolveUserIds: candidateUserIds(body.data),
     }),
-    deps.registry.invocableCommand(body.applicationId, body.guildId, body.data.id),
+    deps.registry.invocableCommand(body.applicationId, body.guildId, body.data.id, body.data.version),
   ]);
   const command = checkCommandIdentity(body.type, body.data, found && readCommandSpec(found));
   const place = await describePlace(deps, userId, body, command);

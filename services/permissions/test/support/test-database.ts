@@ -59,7 +59,7 @@ export async function createStoreFixture(): Promise<StoreFixture> {
     memberGuilds: new ListMemberGuildsStore(prisma),
     commandPermissions: new CommandPermissionsStore(prisma),
     dmChannels: new DmChannelStore(prisma, snowflakes),
-    places: new GuildPlaceStore(prisma),
+    places: new GuildPlaceStore(pool),
     voice: new VoiceStore(prisma),
     async close() {
       await prisma.$disconnect();
