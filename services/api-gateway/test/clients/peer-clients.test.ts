@@ -358,6 +358,8 @@ describe('the interactions client', () => {
       body_json: '{"type":2}',
       locale: 'fr',
       wait: false,
+      wait_final: false,
+      wait_timeout_ms: 0,
       files: [],
       attachment_base_url: '',
     });
