@@ -1,18 +1,8 @@
 import type { JsonRecord } from '../invocation/invocation-facts';
+import type { NewTrace } from './plan-trace';
 
-/** A trace row as the store reads it. */
-export interface TraceRow {
-  interactionId: string;
-  applicationId: string;
-  type: number;
-  commandName: string;
-  customId: string | null;
-  userId: string;
-  guildId: string | null;
-  channelId: string;
-  payload: unknown;
-  delivery: JsonRecord;
-  outcome: JsonRecord | null;
+/** A trace row as the store reads it: what the recording wrote, and what happened since. */
+export interface TraceRow extends NewTrace {
   refusals: JsonRecord[];
   steps: JsonRecord[];
   createdAt: Date;
