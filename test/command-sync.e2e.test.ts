@@ -313,10 +313,14 @@ describe('GET /applications/{app}/guild-command-index', () => {
 });
 
 describe('an identical sync', () => {
-  /** The command-registry events about `applicationId`, as they reach NATS. */
+  /**
+   * The command-registry command events about `applicationId`, as they reach NATS (not
+   * `scope.changed`, which every change of the first PUT's also announces: the caches'
+   * event, tested by hot-path-caches.e2e).
+   */
   function watch(applicationId: string): { seen: string[]; sub: Subscription } {
     const seen: string[] = [];
-    const sub = nats.subscribe(`${stack.events.subjectPrefix}.command-registry.>`, {
+    const sub = nats.subscribe(`${stack.events.subjectPrefix}.command-registry.command.>`, {
       callback: (_error, message) => {
         const event = message.json<{ data?: { application_id?: string; name?: string } }>();
         if (event.data?.application_id === applicationId)

@@ -165,7 +165,15 @@ describe('POST /interactions', () => {
     expect(interactions.calls).toEqual([
       {
         rpc: 'CreateInteraction',
-        request: { user_id: USER, body_json: text, locale: 'de', wait: false, ...NO_FILES },
+        request: {
+          user_id: USER,
+          body_json: text,
+          locale: 'de',
+          wait: false,
+          wait_final: false,
+          wait_timeout_ms: 0,
+          ...NO_FILES,
+        },
       },
     ]);
     // A locale header names the requester's locale before the user's setting.
