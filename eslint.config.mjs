@@ -25,10 +25,11 @@ export default tseslint.config(
             'infra/src/entry-point.js',
             'infra/src/run-examples.js',
             'infra/src/user-token.js',
+            'infra/src/runtime.js',
             // The layer rules' configuration (a CommonJS file no tsconfig includes).
             '.dependency-cruiser.cjs',
           ],
-          // Nine files above: more than the default cap of eight, each one parse more.
+          // Ten files above: more than the default cap of eight, each one parse more.
           maximumDefaultProjectFileMatchCount_THIS_WILL_SLOW_DOWN_LINTING: 16,
         },
         tsconfigRootDir: import.meta.dirname,

@@ -27,6 +27,7 @@ const { runExamples } = require('../src/run-examples');
 const { shouldUseColor } = require('../src/format-log-line');
 const { isPortAnswering } = require('../src/net');
 const { stackPointerFile } = require('acs-testkit/locate-stack');
+const { unsupportedRuntimeLine } = require('../src/runtime');
 
 const DATA_DIR = path.join(REPO_ROOT, '.data');
 const FILES = {
@@ -79,6 +80,8 @@ async function main() {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   fs.mkdirSync(DATA_DIR, { recursive: true });
+  const runtimeWarning = unsupportedRuntimeLine();
+  if (runtimeWarning) say(runtimeWarning);
 
   if (!args.has('--skip-build') && process.env.ACS_SKIP_BUILD !== '1') {
     say('building (turbo; cached when nothing changed)');
