@@ -8,6 +8,7 @@ import { BaseErrorCode, DiscordError, fieldError } from '@acs/discord-errors';
 import type { UploadedBlob } from '../domain/uploaded-blob';
 import { acceptFormPayload, decodeJsonBody, RequestTooLargeError } from './read-json-body';
 import { formBodyInvalid, formKindOf } from './read-form-payload';
+import { DISCARD_LIMIT_BYTES, discardRestOfBody } from './discard-rest-of-body';
 
 /** Most characters of an attachment's filename (D:resources/message.mdx: 1024). */
 const MAX_FILENAME_LENGTH = 1024;
@@ -89,8 +90,8 @@ function chain(handlers: readonly RequestHandler[]): RequestHandler {
  * `files[n]` part goes straight into the blob store through a byte counter (never whole
  * in memory), `payload_json` becomes the JSON body (`req.rawBody`), and the stored files
  * are left in `req.uploadedFiles` for the handler to hand to interactions. Refused: a file
- * over the upload limit (413 / 40005, answered as soon as the limit is crossed, the rest
- * of the body unread and the connection closed), an eleventh file (400 / 30015), a part
+ * over the upload limit (413 / 40005: the rest of the body is dropped unstored, and past
+ * DISCARD_LIMIT_BYTES answered at once with the connection closed), an eleventh file (400 / 30015), a part
  * named twice or a body that cannot be read (50035), `payload_json` that is no JSON
  * (50109). A refused body leaves no blob behind.
  */
@@ -136,9 +137,11 @@ function streamUpload(
   let finished = false;
   let limit: Promise<number> | undefined = knownLimit === undefined ? undefined : Promise.resolve(knownLimit);
 
-  // A refused body is answered at once; the blobs it stored are deleted once its writes have settled.
+  // A refused body is answered once the rest of it is read (or given up on: discardRestOfBody); the
+  // blobs it stored are deleted once its writes have settled.
+  let restOfBody = Promise.resolve();
   const refuse = () => {
-    next(failure);
+    void restOfBody.then(() => next(failure));
     void Promise.allSettled(writes).then(() =>
       deleteBlobs(
         blobs,
@@ -169,10 +172,15 @@ function streamUpload(
   const fail = (error: unknown) => {
     if (failure !== undefined) return;
     failure = error;
-    // Stop reading: the rest of the body is never stored, the answer goes now, and the
-    // connection closes after it (its unread bytes are not drained).
+    // Stop storing: the rest of the body is read and dropped, up to DISCARD_LIMIT_BYTES; past
+    // that the answer goes at once and the connection closes after it.
     req.unpipe(parser);
-    res.setHeader('Connection', 'close');
+    restOfBody = new Promise((resolve) =>
+      discardRestOfBody(req, DISCARD_LIMIT_BYTES, (drained) => {
+        if (!drained) res.setHeader('Connection', 'close');
+        resolve();
+      }),
+    );
     // Their writes fail and remove what they wrote (their errors are the writes' to report).
     for (const stream of open) stream.destroy();
     finish();
