@@ -46,19 +46,25 @@ it('removes a lobby idle past its timeout: unknown at once, swept with LOBBY_DEL
 });
 
 it('keeps a lobby alive while something happens in it', async () => {
-  // A timeout of 1 s (25 idle seconds of 40 ms): wide enough for a call's latency on a busy machine.
+  // Its timer moved (in SQL) to end in 30 s; a message restarts the whole timeout (3600 idle
+  // seconds of 40 ms: 144 s), whatever the machine's speed.
   const lobby = await world.call('CreateLobby', bot, {
-    body_json: JSON.stringify({ idle_timeout_seconds: 25, members: [{ id: ALICE }] }),
+    body_json: JSON.stringify({ idle_timeout_seconds: 3600, members: [{ id: ALICE }] }),
   });
-  // A message every ~half timeout for twice the timeout.
-  for (let i = 0; i < 4; i++) {
-    await new Promise((resolve) => setTimeout(resolve, 550));
-    await world.call(
-      'CreateMessage',
-      { app: APP, user: ALICE },
-      { lobby_id: lobby.id, body_json: '{"content":"ping"}' },
-    );
-  }
+  const moved = await world.pool.query<{ expires_at: Date }>(
+    `UPDATE lobby SET expires_at = now() + interval '30 seconds' WHERE id = $1 RETURNING expires_at`,
+    [lobby.id],
+  );
+  await world.call(
+    'CreateMessage',
+    { app: APP, user: ALICE },
+    { lobby_id: lobby.id, body_json: '{"content":"ping"}' },
+  );
+  const { rows } = await world.pool.query<{ extended: boolean }>(
+    `SELECT expires_at > $2::timestamptz + interval '60 seconds' AS extended FROM lobby WHERE id = $1`,
+    [lobby.id, moved.rows[0]!.expires_at],
+  );
+  expect(rows).toEqual([{ extended: true }]);
   expect((await world.call('GetLobby', bot, { lobby_id: lobby.id })).id).toBe(lobby.id);
 });
 
