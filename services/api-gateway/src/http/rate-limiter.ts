@@ -28,6 +28,8 @@ export interface RateLimits {
    * limits bound what a caller makes the stack do, not only how often it asks. 0 = off.
    */
   workPerSecond?: number;
+  /** The work budget's window in seconds (1 unless said: tests lengthen it so that none rolls mid-test). */
+  workWindowSeconds?: number;
   /** The units of work of each named cost (RouteLimitOptions.cost); a cost not named here is 0. */
   costs?: Record<string, number>;
 }
@@ -172,7 +174,9 @@ export class RateLimiter {
         ? counters.limit('route', limits.routeLimit, limits.routeWindowSeconds)
         : undefined;
     this.work =
-      (limits.workPerSecond ?? 0) > 0 ? counters.limit('work', limits.workPerSecond ?? 0, 1) : undefined;
+      (limits.workPerSecond ?? 0) > 0
+        ? counters.limit('work', limits.workPerSecond ?? 0, limits.workWindowSeconds ?? 1)
+        : undefined;
   }
 
   /**
