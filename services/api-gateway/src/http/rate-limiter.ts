@@ -139,7 +139,9 @@ export type IdentifyCaller = (
 
 /**
  * Fixed-window counters per caller: one global window of a second (which interaction
- * routes are exempt from), and one per route and major parameter. The caller is the
+ * routes are exempt from), one per route and major parameter (or, for a bucket
+ * partitioned by a token, per token whoever calls), and a work budget a second that the
+ * routes with a cost spend (an invocation: many requests' worth). The caller is the
  * credential (its key, the same for every spelling of one token) when the Authorization
  * header is a credential of the route that resolves to a principal; otherwise — no
  * header, a route that takes none, a malformed, unknown or unresolvable one — the
