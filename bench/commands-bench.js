@@ -101,6 +101,7 @@ async function main() {
       LOG_LEVEL: 'warn',
       RATE_LIMIT_GLOBAL_PER_SECOND: '0',
       RATE_LIMIT_ROUTE_LIMIT: '0',
+      RATE_LIMIT_WORK_PER_SECOND: '0',
       INVALID_REQUEST_LIMIT: '0',
     },
   });

@@ -99,6 +99,7 @@ async function main() {
       // The development limits (100 per 2 h) and the per-route window would cap the run itself.
       LOBBY_RATE_LIMIT: '0',
       RATE_LIMIT_ROUTE_LIMIT: '0',
+      RATE_LIMIT_WORK_PER_SECOND: '0',
       RATE_LIMIT_GLOBAL_PER_SECOND: '0',
     },
   });

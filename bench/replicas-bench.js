@@ -61,6 +61,8 @@ const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const LIMITS = {
   RATE_LIMIT_GLOBAL_PER_SECOND: '1000000000',
   RATE_LIMIT_ROUTE_LIMIT: '1000000000',
+  RATE_LIMIT_WEBHOOK_LIMIT: '0',
+  RATE_LIMIT_WORK_PER_SECOND: '0',
   INVALID_REQUEST_LIMIT: '1000000000',
 };
 const AUTOCANNON = require.resolve('autocannon/autocannon.js');

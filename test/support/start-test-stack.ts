@@ -94,6 +94,8 @@ export async function startTestStack(
         RATE_LIMIT_GLOBAL_PER_SECOND: '100000',
         RATE_LIMIT_ROUTE_LIMIT: '100000',
         RATE_LIMIT_REACTIONS_PER_SECOND: '100000',
+        RATE_LIMIT_WEBHOOK_LIMIT: '100000',
+        RATE_LIMIT_WORK_PER_SECOND: '0',
         INVALID_REQUEST_LIMIT: '0',
         // Sweeps send many megabyte bodies; the tenant-isolation test sets its own.
         LARGE_BODY_BYTES_PER_SECOND: '1000000000',

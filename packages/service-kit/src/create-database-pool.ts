@@ -6,15 +6,18 @@ import { serviceDatabaseUrl } from './parse-config';
  * The connection pool of a service: the shared DATABASE_URL with the service's schema
  * as search_path. An idle connection that the server drops (restart, failover) is
  * logged and replaced on next use; without this listener pg would crash the process.
+ * `settings` are set on every connection at its start (`-c name=value`), e.g. a limit a
+ * trigger reads with current_setting().
  */
 export function createDatabasePool(options: {
   databaseUrl: string;
   schema: string;
   size: number;
   logger: Logger;
+  settings?: Record<string, string>;
 }): Pool {
   const pool = new Pool({
-    connectionString: serviceDatabaseUrl(options.databaseUrl, options.schema),
+    connectionString: serviceDatabaseUrl(options.databaseUrl, options.schema, options.settings),
     max: options.size,
   });
   pool.on('error', (error) => options.logger.warn({ err: error }, 'idle database connection lost'));

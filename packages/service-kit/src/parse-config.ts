@@ -56,10 +56,16 @@ export const dataServiceConfig = {
 
 /**
  * The connection string of one service: the shared DATABASE_URL with the service's own
- * schema as search_path, so that its tables and migration history stay in its schema.
+ * schema as search_path, so that its tables and migration history stay in its schema;
+ * `settings` (names and values without spaces) are set on each connection too.
  */
-export function serviceDatabaseUrl(baseUrl: string, schema: string): string {
+export function serviceDatabaseUrl(
+  baseUrl: string,
+  schema: string,
+  settings: Record<string, string> = {},
+): string {
   const url = new URL(baseUrl);
-  url.searchParams.set('options', `-c search_path=${schema}`);
+  const options = [`search_path=${schema}`, ...Object.entries(settings).map(([k, v]) => `${k}=${v}`)];
+  url.searchParams.set('options', options.map((option) => `-c ${option}`).join(' '));
   return url.toString();
 }

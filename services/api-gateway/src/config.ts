@@ -64,6 +64,21 @@ const schema = z.object({
    */
   RATE_LIMIT_REACTIONS_PER_SECOND: z.coerce.number().int().min(0).default(4),
   /**
+   * Requests per interaction token in each window of RATE_LIMIT_WEBHOOK_WINDOW_SECONDS to
+   * its write routes (the callback, follow-ups, edits), one bucket for them whoever sends
+   * (Discord's webhook limit, which interaction webhooks share: 5 per 2 s as the libraries
+   * observe it); 0 counts them with RATE_LIMIT_ROUTE_LIMIT, each route apart.
+   */
+  RATE_LIMIT_WEBHOOK_LIMIT: z.coerce.number().int().min(0).default(5),
+  RATE_LIMIT_WEBHOOK_WINDOW_SECONDS: z.coerce.number().int().positive().default(2),
+  /**
+   * Units of work per caller each second, which invocations spend (RATE_LIMIT_INVOCATION_COST
+   * each): what one user may make the stack do, whatever its requests are; 0 turns it off.
+   */
+  RATE_LIMIT_WORK_PER_SECOND: z.coerce.number().int().min(0).default(50),
+  /** Units of work one invocation (`POST /interactions`) costs its user: 10, so 5 a second. */
+  RATE_LIMIT_INVOCATION_COST: z.coerce.number().int().min(0).default(10),
+  /**
    * Redis, where the rate limits and the invalid-request limit count, shared by every
    * replica (`redis://[user:password@]host:port[/db]`); unset: each process counts alone.
    */

@@ -71,7 +71,15 @@ export async function startService(
       globalPerSecond: config.RATE_LIMIT_GLOBAL_PER_SECOND,
       routeLimit: config.RATE_LIMIT_ROUTE_LIMIT,
       routeWindowSeconds: config.RATE_LIMIT_ROUTE_WINDOW_SECONDS,
-      buckets: { reactions: { limit: config.RATE_LIMIT_REACTIONS_PER_SECOND, windowSeconds: 1 } },
+      buckets: {
+        reactions: { limit: config.RATE_LIMIT_REACTIONS_PER_SECOND, windowSeconds: 1 },
+        webhook: {
+          limit: config.RATE_LIMIT_WEBHOOK_LIMIT,
+          windowSeconds: config.RATE_LIMIT_WEBHOOK_WINDOW_SECONDS,
+        },
+      },
+      workPerSecond: config.RATE_LIMIT_WORK_PER_SECOND,
+      costs: { invocation: config.RATE_LIMIT_INVOCATION_COST },
     },
     limitCounters,
     testControl,

@@ -51,7 +51,18 @@ const schema = z.object({
     .int()
     .positive()
     .default(10 * 60 * 1000),
-  /** How often the sweep of orphan blobs runs. */
+  /**
+   * Most bytes one application may store: its messages (their JSON) and their files,
+   * counted when stored and freed when deleted (a deleted message, an edit dropping a file,
+   * an expired ephemeral answer). A write past it is refused with 413 / 40005 and stores
+   * nothing. 0 turns the quota off.
+   */
+  APPLICATION_STORAGE_QUOTA_BYTES: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(1024 * 1024 * 1024),
+  /** How often the sweep of orphan blobs and expired ephemeral answers' files runs. */
   ATTACHMENT_SWEEP_INTERVAL_MS: z.coerce
     .number()
     .int()

@@ -9,6 +9,7 @@ import { createCallbackHandlers, type CallbackHandlerDeps } from './handlers/cal
 import { createInteractionHandlers, type InteractionHandlerDeps } from './handlers/interaction-handlers';
 import { createReactionHandlers, type ReactionHandlerDeps } from './handlers/reaction-handlers';
 import { withFreshAttachmentUrls } from './handlers/fresh-attachment-urls';
+import { withStorageQuotaErrors } from './handlers/storage-quota-errors';
 import type { AttachmentSigner } from './domain/messages';
 import { createPinHandlers, type PinHandlerDeps } from './handlers/pin-handlers';
 import { createTimelineHandlers, type TimelineHandlerDeps } from './handlers/timeline-handlers';
@@ -34,6 +35,8 @@ export interface ServerDeps
   logger: Logger;
   /** Signs attachment URLs, checks and renews their signatures. */
   signer: AttachmentSigner;
+  /** APPLICATION_STORAGE_QUOTA_BYTES, which a refused write's error names (set on the pool's connections). */
+  storageQuotaBytes?: number;
   /** Whether the service can take calls (its database is reachable); health reports it. */
   isReady: () => Promise<boolean>;
 }
@@ -47,16 +50,19 @@ export function createServer(deps: ServerDeps): GrpcServer {
         name: 'acs.interactions.v1.InteractionsService',
         definition: loadInteractionsProto().acs.interactions.v1.InteractionsService.service,
         handlers: withFreshAttachmentUrls(
-          {
-            ...createInteractionHandlers(deps),
-            ...createCallbackHandlers(deps),
-            ...createWebhookMessageHandlers(deps),
-            ...createAttachmentHandlers(deps),
-            ...createPinHandlers(deps),
-            ...createChannelMessageHandlers(deps),
-            ...createReactionHandlers(deps),
-            ...createTimelineHandlers(deps),
-          },
+          withStorageQuotaErrors(
+            {
+              ...createInteractionHandlers(deps),
+              ...createCallbackHandlers(deps),
+              ...createWebhookMessageHandlers(deps),
+              ...createAttachmentHandlers(deps),
+              ...createPinHandlers(deps),
+              ...createChannelMessageHandlers(deps),
+              ...createReactionHandlers(deps),
+              ...createTimelineHandlers(deps),
+            },
+            deps.storageQuotaBytes ?? 0,
+          ),
           deps.signer,
         ),
       },

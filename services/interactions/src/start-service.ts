@@ -32,7 +32,8 @@ import { AttachmentStore } from './store/attachment-rows';
 import { FollowOnSourcesStore } from './store/follow-on-sources-store';
 import { InteractionStore } from './store/interaction-store';
 import { LinkedMessageStore } from './store/linked-message-store';
-import { MessageStore } from './store/message-store';
+import { MessageStore, retireExpiredEphemeral } from './store/message-store';
+import { storageQuotaSettings } from './store/storage-quota';
 import { PinStore } from './store/pin-store';
 import { ChannelMessageStore } from './store/channel-message-store';
 import { ReactionStore } from './store/reaction-store';
@@ -55,6 +56,8 @@ export async function startService(
     schema: DB_SCHEMA,
     size: config.DB_POOL_SIZE,
     logger,
+    // The storage triggers read the quota from the connection.
+    settings: storageQuotaSettings(config.APPLICATION_STORAGE_QUOTA_BYTES),
   });
   const registryGrpc = createGrpcClient(
     loadCommandRegistryProto().acs.command_registry.v1.CommandRegistryService,
@@ -86,6 +89,7 @@ export async function startService(
   const blobSweep = new OrphanBlobSweep({
     blobs,
     attachments,
+    retireExpiredEphemeral: () => retireExpiredEphemeral(pool),
     logger,
     orphanAgeMs: config.ATTACHMENT_ORPHAN_AGE_MS,
     intervalMs: config.ATTACHMENT_SWEEP_INTERVAL_MS,
@@ -164,6 +168,7 @@ export async function startService(
     pins: new PinStore(pool),
     channelMessages: new ChannelMessageStore(pool, ids, signer, blobReleaser(blobs, logger)),
     signer,
+    storageQuotaBytes: config.APPLICATION_STORAGE_QUOTA_BYTES,
     reactions: new ReactionStore(pool),
     isReady: async () => {
       await pool.query('SELECT 1');

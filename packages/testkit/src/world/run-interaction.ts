@@ -49,15 +49,19 @@ export async function runInteraction(
   });
   try {
     const timeoutMs = Math.max(1, Math.min(WAIT_FINAL_MAX_MS, Math.round(context.finalTimeoutMs)));
-    const answer = await callApi(
-      context.base,
-      'POST',
-      `/api/v10/interactions?wait=final&timeout_ms=${timeoutMs}`,
-      {
+    const send = () =>
+      callApi(context.base, 'POST', `/api/v10/interactions?wait=final&timeout_ms=${timeoutMs}`, {
         token: context.token,
         body: { ...body, nonce: newNonce(), session_id: session.sessionId },
-      },
-    );
+      });
+    let answer = await send();
+    // A user invoking faster than its work budget allows (5 a second by default) waits it
+    // out, as a REST client waits out a 429: the app never saw the refused one.
+    for (let retries = 0; answer.status === 429 && retries < 5; retries++) {
+      const retryAfter = Number((answer.body as { retry_after?: unknown } | null)?.retry_after ?? 1);
+      await new Promise((resolve) => setTimeout(resolve, Math.ceil(retryAfter * 1000)));
+      answer = await send();
+    }
     if (answer.status !== 200) {
       return {
         ...EMPTY,

@@ -40,6 +40,21 @@ const MODAL_SUBMIT = 5;
 /** Interaction routes are exempt from the global rate limit, as on Discord. */
 const EXEMPT_FROM_GLOBAL = { global: false };
 
+/**
+ * An invocation is counted against its user's work budget (RATE_LIMIT_INVOCATION_COST
+ * units of RATE_LIMIT_WORK_PER_SECOND): it costs the stack many reads' worth of work, paid
+ * by whoever asks for it (docs/architecture.md, "Fair cost").
+ */
+const INVOCATION = { ...EXEMPT_FROM_GLOBAL, cost: 'invocation' };
+
+/**
+ * The routes that write with an interaction's token share Discord's webhook bucket, per
+ * token whoever sends (RATE_LIMIT_WEBHOOK_LIMIT per RATE_LIMIT_WEBHOOK_WINDOW_SECONDS):
+ * with the storage quota, what bounds how fast one token can store.
+ */
+const WEBHOOK_WRITE = { ...EXEMPT_FROM_GLOBAL, bucket: 'webhook', partitionBy: 'webhook_token' };
+const CALLBACK_WRITE = { ...EXEMPT_FROM_GLOBAL, bucket: 'webhook', partitionBy: 'interaction_token' };
+
 /** `?wait=final`'s `timeout_ms`: at most a minute (the longest call a peer takes). */
 const WAIT_FINAL_MAX_MS = 60_000;
 
@@ -212,7 +227,7 @@ export function interactionRoutes(
         path: '/interactions',
         handlers: [...readInvocation, invoke],
         credential: 'session',
-        rateLimit: EXEMPT_FROM_GLOBAL,
+        rateLimit: INVOCATION,
       },
     ],
     responses: [
@@ -228,20 +243,20 @@ export function interactionRoutes(
           ),
           callback,
         ],
-        rateLimit: EXEMPT_FROM_GLOBAL,
+        rateLimit: CALLBACK_WRITE,
       },
       {
         method: 'post',
         path: webhook,
         handlers: [...readMessage(webhookUploadLimit), followup],
-        rateLimit: EXEMPT_FROM_GLOBAL,
+        rateLimit: WEBHOOK_WRITE,
       },
       { method: 'get', path: message, handlers: [getMessage], rateLimit: EXEMPT_FROM_GLOBAL },
       {
         method: 'patch',
         path: message,
         handlers: [...readMessage(webhookUploadLimit), editMessage],
-        rateLimit: EXEMPT_FROM_GLOBAL,
+        rateLimit: WEBHOOK_WRITE,
       },
       { method: 'delete', path: message, handlers: [deleteMessage], rateLimit: EXEMPT_FROM_GLOBAL },
     ],

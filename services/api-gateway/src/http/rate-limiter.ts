@@ -1,7 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 import { DiscordError, type DiscordErrorBody } from '@acs/discord-errors';
-import { createLimitCounters, type CountedLimit, type LimitCounters } from '../store/limit-counters';
+import {
+  createLimitCounters,
+  type CountedLimit,
+  type LimitCounters,
+  type WindowCount,
+} from '../store/limit-counters';
 import { clientOf } from './client-of';
 
 /** Limits of the public API (D: topics/rate-limits). */
@@ -17,6 +22,16 @@ export interface RateLimits {
    * on); a bucket not named here counts with `routeLimit`.
    */
   buckets?: Record<string, { limit: number; windowSeconds: number }>;
+  /**
+   * Units of work per caller in each second, which the routes with a cost
+   * (RouteLimitOptions.cost) spend: an invocation costs many requests' worth, so the
+   * limits bound what a caller makes the stack do, not only how often it asks. 0 = off.
+   */
+  workPerSecond?: number;
+  /** The work budget's window in seconds (1 unless said: tests lengthen it so that none rolls mid-test). */
+  workWindowSeconds?: number;
+  /** The units of work of each named cost (RouteLimitOptions.cost); a cost not named here is 0. */
+  costs?: Record<string, number>;
 }
 
 /** 429 with Discord's body `{message, retry_after, global}` (no `code`, as the real API sends it). */
@@ -95,6 +110,21 @@ export interface RouteLimitOptions {
    * channel this way, at a limit of their own (1 per 0.25 s as the libraries observe it).
    */
   bucket?: string;
+  /**
+   * The path parameter (a token) whose value alone partitions the bucket, whoever calls:
+   * Discord limits a webhook per webhook, not per client, so that an interaction's token
+   * sending from many addresses is still one bucket. Routes naming the same bucket and a
+   * parameter holding the same token (an interaction's callback and its webhook routes)
+   * count together. Only with `bucket`.
+   */
+  partitionBy?: string;
+  /**
+   * The name of what one request costs (its units in RateLimits.costs) in the caller's
+   * work budget (RateLimits.workPerSecond), past its route's limits: a request whose work
+   * is far above a read's (an invocation: permissions, command, delivery, signature,
+   * outcome) says so here. Unset: none.
+   */
+  cost?: string;
 }
 
 /**
@@ -109,7 +139,9 @@ export type IdentifyCaller = (
 
 /**
  * Fixed-window counters per caller: one global window of a second (which interaction
- * routes are exempt from), and one per route and major parameter. The caller is the
+ * routes are exempt from), one per route and major parameter (or, for a bucket
+ * partitioned by a token, per token whoever calls), and a work budget a second that the
+ * routes with a cost spend (an invocation: many requests' worth). The caller is the
  * credential (its key, the same for every spelling of one token) when the Authorization
  * header is a credential of the route that resolves to a principal; otherwise — no
  * header, a route that takes none, a malformed, unknown or unresolvable one — the
@@ -130,6 +162,7 @@ export class RateLimiter {
   private readonly route: CountedLimit | undefined;
   /** The counters of the buckets with a limit of their own, by name, made on first use. */
   private readonly buckets = new Map<string, { counted: CountedLimit; limit: number }>();
+  private readonly work: CountedLimit | undefined;
 
   constructor(
     private readonly limits: RateLimits,
@@ -141,6 +174,10 @@ export class RateLimiter {
     this.route =
       limits.routeLimit > 0
         ? counters.limit('route', limits.routeLimit, limits.routeWindowSeconds)
+        : undefined;
+    this.work =
+      (limits.workPerSecond ?? 0) > 0
+        ? counters.limit('work', limits.workPerSecond ?? 0, limits.workWindowSeconds ?? 1)
         : undefined;
   }
 
@@ -154,9 +191,13 @@ export class RateLimiter {
     const bucket = createHash('sha256').update(routeId).digest('hex').slice(0, 32);
     const global = options.global ?? true;
     const counted = this.countedFor(options.bucket);
+    const partitionBy = options.bucket === undefined ? undefined : options.partitionBy;
+    const cost = options.cost === undefined ? 0 : (this.limits.costs?.[options.cost] ?? 0);
     return (req, res, next) => {
       this.callerOf(req, routeId, credential, global, counted?.counted)
-        .then((caller) => this.check(req, res, caller, routeId, bucket, global, counted))
+        .then((caller) =>
+          this.check(req, res, { caller, routeId, bucket, global, counted, partitionBy, cost }),
+        )
         .then(() => next(), next);
     };
   }
@@ -214,27 +255,59 @@ export class RateLimiter {
   private async check(
     req: Request,
     res: Response,
-    caller: string,
-    routeId: string,
-    bucket: string,
-    global: boolean,
-    counted: { counted: CountedLimit; limit: number } | undefined,
+    route: {
+      caller: string;
+      routeId: string;
+      bucket: string;
+      global: boolean;
+      counted: { counted: CountedLimit; limit: number } | undefined;
+      partitionBy: string | undefined;
+      cost: number;
+    },
   ): Promise<void> {
+    const { caller, routeId, bucket, global, counted } = route;
     if (counted) {
-      const window = await counted.counted.hit(`${caller}:${routeId}:${majorOf(req)}`);
-      const resetAfter = window.resetAfterMs / 1000;
-      res.setHeader('X-RateLimit-Limit', String(counted.limit));
-      res.setHeader('X-RateLimit-Remaining', String(window.remaining));
-      res.setHeader('X-RateLimit-Reset', (Date.now() / 1000 + resetAfter).toFixed(3));
-      res.setHeader('X-RateLimit-Reset-After', resetAfter.toFixed(3));
-      res.setHeader('X-RateLimit-Bucket', bucket);
-      if (!window.allowed) throw markRateLimited(res, resetAfter, 'user');
+      // A bucket partitioned by a token counts every caller of that token together.
+      const key =
+        route.partitionBy === undefined
+          ? `${caller}:${routeId}:${majorOf(req)}`
+          : `${routeId}:${hashOf(String(req.params[route.partitionBy] ?? ''))}`;
+      const window = await counted.counted.hit(key);
+      setWindowHeaders(res, counted.limit, window, bucket);
+      if (!window.allowed) throw markRateLimited(res, window.resetAfterMs / 1000, 'user');
     }
     if (global && this.global) {
       const window = await this.global.hit(caller);
       if (!window.allowed) throw markRateLimited(res, window.resetAfterMs / 1000, 'global');
     }
+    if (route.cost > 0 && this.work) {
+      // The headers then tell the route's requests left in the caller's work budget.
+      const window = await this.work.hit(caller, route.cost);
+      const perSecond = this.limits.workPerSecond ?? 0;
+      setWindowHeaders(
+        res,
+        Math.floor(perSecond / route.cost),
+        { ...window, remaining: Math.floor(window.remaining / route.cost) },
+        bucket,
+      );
+      if (!window.allowed) throw markRateLimited(res, window.resetAfterMs / 1000, 'user');
+    }
   }
+}
+
+/** A bucket's `X-RateLimit-*` headers, after a hit of its window. */
+function setWindowHeaders(res: Response, limit: number, window: WindowCount, bucket: string): void {
+  const resetAfter = window.resetAfterMs / 1000;
+  res.setHeader('X-RateLimit-Limit', String(limit));
+  res.setHeader('X-RateLimit-Remaining', String(window.remaining));
+  res.setHeader('X-RateLimit-Reset', (Date.now() / 1000 + resetAfter).toFixed(3));
+  res.setHeader('X-RateLimit-Reset-After', resetAfter.toFixed(3));
+  res.setHeader('X-RateLimit-Bucket', bucket);
+}
+
+/** A credential in a counter's key: its hash, never the credential itself. */
+function hashOf(value: string): string {
+  return createHash('sha256').update(value).digest('base64');
 }
 
 /**
@@ -245,9 +318,7 @@ function majorOf(req: Request): string {
   for (const group of MAJOR_PARAMETERS) {
     const values = group.map((p) => req.params[p]).filter((v) => v !== undefined);
     if (values.length === 0) continue;
-    return group.length === 1
-      ? String(values[0])
-      : createHash('sha256').update(values.join('/')).digest('base64');
+    return group.length === 1 ? String(values[0]) : hashOf(values.join('/'));
   }
   return '';
 }

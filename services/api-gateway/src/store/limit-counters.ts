@@ -23,8 +23,11 @@ export interface WindowCount {
  * the key's first hit: the arithmetic of the rate limits and the invalid-request limit.
  */
 export interface CountedLimit {
-  /** Counts one hit of `key` (counted past the limit too) and returns its window after it. */
-  hit(key: string): Promise<WindowCount>;
+  /**
+   * Counts a hit of `key` weighing `cost` (1 by default; counted past the limit too) and
+   * returns its window after it: allowed while the window's total stays within the limit.
+   */
+  hit(key: string, cost?: number): Promise<WindowCount>;
   /** The key's window without counting; undefined when it has none. */
   peek(key: string): Promise<WindowCount | undefined>;
 }
@@ -73,8 +76,8 @@ function toCount(res: RateLimiterRes, allowed: boolean): WindowCount {
 /** A CountedLimit over one rate-limiter-flexible limiter (with its insurance, for Redis). */
 function countedLimit(limiter: RateLimiterAbstract): CountedLimit {
   return {
-    hit: (key) =>
-      limiter.consume(key).then(
+    hit: (key, cost = 1) =>
+      limiter.consume(key, cost).then(
         (res) => toCount(res, true),
         (answer: unknown) => {
           if (answer instanceof RateLimiterRes) return toCount(answer, false);

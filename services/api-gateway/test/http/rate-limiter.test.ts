@@ -69,7 +69,21 @@ describe.each(STORES)('the rate limiter counting in %s', (store) => {
         globalPerSecond: 0,
         routeLimit: 1000,
         routeWindowSeconds: 60,
-        buckets: { reactions: { limit: 2, windowSeconds: 60 } },
+        buckets: { reactions: { limit: 2, windowSeconds: 60 }, webhook: { limit: 3, windowSeconds: 60 } },
+        workPerSecond: 0,
+      },
+      auth.identify,
+      counters,
+    );
+    // A work budget of 30 units, in a window long enough that no test sees it roll.
+    const costly = new RateLimiter(
+      {
+        globalPerSecond: 0,
+        routeLimit: 1000,
+        routeWindowSeconds: 60,
+        workPerSecond: 30,
+        workWindowSeconds: 60,
+        costs: { invoke: 10 },
       },
       auth.identify,
       counters,
@@ -81,6 +95,26 @@ describe.each(STORES)('the rate limiter counting in %s', (store) => {
         sendJson(res, 200, {}),
       );
     }
+    app.get(
+      '/hook/:webhook_id/:webhook_token',
+      shared.forRoute('GET /hook/:webhook_id/:webhook_token', undefined, {
+        bucket: 'webhook',
+        partitionBy: 'webhook_token',
+      }),
+      (_req, res) => sendJson(res, 200, {}),
+    );
+    app.get(
+      '/callback/:interaction_id/:interaction_token',
+      shared.forRoute('GET /callback/:interaction_id/:interaction_token', undefined, {
+        bucket: 'webhook',
+        partitionBy: 'interaction_token',
+      }),
+      (_req, res) => sendJson(res, 200, {}),
+    );
+    app.get('/invoke', costly.forRoute('GET /invoke', 'token', { cost: 'invoke' }), (_req, res) =>
+      sendJson(res, 200, {}),
+    );
+    app.get('/read', costly.forRoute('GET /read', 'token'), (_req, res) => sendJson(res, 200, {}));
     app.get('/alone/:channel_id', shared.forRoute('GET /alone/:channel_id', 'token'), (_req, res) =>
       sendJson(res, 200, {}),
     );
@@ -223,5 +257,46 @@ describe.each(STORES)('the rate limiter counting in %s', (store) => {
     expect(alone.status).toBe(200);
     expect(alone.headers.get('x-ratelimit-limit')).toBe('1000');
     expect(alone.headers.get('x-ratelimit-bucket')).not.toBe(bucket);
+  });
+
+  it('counts a bucket partitioned by a token per token, whatever the address and the route naming it', async () => {
+    const token = randomBytes(12).toString('hex');
+    const get = (path: string, client: string) =>
+      fetch(`${url}${path}`, { headers: { 'X-Forwarded-For': client } });
+    // The callback and the webhook routes of one token, from three addresses: one bucket of 3.
+    expect((await get(`/callback/1/${token}`, '198.51.100.20')).status).toBe(200);
+    expect((await get(`/hook/9/${token}`, '198.51.100.21')).status).toBe(200);
+    const third = await get(`/hook/8/${token}`, '198.51.100.22');
+    expect(third.status).toBe(200);
+    expect(third.headers.get('x-ratelimit-remaining')).toBe('0');
+    const refused = await get(`/hook/9/${token}`, '198.51.100.23');
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('x-ratelimit-limit')).toBe('3');
+    expect(refused.headers.get('x-ratelimit-scope')).toBe('user');
+    expect(await refused.json()).toEqual({
+      message: 'You are being rate limited.',
+      retry_after: expect.any(Number),
+      global: false,
+    });
+    // Another token has its own.
+    expect((await get(`/hook/9/${randomBytes(12).toString('hex')}`, '198.51.100.23')).status).toBe(200);
+  });
+
+  it('spends a costly route’s units of its caller’s work budget, and not another caller’s', async () => {
+    const get = (path: string, authorization: string) =>
+      fetch(`${url}${path}`, { headers: { 'X-Forwarded-For': '198.51.100.30', authorization } });
+    const first = await get('/invoke', 'Bot valid.bot.token');
+    expect(first.status).toBe(200);
+    // The headers count invocations: 30 units at 10 each.
+    expect(first.headers.get('x-ratelimit-limit')).toBe('3');
+    expect(first.headers.get('x-ratelimit-remaining')).toBe('2');
+    expect((await get('/invoke', 'Bot valid.bot.token')).status).toBe(200);
+    expect((await get('/invoke', 'Bot valid.bot.token')).status).toBe(200);
+    const refused = await get('/invoke', 'Bot valid.bot.token');
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    // A route without a cost is not held back by the budget; another caller has its own.
+    expect((await get('/read', 'Bot valid.bot.token')).status).toBe(200);
+    expect((await get('/invoke', 'Bot other.bot.token')).status).toBe(200);
   });
 });

@@ -10,16 +10,23 @@ export interface OrphanBlobSweepOptions {
   blobs: BlobStore;
   attachments: AttachmentStore;
   logger: Logger;
+  /**
+   * Retires the expired ephemeral answers (their token expired): the blob keys of their
+   * files, which the pass deletes before it looks for orphans.
+   */
+  retireExpiredEphemeral?: () => Promise<string[]>;
   /** How old an unnamed blob must be: longer than any upload takes to become a message. */
   orphanAgeMs: number;
   intervalMs: number;
 }
 
 /**
- * Deletes the blobs no attachment names, older than `orphanAgeMs`: what a crash between an
- * upload and its message's commit, or a failed deletion, leaves. A refused message's blobs
- * are deleted by api-gateway at once; this catches the rest. Replicas may sweep side by
- * side: deleting a blob twice is nothing.
+ * Off the request path, at each interval: first retires the expired ephemeral answers and
+ * deletes their files (an ephemeral answer's file lives as long as its token), then deletes
+ * the blobs no attachment names, older than `orphanAgeMs`: what a crash between an upload
+ * and its message's commit, or a failed deletion, leaves. A refused message's blobs are
+ * deleted by api-gateway at once, a deleted message's by its store after commit; this
+ * catches the rest. Replicas may sweep side by side: deleting a blob twice is nothing.
  */
 export class OrphanBlobSweep {
   private timer: NodeJS.Timeout | undefined;
@@ -30,8 +37,16 @@ export class OrphanBlobSweep {
   /** One pass: the number of blobs deleted. */
   async sweepOnce(now = new Date()): Promise<number> {
     const { blobs, attachments, orphanAgeMs } = this.options;
-    const old = await blobs.listOlderThan(UPLOADS_PREFIX, new Date(now.getTime() - orphanAgeMs));
     let deleted = 0;
+    for (;;) {
+      const expired = (await this.options.retireExpiredEphemeral?.()) ?? [];
+      for (const key of expired) {
+        await blobs.delete(key);
+        deleted += 1;
+      }
+      if (expired.length === 0) break;
+    }
+    const old = await blobs.listOlderThan(UPLOADS_PREFIX, new Date(now.getTime() - orphanAgeMs));
     for (let start = 0; start < old.length; start += 500) {
       const keys = old.slice(start, start + 500).map((entry) => entry.key);
       const named = await attachments.referenced(keys);
@@ -49,7 +64,8 @@ export class OrphanBlobSweep {
       if (this.running) return;
       this.running = this.sweepOnce()
         .then((deleted) => {
-          if (deleted > 0) this.options.logger.info({ deleted }, 'orphan blobs deleted');
+          if (deleted > 0)
+            this.options.logger.info({ deleted }, 'blobs deleted (expired ephemeral answers, orphans)');
           return deleted;
         })
         .catch((error: unknown) => {

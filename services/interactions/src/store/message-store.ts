@@ -203,6 +203,36 @@ export class MessageStore {
   }
 }
 
+/** How many expired ephemeral answers one pass of the sweep retires at most. */
+const EPHEMERAL_BATCH = 500;
+
+/**
+ * Retires the ephemeral answers whose interaction token has expired (15 minutes, or the
+ * admin API's expire): no route reaches them any more (the token was their only way in,
+ * and Discord's clients drop ephemeral messages on reload), so they are marked deleted and
+ * their attachment rows removed, freeing their bytes from the application's storage. No
+ * event: an ephemeral message vanishing is not announced on Discord either. Returns the
+ * blob keys to delete (after commit). Replicas may sweep side by side (SKIP LOCKED).
+ */
+export async function retireExpiredEphemeral(pool: Pool): Promise<string[]> {
+  return withTransaction(pool, async (db) => {
+    const { rows } = await db.query<{ id: string }>(
+      `WITH expired AS (
+         SELECT m.id FROM message m JOIN interaction i ON i.id = m.interaction_id
+          WHERE m.ephemeral_user_id IS NOT NULL AND m.deleted_at IS NULL AND i.expires_at <= now()
+          LIMIT ${EPHEMERAL_BATCH} FOR UPDATE OF m SKIP LOCKED)
+       UPDATE message SET deleted_at = now() FROM expired WHERE message.id = expired.id
+       RETURNING message.id::text`,
+    );
+    if (rows.length === 0) return [];
+    const { rows: files } = await db.query<{ blob_key: string }>(
+      'DELETE FROM attachment WHERE message_id = ANY($1::bigint[]) RETURNING blob_key',
+      [rows.map((row) => row.id)],
+    );
+    return files.map((file) => file.blob_key);
+  });
+}
+
 /**
  * The messages an interaction's token reaches ($2 its id, $3 its component's message): its
  * own, and for a component interaction (or a modal opened from one) the message whose

@@ -16,3 +16,21 @@ export class UnknownMessageError extends UnknownResourceError {
     super(10008, 'Unknown Message');
   }
 }
+
+/**
+ * 413 / 40005: the write would take the application past its storage quota
+ * (APPLICATION_STORAGE_QUOTA_BYTES). Discord has no such quota; its code for a request
+ * too large is the nearest, and clients already treat it as "this will not fit" rather
+ * than as something to retry. The message names the quota, so an operator reading it
+ * knows which setting to raise.
+ */
+export class StorageQuotaExceededError extends DiscordError {
+  constructor(quotaBytes: number) {
+    super(
+      413,
+      40005,
+      `Request entity too large: the application's storage quota of ${quotaBytes} bytes is used up ` +
+        '(delete messages or files to free it)',
+    );
+  }
+}
