@@ -530,7 +530,7 @@ async function openGuild(guild: any, channelId?: string): Promise<void> {
   // Another server or viewer was picked while this one's channels loaded.
   if (state.guild !== guild || state.viewer !== viewer) return;
   state.channels = channels;
-  void renderMembers();
+  renderMembers().catch(showAlert);
   const text = state.channels.filter((c) => [0, 5, 10, 11, 12].includes(Number(c.type)));
   renderChannels(text);
   const channel = text.find((c) => c.id === channelId) ?? text[0];
