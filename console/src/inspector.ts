@@ -74,6 +74,12 @@ export class Inspector {
   private readonly appSelect = h('select', { id: 'inspector-app' });
   private readonly tabs: Record<View, HTMLButtonElement>;
   private readonly body = h('div', { class: 'inspector-body' });
+  private readonly appRow = h(
+    'div',
+    { class: 'inspector-app' },
+    h('label', { for: 'inspector-app' }, 'Application'),
+    this.appSelect,
+  );
   private readonly extra: HTMLElement;
   private view: View | 'extra' = 'interactions';
   private applicationId = '';
@@ -115,12 +121,7 @@ export class Inspector {
         this.tabs.interactions,
         this.tabs.requests,
       ),
-      h(
-        'div',
-        { class: 'inspector-app' },
-        h('label', { for: 'inspector-app' }, 'Application'),
-        this.appSelect,
-      ),
+      this.appRow,
       this.body,
     );
     this.show('extra');
@@ -142,6 +143,7 @@ export class Inspector {
     for (const [name, button] of Object.entries(this.tabs as Record<string, HTMLButtonElement>))
       button.setAttribute('aria-pressed', String(name === view));
     this.lastText = '';
+    this.appRow.hidden = view === 'extra';
     if (view === 'extra') {
       replaceChildren(this.body, this.extra);
       this.stop();

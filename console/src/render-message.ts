@@ -100,7 +100,7 @@ export function renderMessage(message: any, ctx: RenderContext): HTMLElement {
     inspectButton = h(
       'button',
       { type: 'button', class: 'inspect-button', 'aria-label': 'Inspect interaction' },
-      'ⓘ',
+      'Inspect',
     );
     inspectButton.addEventListener('click', () => ctx.onInspect(message));
   }
