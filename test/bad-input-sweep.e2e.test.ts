@@ -327,6 +327,8 @@ const ADMIN_ROUTES: Array<[Method, string]> = [
   ['get', '/applications/:application_id/interactions'],
   ['get', '/applications/:application_id/interactions/:interaction_id'],
   ['post', '/applications/:application_id/interactions/:interaction_id/expire'],
+  ['get', '/guilds/:guild_id'],
+  ['get', '/guilds/:guild_id/members'],
 ];
 
 /**

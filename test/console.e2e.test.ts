@@ -5,13 +5,23 @@ import { join } from 'node:path';
 import {
   Client,
   Events,
+  Routes,
   GatewayIntentBits,
   MessageFlags,
   type Interaction,
   type TextChannel,
 } from 'discord.js';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { createDemoWorld, createUser, startTestStack, type DemoWorld, type TestStack } from './support';
+import { InteractionsEndpoint } from './helpers/interactions-endpoint';
+import {
+  createApplication,
+  createDemoWorld,
+  createUser,
+  installApplication,
+  startTestStack,
+  type DemoWorld,
+  type TestStack,
+} from './support';
 
 /**
  * The web console in a real browser (Debian's Chromium driven by playwright-core) against
@@ -23,6 +33,7 @@ import { createDemoWorld, createUser, startTestStack, type DemoWorld, type TestS
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARTIFACTS = join(__dirname, '..', '.data', 'artifacts', 'console');
 const HOSTILE_HTML = '<img src=x onerror="window.__pwned=1;alert(1)"><script>alert(2)</script>';
+const HOSTILE_ROLE = '<img src=x onerror=alert(10)>';
 
 let stack: TestStack;
 let world: DemoWorld;
@@ -39,6 +50,8 @@ const dialogs: string[] = [];
 const scriptErrors: string[] = [];
 /** The page's console errors (a refused request…), shown when a test fails. */
 const consoleErrors: string[] = [];
+/** The page's requests answered 4xx/5xx, `status METHOD path`: each must be one a test provoked. */
+const failedRequests: string[] = [];
 /** What the bot failed to answer (shown when a step waits in vain). */
 const botErrors: string[] = [];
 
@@ -83,6 +96,15 @@ beforeAll(async () => {
   page.on('pageerror', (error) => scriptErrors.push(error.message));
   page.on('console', (message) => {
     if (message.type() === 'error') consoleErrors.push(message.text());
+  });
+  page.on('response', (response) => {
+    if (response.status() < 400) return;
+    const line = `${response.status()} ${response.request().method()} ${new URL(response.url()).pathname}`;
+    failedRequests.push(line);
+    void response.text().then(
+      (body) => consoleErrors.push(`${line}: ${body.slice(0, 300)}`),
+      () => consoleErrors.push(line),
+    );
   });
 });
 
@@ -162,6 +184,16 @@ async function startBot(stack: TestStack, world: DemoWorld): Promise<Client> {
         content: `Thanks for: ${interaction.fields.getTextInputValue('thoughts')}`,
         flags: MessageFlags.Ephemeral,
       });
+    } else if (interaction.isChatInputCommand() && interaction.commandName === 'broken') {
+      // A callback ACS refuses (an embed title over 256 characters), then no answer at all.
+      await client.rest
+        .post(Routes.interactionCallback(interaction.id, interaction.token), {
+          body: { type: 4, data: { embeds: [{ title: 'x'.repeat(300) }] } },
+        })
+        .then(
+          () => botErrors.push('the over-long embed title was accepted'),
+          () => undefined,
+        );
     } else if (interaction.isChatInputCommand() && interaction.commandName === 'slow') {
       await interaction.deferReply();
       await new Promise<void>((resolve) => (releaseSlow = resolve));
@@ -203,6 +235,7 @@ async function startBot(stack: TestStack, world: DemoWorld): Promise<Client> {
     { name: 'feedback', description: 'Tell us' },
     { name: 'layout', description: 'A Components V2 layout' },
     { name: 'slow', description: 'Defers, then answers' },
+    { name: 'broken', description: 'Answers what ACS refuses' },
     { type: 3, name: 'Quote' },
     { type: 2, name: 'Wave' },
   ]);
@@ -378,9 +411,13 @@ it('logs in from the fragment, acts as a viewer and drives the bot', async () =>
     1,
   );
   expect(await container.locator('hr').count()).toBe(1);
-  expect(await container.evaluate((el) => (globalThis as any).getComputedStyle(el).borderLeftColor)).toBe(
-    'rgb(88, 101, 242)',
-  );
+  // Read from the article as it is now (a MESSAGE_UPDATE may replace it in between).
+  await page.waitForFunction(() => {
+    const dom = globalThis as any;
+    return [...dom.document.querySelectorAll('[role="group"][aria-label="Container"]')].some(
+      (el: unknown) => dom.getComputedStyle(el).borderLeftColor === 'rgb(88, 101, 242)',
+    );
+  });
   await shot('components-v2');
   expect(await accessibilityProblems()).toEqual([]);
 
@@ -394,6 +431,48 @@ it('logs in from the fragment, acts as a viewer and drives the bot', async () =>
   releaseSlow();
   await page.locator(`article[data-message-id="${slowId}"]`).filter({ hasText: 'Done thinking' }).waitFor();
   expect(await page.getByRole('article').filter({ hasText: 'is thinking' }).count()).toBe(0);
+
+  // The inspector: the interaction behind a message, as the server recorded it.
+  await page
+    .locator(`article[data-message-id="${id}"]`)
+    .getByRole('button', { name: 'Inspect interaction' })
+    .click();
+  const inspector = page.getByRole('complementary', { name: 'Inspector' });
+  const detail = inspector.getByRole('region', { name: 'Interaction /roll' });
+  await detail.waitFor();
+  await detail.getByText('answered', { exact: true }).waitFor();
+  await detail.getByText('gateway (INTERACTION_CREATE to the bot)').waitFor();
+  await detail.getByText('Payload the app received').click();
+  expect(await detail.locator('details.json pre').first().textContent()).toContain('"name": "roll"');
+  await shot('inspector-interaction');
+
+  // A refused callback, then silence: the console and the inspector give the server's reason.
+  await pickCommand('broken');
+  await page.getByRole('button', { name: 'Send' }).click();
+  await page.getByRole('alert').filter({ hasText: 'its callback was refused' }).waitFor();
+  await inspector.getByRole('button', { name: '← All interactions' }).click();
+  // The timeline refreshes by itself: the failed /broken is listed, newest first.
+  await inspector
+    .getByRole('list', { name: 'Interactions' })
+    .getByRole('button', { name: /^\/broken/ })
+    .click();
+  const failed = inspector.getByRole('region', { name: 'Interaction /broken' });
+  await failed.waitFor();
+  const reason = await failed.locator('.failure-reason').textContent();
+  expect(reason).toMatch(/did not answer within 3 s; its callback was refused: 400 50035/);
+  expect(reason).toContain('embeds.0.title');
+  await failed.getByText('Refused callbacks').waitFor();
+  await shot('inspector-failure');
+
+  // The request log: the bot's REST calls, by route template.
+  await inspector.getByRole('button', { name: 'Requests' }).click();
+  await inspector
+    .getByRole('list', { name: 'Requests' })
+    .getByText('PUT /applications/{application_id}/guilds/{guild_id}/commands')
+    .waitFor();
+  await shot('inspector-requests');
+  expect(await accessibilityProblems()).toEqual([]);
+  await inspector.getByRole('button', { name: 'Members' }).click();
 
   // The channel list is the viewer's: demo-owner sees the owners' channel.
   await page
@@ -409,6 +488,9 @@ it('logs in from the fragment, acts as a viewer and drives the bot', async () =>
   await channels.getByRole('button', { name: `# ${world.channel.name}` }).waitFor();
   expect(await channels.getByRole('button', { name: `# ${secret.name}` }).count()).toBe(0);
   await shot('other-viewer');
+  // The page's only refused request is the one this test provoked: the too-short modal
+  // answer, which ACS refuses with 400 / 50035 (Chromium logs it as a failed resource).
+  expect(failedRequests).toEqual(['400 POST /api/v10/interactions']);
 });
 
 it('renders hostile bot content as text: no dialog, no script error, no javascript: link', async () => {
@@ -459,6 +541,224 @@ it('renders hostile bot content as text: no dialog, no script error, no javascri
   expect(botErrors).toEqual([]);
 });
 
+it('builds a world from the UI: a user, a server, a channel, a role given, an app installed', async () => {
+  const actingAs = page.getByRole('combobox', { name: 'Acting as' });
+  await actingAs.selectOption({ label: world.user.username });
+  await page.getByRole('heading', { name: `# ${world.channel.name}` }).waitFor();
+
+  // A user: the API's refusal shows in the dialog, then a good name joins "Acting as".
+  await page.getByRole('button', { name: 'New user' }).click();
+  const newUser = page.getByRole('dialog', { name: 'New user' });
+  await newUser.getByLabel('Username').fill('x');
+  await newUser.getByRole('button', { name: 'Create' }).click();
+  await newUser.getByRole('alert').filter({ hasText: '50035' }).waitFor();
+  await newUser.getByLabel('Username').fill('carol');
+  await newUser.getByRole('button', { name: 'Create' }).click();
+  await newUser.waitFor({ state: 'detached' });
+  expect(await actingAs.locator('option').filter({ hasText: 'carol' }).count()).toBe(1);
+
+  // A server owned by the viewer, and a channel in it.
+  await page.getByRole('button', { name: 'New server' }).click();
+  const newServer = page.getByRole('dialog', { name: 'New server' });
+  await newServer.getByLabel('Server name').fill('Workshop');
+  await newServer.getByRole('button', { name: 'Create' }).click();
+  await page.getByRole('navigation', { name: 'Servers' }).getByRole('button', { name: 'Workshop' }).waitFor();
+  await page
+    .getByRole('navigation', { name: 'Channels' })
+    .getByRole('heading', { name: 'Workshop' })
+    .waitFor();
+  await page.getByRole('button', { name: 'New channel' }).click();
+  const newChannel = page.getByRole('dialog', { name: 'New channel' });
+  await newChannel.getByLabel('Channel name').fill('lab');
+  await newChannel.getByRole('button', { name: 'Create' }).click();
+  await page.getByRole('heading', { name: '# lab' }).waitFor();
+  const labComposer = page.getByRole('textbox', { name: 'Message #lab' });
+  await labComposer.waitFor();
+
+  // A message with files from the composer: an HTML file is a download, never rendered.
+  await page.getByLabel('Attach files').setInputFiles([
+    { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('plain notes') },
+    { name: 'report.html', mimeType: 'text/html', buffer: Buffer.from('<script>alert(11)</script>') },
+  ]);
+  await labComposer.fill('see the files');
+  await labComposer.press('Enter');
+  const withFiles = page.getByRole('article').filter({ hasText: 'see the files' });
+  await withFiles.waitFor();
+  expect(await withFiles.getByRole('link', { name: 'notes.txt' }).getAttribute('download')).toBe('notes.txt');
+  expect(await withFiles.getByRole('link', { name: 'report.html' }).getAttribute('download')).toBe(
+    'report.html',
+  );
+  expect(await withFiles.locator('iframe, object, embed, script').count()).toBe(0);
+
+  // A role whose name is markup: created, given, and shown as text.
+  await page.getByRole('button', { name: 'New role' }).click();
+  const newRole = page.getByRole('dialog', { name: 'New role' });
+  await newRole.getByLabel('Role name').fill(HOSTILE_ROLE);
+  await newRole.getByLabel('Send messages').check();
+  await newRole.getByRole('button', { name: 'Create' }).click();
+  await newRole.waitFor({ state: 'detached' });
+  await page.getByRole('button', { name: 'Add member' }).click();
+  const addMember = page.getByRole('dialog', { name: 'Add a member' });
+  await addMember.getByLabel('User').selectOption({ label: 'carol' });
+  await addMember.getByRole('button', { name: 'Add' }).click();
+  await addMember.waitFor({ state: 'detached' });
+  const members = page.getByRole('region', { name: 'Members' });
+  await members.getByRole('button', { name: 'Give role to carol' }).click();
+  const give = page.getByRole('dialog', { name: 'Give a role to carol' });
+  await give.getByLabel('Role').selectOption({ label: HOSTILE_ROLE });
+  await give.getByRole('button', { name: 'Give' }).click();
+  await give.waitFor({ state: 'detached' });
+  const carolRoles = members.getByRole('list', { name: 'Roles of carol' });
+  await carolRoles.getByText(HOSTILE_ROLE, { exact: true }).waitFor();
+  expect(await page.locator('img[src="x"]').count()).toBe(0);
+
+  // The app, installed through its consent step: the scopes and permissions it asks for.
+  await page.getByRole('button', { name: 'Install app' }).click();
+  const install = page.getByRole('dialog', { name: 'Install an app' });
+  await install.getByLabel('Application').selectOption({ label: world.application.name });
+  await install.getByRole('button', { name: 'Continue' }).click();
+  const consent = page.getByRole('dialog', { name: `Authorize ${world.application.name}` });
+  await consent.waitFor();
+  const scopes = consent.getByRole('list', { name: 'Scopes' });
+  expect(await scopes.getByRole('listitem').allTextContents()).toEqual(['bot', 'applications.commands']);
+  expect(await consent.getByLabel('Send messages').isChecked()).toBe(true);
+  await consent.getByLabel('Manage messages').check();
+  await shot('install-consent');
+  expect(await accessibilityProblems()).toEqual([]);
+  await consent.getByRole('button', { name: 'Authorize' }).click();
+  await consent.waitFor({ state: 'detached' });
+  // The bot is a member now, with its managed role (named after the app).
+  await members
+    .getByRole('list', { name: `Roles of ${world.application.name}` })
+    .getByText(world.application.name, { exact: true })
+    .waitFor();
+  await shot('world-built');
+
+  // What the admin API holds now: carol has the role, the bot is in the server with the permissions asked.
+  const guilds = await stack.admin('GET', `/admin/users`);
+  const carol = (guilds.body as { id: string; username: string }[]).find((u) => u.username === 'carol');
+  expect(carol).toBeDefined();
+  const serverId = await page
+    .getByRole('navigation', { name: 'Servers' })
+    .getByRole('button', { name: 'Workshop' })
+    .getAttribute('data-guild-id');
+  const listed = await stack.admin('GET', `/admin/guilds/${serverId}/members`);
+  expect(listed.status).toBe(200);
+  const roles = (await stack.admin('GET', `/admin/guilds/${serverId}`)).body.roles as {
+    id: string;
+    name: string;
+  }[];
+  const role = roles.find((r) => r.name === HOSTILE_ROLE);
+  expect(role).toBeDefined();
+  const carolMember = (listed.body as { user: { id: string }; roles: string[] }[]).find(
+    (m) => m.user.id === carol?.id,
+  );
+  expect(carolMember?.roles).toContain(role?.id);
+  expect(failedRequests.slice(1)).toEqual(['400 POST /admin/users']); // the one-letter username
+  expect(dialogs).toEqual([]);
+  expect(scriptErrors).toEqual([]);
+});
+
+it('drives an HTTP-endpoint bot from the browser; the inspector shows its signed delivery', async () => {
+  const app = await createApplication(stack, { name: 'Endpoint App', owner_id: world.user.id });
+  const endpoint = await new InteractionsEndpoint(app.verify_key).start();
+  try {
+    endpoint.answer = (interaction) =>
+      interaction.type === 3
+        ? { status: 200, body: { type: 7, data: { content: 'Echoed again', components: [] } } }
+        : {
+            status: 200,
+            body: {
+              type: 4,
+              data: {
+                content: `Echo: ${String(interaction.data?.options?.[0]?.value)}`,
+                components: [
+                  { type: 1, components: [{ type: 2, style: 1, custom_id: 'again', label: 'Again' }] },
+                ],
+              },
+            },
+          };
+    const saved = await stack.admin('PATCH', `/admin/applications/${app.id}`, {
+      interactions_endpoint_url: endpoint.url,
+    });
+    expect(saved.status).toBe(200);
+    await installApplication(stack, {
+      applicationId: app.id,
+      userId: world.user.id,
+      guildId: world.guild.id,
+    });
+    const put = await fetch(
+      `${stack.apiUrl}/api/v10/applications/${app.id}/guilds/${world.guild.id}/commands`,
+      {
+        method: 'PUT',
+        headers: { Authorization: `Bot ${app.bot_token}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify([
+          {
+            name: 'echo',
+            description: 'Says it back',
+            options: [{ type: 3, name: 'text', description: 'What to say', required: true }],
+          },
+        ]),
+      },
+    );
+    expect(put.status).toBe(200);
+
+    await page
+      .getByRole('navigation', { name: 'Servers' })
+      .getByRole('button', { name: world.guild.name })
+      .click();
+    await page.getByRole('heading', { name: `# ${world.channel.name}` }).waitFor();
+    await pickCommand('echo');
+    await page.getByRole('textbox', { name: 'text', exact: true }).fill('hello over HTTP');
+    await page.getByRole('button', { name: 'Send' }).click();
+    const echo = page.getByRole('article').filter({ hasText: 'Echo: hello over HTTP' });
+    await echo.waitFor();
+    const echoId = await echo.getAttribute('data-message-id');
+    await echo.getByRole('button', { name: 'Again' }).click();
+    await page.locator(`article[data-message-id="${echoId}"]`).filter({ hasText: 'Echoed again' }).waitFor();
+    expect(endpoint.received.map((i) => i.type)).toEqual([2, 3]);
+
+    await page
+      .locator(`article[data-message-id="${echoId}"]`)
+      .getByRole('button', { name: 'Inspect interaction' })
+      .click();
+    const inspector = page.getByRole('complementary', { name: 'Inspector' });
+    expect(await inspector.getByLabel('Application').locator('option:checked').textContent()).toBe(
+      'Endpoint App',
+    );
+    const detail = inspector.getByRole('region', { name: 'Interaction /echo' });
+    await detail.waitFor();
+    await detail.getByText(`HTTP endpoint ${endpoint.url} → 200`).waitFor();
+    await detail.getByText('X-Signature-Ed25519, X-Signature-Timestamp').waitFor();
+    await shot('inspector-endpoint');
+    await inspector.getByRole('button', { name: 'Members' }).click();
+  } finally {
+    await endpoint.stop();
+  }
+});
+
+it('reads a guild and its members through the admin API (the members panel), refusing bad input', async () => {
+  const guild = await stack.admin('GET', `/admin/guilds/${world.guild.id}`);
+  expect(guild.status).toBe(200);
+  expect(guild.body.roles.map((r: { id: string }) => r.id)).toContain(world.guild.id);
+  const page1 = await stack.admin('GET', `/admin/guilds/${world.guild.id}/members?limit=1`);
+  expect(page1.status).toBe(200);
+  expect(page1.body).toHaveLength(1);
+  const rest = await stack.admin(
+    'GET',
+    `/admin/guilds/${world.guild.id}/members?after=${page1.body[0].user.id}`,
+  );
+  expect(rest.body.map((m: { user: { id: string } }) => m.user.id)).toContain(bob.id);
+  for (const query of ['limit=0', 'limit=1001', 'limit=x', 'after=abc', 'after=1%00']) {
+    const refused = await stack.admin('GET', `/admin/guilds/${world.guild.id}/members?${query}`);
+    expect(refused.status).toBe(400);
+    expect(refused.body.code).toBe(50035);
+  }
+  expect((await stack.admin('GET', '/admin/guilds/1')).body.code).toBe(10004);
+  expect((await stack.admin('GET', '/admin/guilds/1/members')).body.code).toBe(10004);
+  expect((await fetch(`${stack.apiUrl}/admin/guilds/${world.guild.id}/members`)).status).toBe(401);
+});
+
 it('pages a long channel back with "Load older messages"', async () => {
   const created = await stack.admin('POST', `/admin/guilds/${world.guild.id}/channels`, {
     name: 'busy',
@@ -492,4 +792,35 @@ it('pages a long channel back with "Load older messages"', async () => {
   await page.getByRole('article').filter({ hasText: 'busy message 1.' }).waitFor();
   expect(await page.getByRole('article').count()).toBe(120);
   expect(await page.getByRole('button', { name: 'Load older messages' }).count()).toBe(0);
+});
+
+it('launches an app\'s activity from its entry point ("Launch")', async () => {
+  // An EMBEDDED app has its PRIMARY_ENTRY_POINT command (`Launch`, handler 2: Discord launches).
+  const patched = await stack.admin('PATCH', `/admin/applications/${world.application.id}`, {
+    flags: 1 << 17,
+  });
+  expect(patched.status).toBe(200);
+  // The command index is read again when a channel is opened.
+  await page
+    .getByRole('navigation', { name: 'Channels' })
+    .getByRole('button', { name: `# ${world.channel.name}` })
+    .click();
+  await page
+    .getByRole('group', { name: 'Activities' })
+    .getByRole('button', { name: `Launch ${world.application.name}` })
+    .click();
+  await page
+    .getByRole('status')
+    .filter({ hasText: `${world.application.name}'s activity was launched.` })
+    .waitFor();
+  const launched = page.getByRole('article').filter({ hasText: /used \/Launch/ });
+  await launched.waitFor();
+  await launched.getByRole('button', { name: 'Inspect interaction' }).click();
+  const detail = page
+    .getByRole('complementary', { name: 'Inspector' })
+    .getByRole('region', { name: 'Interaction /Launch' });
+  await detail.getByText('activity (launched by Discord, not sent to the app)').waitFor();
+  await shot('launch');
+  expect(await accessibilityProblems()).toEqual([]);
+  expect(scriptErrors).toEqual([]);
 });

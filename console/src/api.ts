@@ -39,13 +39,15 @@ export async function call<T = any>(
   authorization: string,
   body?: unknown,
 ): Promise<Answer<T>> {
+  // A FormData (a message with files) goes as multipart/form-data, the browser naming its boundary.
+  const form = body instanceof FormData;
   const response = await fetch(path, {
     method,
     headers: {
       Authorization: authorization,
-      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+      ...(body === undefined || form ? {} : { 'Content-Type': 'application/json' }),
     },
-    body: body === undefined ? undefined : JSON.stringify(body),
+    body: body === undefined ? undefined : form ? body : JSON.stringify(body),
     credentials: 'omit',
     cache: 'no-store',
     referrerPolicy: 'no-referrer',
@@ -70,6 +72,20 @@ export async function expectOk<T = any>(
   const answer = await call<T>(method, path, authorization, body);
   if (answer.status < 200 || answer.status > 299) throw new ApiError(answer.status, answer.body);
   return answer.body;
+}
+
+/**
+ * A message body with files, as the chat client uploads them: `payload_json` (the JSON
+ * body, its `attachments` naming each file by index) and `files[n]`.
+ */
+export function messageForm(payload: Record<string, unknown>, files: readonly File[]): FormData {
+  const form = new FormData();
+  form.append(
+    'payload_json',
+    JSON.stringify({ ...payload, attachments: files.map((file, id) => ({ id, filename: file.name })) }),
+  );
+  files.forEach((file, index) => form.append(`files[${index}]`, file, file.name));
+  return form;
 }
 
 const TOKEN_KEY = 'acs-console-admin-token';

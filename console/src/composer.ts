@@ -43,7 +43,8 @@ export interface ComposerDeps {
   users: () => { id: string; name: string; bot: boolean }[];
   channels: () => any[];
   loadCommands: () => Promise<ListedCommand[]>;
-  sendMessage: (content: string) => Promise<void>;
+  /** Sends a plain message with the files attached (none: a text message). */
+  sendMessage: (content: string, files: File[]) => Promise<void>;
   invoke: (command: ListedCommand, data: Record<string, unknown>) => void;
   autocomplete: (
     command: ListedCommand,
@@ -71,6 +72,7 @@ export class CommandComposer {
   private readonly input: HTMLInputElement;
   private readonly listbox: HTMLElement;
   private readonly form: HTMLElement;
+  private readonly files: HTMLInputElement;
   private shown: ListedCommand[] = [];
   private active = -1;
 
@@ -93,7 +95,19 @@ export class CommandComposer {
       hidden: true,
     });
     this.form = h('div', { class: 'command-form', hidden: true });
-    this.element = h('div', { class: 'composer' }, this.listbox, this.form, this.input);
+    this.files = h('input', {
+      type: 'file',
+      multiple: true,
+      class: 'composer-files',
+      'aria-label': 'Attach files',
+    });
+    this.element = h(
+      'div',
+      { class: 'composer' },
+      this.listbox,
+      this.form,
+      h('div', { class: 'composer-row' }, this.files, this.input),
+    );
     this.input.addEventListener('input', () => void this.onInput());
     this.input.addEventListener('keydown', (event) => this.onKey(event));
   }
@@ -170,9 +184,11 @@ export class CommandComposer {
       return;
     }
     const content = this.input.value.trim();
-    if (content === '' || content.startsWith('/')) return;
+    const files = [...(this.files.files ?? [])];
+    if ((content === '' && files.length === 0) || content.startsWith('/')) return;
     this.input.value = '';
-    void this.deps.sendMessage(content);
+    this.files.value = '';
+    void this.deps.sendMessage(content, files);
   }
 
   /** Shows the command's options as a form; "Send" invokes it. */

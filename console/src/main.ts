@@ -5,6 +5,7 @@ import {
   describeError,
   expectOk,
   forgetAdminToken,
+  messageForm,
   newNonce,
   storeAdminToken,
   takeCapability,
@@ -14,6 +15,9 @@ import { ViewerSession, type Dispatch } from './gateway';
 import { CommandComposer, type ListedCommand } from './composer';
 import { openModal } from './modal';
 import { renderMessage, authorName, type RenderContext } from './render-message';
+import { Inspector } from './inspector';
+import { formDialog } from './form-dialog';
+import { PERMISSION_CHOICES, permissionBits } from './permission-names';
 
 /*
  * The console: the world from one viewer's side. The admin token (the capability the
@@ -64,7 +68,7 @@ const ui = {
   viewerSelect: h('select', { id: 'acting-as', class: 'viewer-select' }),
   guildList: h('nav', { class: 'guilds', 'aria-label': 'Servers' }),
   channelList: h('nav', { class: 'channels', 'aria-label': 'Channels' }),
-  memberList: h('aside', { class: 'members', 'aria-label': 'Members' }),
+  memberList: h('section', { class: 'members', 'aria-label': 'Members' }),
   channelTitle: h('h2', { class: 'channel-title' }, 'No channel'),
   messages: h('div', { class: 'message-list', role: 'log', 'aria-live': 'polite', 'aria-label': 'Messages' }),
   status: h('div', { class: 'status', role: 'status', 'aria-live': 'polite' }),
@@ -73,6 +77,16 @@ const ui = {
 };
 
 let composer: CommandComposer | undefined;
+
+/** The server's account of the chosen application, beside the channel (with the members panel). */
+const inspector = new Inspector(
+  {
+    admin: () => state.admin,
+    applications: () => state.users.filter((u) => u.bot).map((u) => ({ id: u.id, name: u.name })),
+    userName: (id) => state.users.find((u) => u.id === id)?.name,
+  },
+  { label: 'Members', element: ui.memberList },
+);
 
 function boot(): void {
   const token = takeCapability();
@@ -117,14 +131,24 @@ async function start(): Promise<void> {
     showLogin(describeError(answer.status, answer.body));
     return;
   }
-  state.users = (answer.body as any[]).map((u) => ({
-    id: String(u.id),
-    name: authorName(u),
-    bot: Boolean(u.bot),
-  }));
+  state.users = usersOf(answer.body);
   layout();
   const people = state.users.filter((u) => !u.bot);
   if (people[0]) await actAs(people[0].id);
+}
+
+function usersOf(list: any[]): User[] {
+  return list.map((u) => ({ id: String(u.id), name: authorName(u), bot: Boolean(u.bot) }));
+}
+
+/** Reads the users again when `id` is none of them (an app created since the console opened). */
+async function knowUser(id: string): Promise<void> {
+  if (!id || state.users.some((u) => u.id === id)) return;
+  const answer = await call('GET', '/admin/users', `Admin ${state.admin}`);
+  if (answer.status !== 200 || !Array.isArray(answer.body)) return;
+  state.users = usersOf(answer.body);
+  refreshViewerOptions();
+  inspector.refreshApplications();
 }
 
 function layout(): void {
@@ -137,7 +161,9 @@ function layout(): void {
     showLogin();
   });
   const newUser = h('button', { type: 'button', class: 'button secondary' }, 'New user');
-  newUser.addEventListener('click', () => void createUser());
+  newUser.addEventListener('click', () => createUser());
+  const newServer = h('button', { type: 'button', class: 'button secondary' }, 'New server');
+  newServer.addEventListener('click', () => createGuild());
   refreshViewerOptions();
   ui.viewerSelect.addEventListener('change', () => void actAs(ui.viewerSelect.value));
   replaceChildren(
@@ -149,6 +175,7 @@ function layout(): void {
       h('label', { for: 'acting-as' }, 'Acting as'),
       ui.viewerSelect,
       newUser,
+      newServer,
       signOut,
     ),
     h(
@@ -157,9 +184,10 @@ function layout(): void {
       ui.guildList,
       ui.channelList,
       h('main', { class: 'channel' }, ui.channelTitle, ui.alert, ui.messages, ui.status, ui.composerHolder),
-      ui.memberList,
+      inspector.element,
     ),
   );
+  inspector.refreshApplications();
 }
 
 function refreshViewerOptions(): void {
@@ -171,17 +199,210 @@ function refreshViewerOptions(): void {
   );
 }
 
-async function createUser(): Promise<void> {
-  const username = window.prompt('Username of the new user (2-32 characters)');
-  if (!username) return;
-  try {
-    const user = await expectOk('POST', '/admin/users', `Admin ${state.admin}`, { username });
-    state.users.push({ id: String(user.id), name: authorName(user), bot: false });
-    refreshViewerOptions();
-    await actAs(String(user.id));
-  } catch (error) {
-    showAlert(error);
-  }
+/** "New user": a dialog, then `POST /admin/users`; the user joins the "Acting as" list. */
+function createUser(): void {
+  formDialog({
+    title: 'New user',
+    fields: [{ kind: 'text', name: 'username', label: 'Username', maxlength: 32, required: true }],
+    submitLabel: 'Create',
+    submit: async ({ username }) => {
+      const user = await expectOk('POST', '/admin/users', `Admin ${state.admin}`, { username });
+      state.users.push({ id: String(user.id), name: authorName(user), bot: false });
+      refreshViewerOptions();
+      replaceChildren(ui.status, `Created the user ${authorName(user)}.`);
+      return undefined;
+    },
+  });
+}
+
+/** "New server": a guild owned by the viewer (`POST /admin/guilds`), then opened. */
+function createGuild(): void {
+  const viewer = state.viewer;
+  if (!viewer) return;
+  formDialog({
+    title: 'New server',
+    intro: h('p', null, `Owned by ${viewer.user.name}.`),
+    fields: [{ kind: 'text', name: 'name', label: 'Server name', maxlength: 100, required: true }],
+    submitLabel: 'Create',
+    submit: async ({ name }) => {
+      const guild = await expectOk('POST', '/admin/guilds', `Admin ${state.admin}`, {
+        name,
+        owner_id: viewer.user.id,
+      });
+      // The viewer's server list is READY's (a chat-client session may not read
+      // `/users/@me/guilds`, which wants the `guilds` scope): the new server joins it.
+      if (state.viewer !== viewer) return undefined;
+      state.guilds = [...state.guilds, { id: String(guild.id), name: String(guild.name), owner: true }];
+      renderGuilds();
+      await openGuild(state.guilds[state.guilds.length - 1]);
+      return undefined;
+    },
+  });
+}
+
+/** "New channel": a text channel in the open server, then opened. */
+function createChannel(): void {
+  const guild = state.guild;
+  if (!guild) return;
+  formDialog({
+    title: 'New channel',
+    intro: h('p', null, `In ${String(guild.name)}.`),
+    fields: [{ kind: 'text', name: 'name', label: 'Channel name', maxlength: 100, required: true }],
+    submitLabel: 'Create',
+    submit: async ({ name }) => {
+      const channel = await expectOk('POST', `/admin/guilds/${guild.id}/channels`, `Admin ${state.admin}`, {
+        name,
+        type: 0,
+      });
+      await openGuild(guild, String(channel.id));
+      return undefined;
+    },
+  });
+}
+
+/** "New role": a role of the open server with the chosen permissions. */
+function createRole(): void {
+  const guild = state.guild;
+  if (!guild) return;
+  formDialog({
+    title: 'New role',
+    intro: h('p', null, `In ${String(guild.name)}.`),
+    fields: [
+      { kind: 'text', name: 'name', label: 'Role name', maxlength: 100, required: true },
+      ...PERMISSION_CHOICES.map((p) => ({ kind: 'checkbox' as const, name: p.name, label: p.label })),
+    ],
+    submitLabel: 'Create',
+    submit: async (values) => {
+      await expectOk('POST', `/admin/guilds/${guild.id}/roles`, `Admin ${state.admin}`, {
+        name: values.name,
+        permissions: permissionBits(values),
+      });
+      await renderMembers();
+      return undefined;
+    },
+  });
+}
+
+/** "Add member": a user who is not in the open server joins it. */
+function addMember(): void {
+  const guild = state.guild;
+  if (!guild) return;
+  const inGuild = new Set(members.map((m) => String(m.user?.id)));
+  const options = state.users
+    .filter((u) => !u.bot && !inGuild.has(u.id))
+    .map((u) => ({ value: u.id, label: u.name }));
+  formDialog({
+    title: 'Add a member',
+    intro: options.length === 0 ? h('p', null, 'Every user is a member already.') : null,
+    fields: [{ kind: 'select', name: 'user', label: 'User', options }],
+    submitLabel: 'Add',
+    submit: async ({ user }) => {
+      if (!user) return 'Choose a user.';
+      await expectOk('PUT', `/admin/guilds/${guild.id}/members/${user}`, `Admin ${state.admin}`, {});
+      await renderMembers();
+      return undefined;
+    },
+  });
+}
+
+/** "Give role": the member keeps their roles and gets one more (`PUT …/members/{user}` with `roles`). */
+function giveRole(member: any): void {
+  const guild = state.guild;
+  if (!guild) return;
+  const held = new Set((member.roles ?? []).map(String));
+  const name = memberName(member);
+  formDialog({
+    title: `Give a role to ${name}`,
+    fields: [
+      {
+        kind: 'select',
+        name: 'role',
+        label: 'Role',
+        options: state.roles
+          .filter((r) => String(r.id) !== String(guild.id) && !held.has(String(r.id)))
+          .map((r) => ({ value: String(r.id), label: String(r.name) })),
+      },
+    ],
+    submitLabel: 'Give',
+    submit: async ({ role }) => {
+      if (!role) return 'No role left to give: create one with "New role".';
+      await expectOk(
+        'PUT',
+        `/admin/guilds/${guild.id}/members/${String(member.user?.id)}`,
+        `Admin ${state.admin}`,
+        {
+          roles: [...held, role],
+        },
+      );
+      state.commands = undefined; // a role may change which commands the viewer may use
+      await renderMembers();
+      return undefined;
+    },
+  });
+}
+
+/**
+ * "Install app": choose the application, then the consent step as the authorize page
+ * shows it — the scopes and the permissions the bot asks for, in this server — and
+ * "Authorize" as the viewer (`POST /admin/oauth2/authorize`; the viewer needs MANAGE_GUILD).
+ */
+function installApp(): void {
+  const guild = state.guild;
+  const viewer = state.viewer;
+  if (!guild || !viewer) return;
+  const apps = state.users.filter((u) => u.bot);
+  formDialog({
+    title: 'Install an app',
+    fields: [
+      {
+        kind: 'select',
+        name: 'app',
+        label: 'Application',
+        options: apps.map((a) => ({ value: a.id, label: a.name })),
+      },
+    ],
+    submitLabel: 'Continue',
+    submit: async ({ app }) => {
+      const chosen = apps.find((a) => a.id === app);
+      if (!chosen) return 'Choose an application.';
+      setTimeout(() => consent(chosen, guild, viewer), 0);
+      return undefined;
+    },
+  });
+}
+
+function consent(app: User, guild: any, viewer: Viewer): void {
+  const scopes = ['bot', 'applications.commands'];
+  formDialog({
+    title: `Authorize ${app.name}`,
+    intro: h(
+      'div',
+      { class: 'consent' },
+      h('p', null, `${viewer.user.name} adds ${app.name} to ${String(guild.name)}. It will be able to:`),
+      h('ul', { 'aria-label': 'Scopes' }, ...scopes.map((scope) => h('li', null, h('code', null, scope)))),
+      h('p', null, 'with these permissions in the server:'),
+    ),
+    fields: PERMISSION_CHOICES.map((p) => ({
+      kind: 'checkbox' as const,
+      name: p.name,
+      label: p.label,
+      checked: p.botDefault,
+    })),
+    submitLabel: 'Authorize',
+    submit: async (values) => {
+      await expectOk('POST', '/admin/oauth2/authorize', `Admin ${state.admin}`, {
+        client_id: app.id,
+        user_id: viewer.user.id,
+        scope: scopes.join(' '),
+        guild_id: guild.id,
+        permissions: permissionBits(values),
+      });
+      state.commands = undefined;
+      await renderMembers();
+      replaceChildren(ui.status, `${app.name} was installed in ${String(guild.name)}.`);
+      return undefined;
+    },
+  });
 }
 
 function showAlert(error: unknown): void {
@@ -284,6 +505,7 @@ function renderGuilds(): void {
           type: 'button',
           class: 'guild',
           'aria-current': state.guild?.id === g.id ? 'true' : null,
+          'data-guild-id': String(g.id),
           title: String(g.name),
         },
         String(g.name ?? '?'),
@@ -299,25 +521,34 @@ async function openGuild(guild: any, channelId?: string): Promise<void> {
   if (!viewer) return;
   state.guild = guild;
   renderGuilds();
+  let channels: any[] = [];
   try {
-    state.channels = await expectOk('GET', `/api/v10/guilds/${guild.id}/channels`, viewer.token);
+    channels = await expectOk('GET', `/api/v10/guilds/${guild.id}/channels`, viewer.token);
   } catch (error) {
-    state.channels = [];
     showAlert(error);
   }
-  // A chat-client session reads no guild object here: roles are named only when READY carries them.
-  state.roles = Array.isArray(guild.roles) ? guild.roles : [];
-  renderMembers();
+  // Another server or viewer was picked while this one's channels loaded.
+  if (state.guild !== guild || state.viewer !== viewer) return;
+  state.channels = channels;
+  renderMembers().catch(showAlert);
   const text = state.channels.filter((c) => [0, 5, 10, 11, 12].includes(Number(c.type)));
   renderChannels(text);
   const channel = text.find((c) => c.id === channelId) ?? text[0];
   if (channel) await openChannel(channel);
+  else {
+    state.channel = undefined;
+    state.messages.clear();
+    replaceChildren(ui.channelTitle, 'No channel');
+    replaceChildren(ui.messages, h('p', { class: 'empty' }, 'This server has no text channel yet.'));
+    replaceChildren(ui.composerHolder);
+  }
 }
 
 function renderChannels(channels: any[]): void {
   replaceChildren(
     ui.channelList,
     h('h2', { class: 'guild-name' }, String(state.guild?.name ?? '')),
+    serverActions(),
     ...channels.map((c) => {
       const button = h(
         'button',
@@ -330,17 +561,90 @@ function renderChannels(channels: any[]): void {
   );
 }
 
-function renderMembers(): void {
-  // The members the viewer's READY listed for this guild, when it did; else the users known to the admin.
-  const ready = state.viewer?.session?.ready;
-  const guild = (ready?.guilds ?? []).find((g: any) => g.id === state.guild?.id);
-  const members: any[] = Array.isArray(guild?.members) ? guild.members : [];
+/** The open server's actions (through the admin API). */
+function serverActions(): HTMLElement {
+  const action = (label: string, run: () => void) => {
+    const button = h('button', { type: 'button', class: 'button secondary small' }, label);
+    button.addEventListener('click', run);
+    return button;
+  };
+  return h(
+    'div',
+    { class: 'server-actions', role: 'group', 'aria-label': 'Server actions' },
+    action('New channel', createChannel),
+    action('New role', createRole),
+    action('Add member', addMember),
+    action('Install app', installApp),
+  );
+}
+
+/** The open server's members (admin API: no public route lists members to a user session). */
+let members: any[] = [];
+
+function memberName(member: any): string {
+  const id = String(member?.user?.id ?? '');
+  return String(member?.nick ?? state.users.find((u) => u.id === id)?.name ?? id);
+}
+
+/**
+ * The members panel: each member with their roles' names, and "Give role". Read with the
+ * console's admin capability (`GET /admin/guilds/{id}` for the roles, `…/members`), since
+ * no public route lists a guild's members to a user session.
+ */
+async function renderMembers(): Promise<void> {
+  const guild = state.guild;
+  if (!guild) return;
+  const admin = `Admin ${state.admin}`;
+  const [full, list] = await Promise.all([
+    call('GET', `/admin/guilds/${guild.id}`, admin),
+    call('GET', `/admin/guilds/${guild.id}/members?limit=1000`, admin),
+  ]);
+  if (state.guild !== guild) return;
+  if (full.status !== 200 || list.status !== 200) {
+    const failed = full.status !== 200 ? full : list;
+    replaceChildren(
+      ui.memberList,
+      h('h3', null, 'Members'),
+      h('p', { class: 'error' }, describeError(failed.status, failed.body)),
+    );
+    return;
+  }
+  state.roles = Array.isArray(full.body?.roles) ? full.body.roles : [];
+  members = Array.isArray(list.body) ? list.body : [];
+  const roleName = (id: string) => state.roles.find((r) => String(r.id) === id)?.name;
   replaceChildren(
     ui.memberList,
-    h('h2', null, 'Members'),
-    members.length > 0
-      ? h('ul', null, ...members.map((m) => h('li', null, authorName(m.user ?? m))))
-      : h('p', { class: 'hint' }, 'The gateway lists no members to this viewer.'),
+    h('h3', null, `Members — ${members.length}`),
+    h(
+      'ul',
+      { class: 'member-list' },
+      ...members.map((member) => {
+        const name = memberName(member);
+        const bot = state.users.find((u) => u.id === String(member.user?.id))?.bot;
+        const give = h(
+          'button',
+          { type: 'button', class: 'button secondary small', 'aria-label': `Give role to ${name}` },
+          'Give role',
+        );
+        give.addEventListener('click', () => giveRole(member));
+        const roles = (Array.isArray(member.roles) ? member.roles : [])
+          .map(String)
+          .filter((id: string) => id !== String(guild.id));
+        return h(
+          'li',
+          { class: 'member' },
+          h('span', { class: 'member-name' }, name),
+          bot ? h('span', { class: 'app-tag' }, 'APP') : null,
+          h(
+            'ul',
+            { class: 'role-chips', 'aria-label': `Roles of ${name}` },
+            ...roles.map((id: string) => h('li', { class: 'role-chip' }, String(roleName(id) ?? id))),
+          ),
+          bot ? null : give,
+        );
+      }),
+    ),
+    h('p', { class: 'hint' }, 'Read through the admin API: no public route lists members to a user.'),
   );
 }
 
@@ -359,6 +663,8 @@ async function openChannel(channel: any): Promise<void> {
       `/api/v10/channels/${channel.id}/messages?limit=100`,
       viewer.token,
     );
+    // Another channel or viewer was picked while this one's messages loaded.
+    if (state.channel !== channel || state.viewer !== viewer) return;
     olderMayExist = list.length === 100;
     for (const message of list.reverse()) state.messages.set(message.id, message);
   } catch (error) {
@@ -370,12 +676,17 @@ async function openChannel(channel: any): Promise<void> {
     users: () => state.users,
     channels: () => state.channels,
     loadCommands: loadCommands,
-    sendMessage: async (content) => {
+    sendMessage: async (content, files) => {
       clearAlert();
       try {
-        const message = await expectOk('POST', `/api/v10/channels/${channel.id}/messages`, viewer.token, {
-          content,
-        });
+        const text = content === '' ? {} : { content };
+        const body = files.length > 0 ? messageForm(text, files) : text;
+        const message = await expectOk(
+          'POST',
+          `/api/v10/channels/${channel.id}/messages`,
+          viewer.token,
+          body,
+        );
         upsert(message);
       } catch (error) {
         showAlert(error);
@@ -390,8 +701,49 @@ async function openChannel(channel: any): Promise<void> {
       return outcome?.response?.type === 8 ? (outcome.response.data?.choices ?? []) : [];
     },
   });
-  replaceChildren(ui.composerHolder, composer.element);
+  const launchers = h('div', { class: 'launchers', role: 'group', 'aria-label': 'Activities' });
+  replaceChildren(ui.composerHolder, launchers, composer.element);
+  void renderLaunchers(channel, launchers);
 }
+
+/** PRIMARY_ENTRY_POINT (D:interactions/application-commands.mdx §Application Command Types). */
+const PRIMARY_ENTRY_POINT = 4;
+
+/**
+ * "Launch": a button per app whose entry point command this viewer may use here, as the
+ * chat client's App Launcher offers it. Launching invokes the command; the answer
+ * (LAUNCH_ACTIVITY, or the app's own) is shown as any interaction's.
+ */
+async function renderLaunchers(channel: any, holder: HTMLElement): Promise<void> {
+  const commands = await loadCommands();
+  if (state.channel !== channel) return;
+  const entryPoints = commands.filter((c) => Number(c.type) === PRIMARY_ENTRY_POINT);
+  replaceChildren(
+    holder,
+    ...entryPoints.map((command) => {
+      const app = state.users.find((u) => u.id === command.application_id)?.name ?? command.application_id;
+      const button = h('button', { type: 'button', class: 'button secondary small' }, `Launch ${app}`);
+      button.addEventListener('click', () => {
+        void interact({
+          type: 2,
+          application_id: command.application_id,
+          data: { id: command.id, name: command.name, type: PRIMARY_ENTRY_POINT, version: command.version },
+        }).then((outcome) => {
+          // Discord launches the Activity (handler 2, no response from the app) or the app answers LAUNCH_ACTIVITY.
+          if (
+            outcome?.outcome === 'success' &&
+            [undefined, null, LAUNCH_ACTIVITY].includes(outcome.response?.type)
+          )
+            replaceChildren(ui.status, `${app}'s activity was launched.`);
+        });
+      });
+      return button;
+    }),
+  );
+}
+
+/** The LAUNCH_ACTIVITY interaction callback type. */
+const LAUNCH_ACTIVITY = 12;
 
 async function loadCommands(): Promise<ListedCommand[]> {
   const viewer = state.viewer;
@@ -430,6 +782,11 @@ function renderContext(): RenderContext {
         data: { component_type: 2, custom_id: component.custom_id },
       }),
     onApps: (anchor, kind, targetId) => void openAppsMenu(anchor, kind, targetId),
+    onInspect: (message) =>
+      inspector.inspect(
+        String(message.application_id ?? message.author?.id),
+        String(message.interaction_metadata?.id),
+      ),
     onSelect: (message, component, values) =>
       void interact({
         type: 3,
@@ -542,6 +899,8 @@ function upsert(message: any): void {
   if (!state.channel || message?.channel_id !== state.channel.id) return;
   const known = state.messages.get(message.id);
   const merged = known ? { ...known, ...message } : message;
+  // The same message again (the gateway's copy and `?wait=true`'s): nothing to redraw.
+  if (known && JSON.stringify(known) === JSON.stringify(merged)) return;
   const ctx = renderContext();
   const article = renderMessage(merged, ctx);
   const atBottom = ui.messages.scrollHeight - ui.messages.scrollTop - ui.messages.clientHeight < 80;
@@ -582,7 +941,7 @@ function handleDispatch({ t, d }: Dispatch): void {
       for (const id of d?.ids ?? []) removeMessage(String(id));
       break;
     case 'INTERACTION_FAILURE':
-      replaceChildren(ui.status, 'The application did not respond');
+      replaceChildren(ui.status, failureText({ reason_code: d?.reason_code, reason: d?.reason }));
       break;
     case 'INTERACTION_SUCCESS':
       replaceChildren(ui.status);
@@ -622,13 +981,14 @@ async function interact(body: Record<string, unknown>, { quiet = false } = {}): 
     return undefined;
   }
   const outcome = answer.body;
-  if (!quiet) replaceChildren(ui.status);
+  if (!quiet) {
+    replaceChildren(ui.status);
+    await knowUser(String(body.application_id ?? ''));
+    inspector.follow(String(body.application_id ?? ''));
+  }
   for (const message of outcome?.messages ?? []) upsert(message);
   if (outcome?.outcome !== 'success') {
-    if (!quiet)
-      showAlert(
-        `The application did not respond (${String(outcome?.reason_code ?? outcome?.outcome ?? 'unknown')})`,
-      );
+    if (!quiet) showAlert(failureText(outcome));
     return outcome;
   }
   if (outcome.response?.type === 9) {
@@ -645,14 +1005,19 @@ async function interact(body: Record<string, unknown>, { quiet = false } = {}): 
       });
       if (submitted.status !== 200) return submitted;
       for (const message of submitted.body?.messages ?? []) upsert(message);
-      if (submitted.body?.outcome !== 'success')
-        showAlert(
-          `The application did not respond (${String(submitted.body?.reason_code ?? submitted.body?.outcome)})`,
-        );
+      inspector.follow(String(body.application_id ?? ''));
+      if (submitted.body?.outcome !== 'success') showAlert(failureText(submitted.body));
       return undefined;
     });
   }
   return outcome;
+}
+
+/** Why an interaction failed, as the server said it (`?wait=true`'s reason and code). */
+function failureText(outcome: any): string {
+  const code = String(outcome?.reason_code ?? outcome?.outcome ?? 'unknown');
+  const reason = typeof outcome?.reason === 'string' && outcome.reason !== '' ? `: ${outcome.reason}` : '';
+  return `The application did not respond (${code})${reason}`;
 }
 
 // A console URL pasted into a tab that shows the console already changes only the fragment.

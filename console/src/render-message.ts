@@ -21,6 +21,8 @@ export interface RenderContext {
   onSelect(message: any, component: any, values: string[]): void;
   /** The viewer opened the Apps menu of a message (MESSAGE commands) or of its author (USER commands). */
   onApps(anchor: HTMLElement, kind: 'message' | 'user', targetId: string): void;
+  /** The viewer asked to see the interaction behind a message in the inspector. */
+  onInspect(message: any): void;
 }
 
 export function authorName(user: any): string {
@@ -93,6 +95,15 @@ export function renderMessage(message: any, ctx: RenderContext): HTMLElement {
     '⋯',
   );
   appsButton.addEventListener('click', () => ctx.onApps(appsButton, 'message', String(message.id)));
+  let inspectButton: HTMLElement | null = null;
+  if (metadata?.id) {
+    inspectButton = h(
+      'button',
+      { type: 'button', class: 'inspect-button', 'aria-label': 'Inspect interaction' },
+      'Inspect',
+    );
+    inspectButton.addEventListener('click', () => ctx.onInspect(message));
+  }
   parts.push(
     h(
       'header',
@@ -106,6 +117,7 @@ export function renderMessage(message: any, ctx: RenderContext): HTMLElement {
             time.toLocaleTimeString(),
           )
         : null,
+      inspectButton,
       appsButton,
     ),
   );

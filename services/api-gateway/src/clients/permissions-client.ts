@@ -46,6 +46,10 @@ export interface PermissionsClient {
    */
   listMemberGuilds(page: GuildPage, grants?: GuildGrant[]): Promise<string>;
   createGuild(bodyJson: string): Promise<string>;
+  /** GET /admin/guilds/{id}: the guild with its roles as JSON text; 404 (10004) when there is none. */
+  getGuild(guildId: string): Promise<string>;
+  /** GET /admin/guilds/{id}/members: a page of members (user ids ascending, after `after` unless ''), JSON text. */
+  listGuildMembers(guildId: string, after: string, limit: number): Promise<string>;
   /** Changes a guild (`name`, `attachment_size_limit`): the guild as JSON text. */
   updateGuild(guildId: string, bodyJson: string): Promise<string>;
   /** Deletes a guild with its roles, members and channels; 404 (10004 Unknown Guild) when there is none. */
@@ -162,6 +166,23 @@ export function createPermissionsClient(client: permissions.PermissionsServiceCl
 
     async createGuild(bodyJson) {
       return (await callPeer(client, client.CreateGuild, { body_json: bodyJson })).guild_json;
+    },
+
+    async getGuild(guildId) {
+      return (
+        await callPeer(client, client.GetGuild, { guild_id: guildId, with_channels: false, viewer_id: '' })
+      ).guild_json;
+    },
+
+    async listGuildMembers(guildId, after, limit) {
+      const answer = await callPeer(client, client.ListGuildMembers, {
+        guild_id: guildId,
+        user_ids: [],
+        after,
+        limit,
+        nick_prefix: '',
+      });
+      return answer.members_json;
     },
 
     async setVoiceChannelStatus(channelId, userId, bodyJson) {

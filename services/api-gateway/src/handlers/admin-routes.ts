@@ -274,6 +274,24 @@ export function adminRoutes(
       }),
     },
     {
+      method: 'get',
+      path: '/guilds/:guild_id',
+      handlers: w(async (req, res) => {
+        sendJson(res, 200, await permissions.getGuild(snowflakeParam(req, 'guild_id')));
+      }),
+    },
+    {
+      // The console's members panel: no public route lists members to a user session.
+      method: 'get',
+      path: '/guilds/:guild_id/members',
+      handlers: w(async (req, res) => {
+        const guild_id = snowflakeParam(req, 'guild_id');
+        const after = snowflakeQuery(req, 'after');
+        const limit = integerQuery(req, 'limit', 1, 1000) ?? 100;
+        sendJson(res, 200, await permissions.listGuildMembers(guild_id, after, limit));
+      }),
+    },
+    {
       method: 'patch',
       path: '/guilds/:guild_id',
       handlers: w(async (req, res) => {
