@@ -3,6 +3,7 @@ import { api, ChatUser } from './support/chat-user';
 import {
   createApplication,
   createDemoWorld,
+  createUser,
   installApplication,
   startTestStack,
   type DemoWorld,
@@ -12,7 +13,9 @@ import {
 /**
  * Cleaning up through the admin API: DELETE /admin/applications/{id} removes the
  * application with its bot, commands, installations and tokens (the bot leaves its guilds
- * and its sessions end); an absent one is 404 with Discord's code, a hostile id 50035.
+ * and its sessions end); DELETE /admin/guilds/{id} the guild; DELETE /admin/users/{id} a
+ * user with their memberships, tokens and gateway sessions (4004). An absent one is 404
+ * with Discord's code, a hostile id 50035.
  */
 let stack: TestStack;
 let gatewayUrl: string;
@@ -175,6 +178,79 @@ describe('DELETE /admin/guilds/{guild_id}', () => {
     });
     for (const id of ['abc', '99999999999999999999', '9223372036854775808', '-1']) {
       const answer = await stack.admin('DELETE', `/admin/guilds/${id}`);
+      expect({ id, status: answer.status, code: answer.body?.code }).toEqual({
+        id,
+        status: 400,
+        code: 50035,
+      });
+    }
+  });
+});
+
+describe('DELETE /admin/users/{user_id}', () => {
+  it('deletes the user with their memberships and tokens, and ends their gateway session with 4004', async () => {
+    const world = await createDemoWorld(stack, { guildName: 'Users Guild' });
+    const doomed = await createUser(stack, { username: 'doomed-user' });
+    expect(
+      (await stack.admin('PUT', `/admin/guilds/${world.guild.id}/members/${doomed.id}`, {})).status,
+    ).toBe(201);
+    const bot = await GatewayTestClient.connect(gatewayUrl);
+    clients.push(bot);
+    await bot.identify(world.application.botToken, { intents: (1 << 0) | (1 << 1) });
+    await bot.next((p) => p.op === 0 && p.t === 'GUILD_CREATE' && p.d.id === world.guild.id);
+    const user = await ChatUser.open(stack, doomed.id);
+    await user.connect();
+    const gateway = user.gateway as GatewayTestClient;
+    expect((await api(stack, 'GET', '/users/@me', { token: user.token })).status).toBe(200);
+
+    expect((await stack.admin('DELETE', `/admin/users/${doomed.id}`)).status).toBe(204);
+
+    await expect(gateway.closed).resolves.toMatchObject({ code: 4004 });
+    const removed = await bot.next(
+      (p) => p.op === 0 && p.t === 'GUILD_MEMBER_REMOVE' && (p.d.user as { id: string }).id === doomed.id,
+    );
+    expect(removed.d.guild_id).toBe(world.guild.id);
+    expect((await api(stack, 'GET', '/users/@me', { token: user.token })).status).toBe(401);
+    expect(await stack.admin('DELETE', `/admin/users/${doomed.id}`)).toMatchObject({
+      status: 404,
+      body: { code: 10013, message: 'Unknown User' },
+    });
+    expect(await stack.admin('POST', `/admin/users/${doomed.id}/sessions`)).toMatchObject({
+      status: 404,
+      body: { code: 10013 },
+    });
+  });
+
+  it('refuses a bot user, an owner of a guild or an application, touching nothing', async () => {
+    const world = await createDemoWorld(stack, { guildName: 'Owned Guild' });
+    expect(await stack.admin('DELETE', `/admin/users/${world.application.id}`)).toMatchObject({
+      status: 400,
+      body: { code: 50035, errors: { user_id: { _errors: [{ code: 'USER_IS_APPLICATION_BOT' }] } } },
+    });
+    // The demo world's user owns the guild and the application.
+    expect(await stack.admin('DELETE', `/admin/users/${world.user.id}`)).toMatchObject({
+      status: 400,
+      body: { code: 40011 },
+    });
+    expect((await stack.admin('DELETE', `/admin/guilds/${world.guild.id}`)).status).toBe(204);
+    expect(await stack.admin('DELETE', `/admin/users/${world.user.id}`)).toMatchObject({
+      status: 400,
+      body: { code: 50035, errors: { user_id: { _errors: [{ code: 'USER_OWNS_APPLICATIONS' }] } } },
+    });
+    expect((await botCall('GET', '/applications/@me', world.application.botToken)).status).toBe(200);
+    expect((await stack.admin('POST', `/admin/users/${world.user.id}/sessions`)).status).toBe(201);
+    // Once the application is gone, the user may go.
+    expect((await stack.admin('DELETE', `/admin/applications/${world.application.id}`)).status).toBe(204);
+    expect((await stack.admin('DELETE', `/admin/users/${world.user.id}`)).status).toBe(204);
+  });
+
+  it('answers an absent user 404 10013 and a hostile id 50035', async () => {
+    expect(await stack.admin('DELETE', '/admin/users/123456789012345678')).toMatchObject({
+      status: 404,
+      body: { code: 10013 },
+    });
+    for (const id of ['abc', '99999999999999999999', '9223372036854775808', '-1', '1%00']) {
+      const answer = await stack.admin('DELETE', `/admin/users/${id}`);
       expect({ id, status: answer.status, code: answer.body?.code }).toEqual({
         id,
         status: 400,

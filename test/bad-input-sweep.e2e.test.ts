@@ -27,6 +27,7 @@ let world: DemoWorld;
 let foreignBotToken: string;
 /** The user the sweep's ban routes name instead of the demo world's user. */
 let bannedUserId: string;
+let deletedUserId: string;
 /** A lobby of the demo world's application (the generic sweeps' `:lobby_id`). */
 let worldLobbyId: string;
 /** The demo world's interactions: what the routes below take as real ids and tokens. */
@@ -53,6 +54,7 @@ beforeAll(async () => {
     .bot_token;
   worldInteractions = await openInteractions(world, 'Sweep HTTP App');
   bannedUserId = (await createUser(stack, { username: 'sweep-banned' })).id;
+  deletedUserId = (await createUser(stack, { username: 'sweep-deleted' })).id;
   const lobby = await api(stack, 'POST', '/lobbies', {
     token: `Bot ${world.application.botToken}`,
     body: { members: [{ id: world.user.id, flags: 1 }], idle_timeout_seconds: 604800 },
@@ -322,6 +324,7 @@ const ADMIN_ROUTES: Array<[Method, string]> = [
   ['delete', '/applications/:application_id/faults/:fault_id'],
   ['post', '/users/:user_id/ban'],
   ['delete', '/users/:user_id/ban'],
+  ['delete', '/users/:user_id'],
   ['delete', '/applications/:application_id'],
   ['delete', '/guilds/:guild_id'],
   ['get', '/applications/:application_id/interactions'],
@@ -425,8 +428,11 @@ const BAD_TOKENS = [
 function fill(path: string, id: (name: string) => string): string {
   return path.replace(/:(\w+)/g, (_m, name: string) => {
     const value = id(name);
-    // A ban ends every token and session of its user: the ban routes act on a user of their own.
-    return path.endsWith('/ban') && value === world.user.id ? bannedUserId : value;
+    // A ban ends every token and session of its user: the ban routes act on a user of their
+    // own; so does the user's deletion.
+    if (value !== world.user.id) return value;
+    if (path.endsWith('/ban')) return bannedUserId;
+    return path === '/users/:user_id' ? deletedUserId : value;
   });
 }
 

@@ -7,6 +7,7 @@ import {
   applicationDeauthorized,
   userMerged,
   userUpdated,
+  userDeleted,
 } from './catalog/oauth-events';
 import {
   entitlementCreated,
@@ -70,6 +71,7 @@ export const EVENT_CATALOG = {
   'oauth.application.credentials_changed': applicationCredentialsChanged,
   'oauth.user.merged': userMerged,
   'oauth.user.updated': userUpdated,
+  'oauth.user.deleted': userDeleted,
   'oauth.entitlement.created': entitlementCreated,
   'oauth.entitlement.updated': entitlementUpdated,
   'oauth.entitlement.deleted': entitlementDeleted,

@@ -39,6 +39,10 @@ export const EVENT_DOCS: { readonly [N in EventName]: EventDoc } = {
     producer: 'oauth: a provisional account is renamed (PATCH /users/@me/account)',
     consumers: "dispatcher: USER_UPDATE (the user as others see them) to the user's sessions",
   },
+  'oauth.user.deleted': {
+    producer: 'oauth: a user is deleted (DELETE /admin/users/{id})',
+    consumers: "dispatcher: the user's gateway sessions close with 4004",
+  },
   'oauth.entitlement.created': {
     producer: 'oauth: a purchase, a test entitlement or a subscription grants an SKU',
     consumers: 'dispatcher: ENTITLEMENT_CREATE to the bot and as a webhook event',

@@ -52,3 +52,4 @@ export {
 } from './retry';
 export { WakeSignal } from './wake-signal';
 export { schedulePruning, type PruningLogger, type ScheduledPruning } from './schedule-pruning';
+export { botGatewaySubject, hasBotSession } from './bot-sessions';

@@ -7,7 +7,9 @@ import { startDiceBot } from './fixtures/dice-bot';
 /**
  * The kit's test controls against a real discord.js bot: faults injected with
  * `world.injectFault` fail the bot's calls, which discord.js retries; `world.requests()`
- * and the transcript tell every call with its status, fault and warnings, no token.
+ * and the transcript tell every call with its status, fault and warnings, no token (the
+ * interaction callback's included). An app with no endpoint and no bot connected fails
+ * saying so.
  */
 let stack: TestStack;
 let world: World;
@@ -51,6 +53,12 @@ it(
         ['POST', 200, null],
       ]);
       for (const call of webhookCalls) expect(call.path).toMatch(/^\/api\/v10\/webhooks\/\d+\/\[redacted\]/);
+      // The deferral itself: the callback route, whose token names no application.
+      const callbacks = calls.filter(
+        (c) => c.route === 'POST /interactions/{interaction_id}/{interaction_token}/callback',
+      );
+      expect(callbacks.map((c) => [c.status, c.error])).toEqual([[204, null]]);
+      expect(callbacks[0]?.path).toBe(`/api/v10/interactions/${result.interaction?.id}/[redacted]/callback`);
       expect(JSON.stringify(calls)).not.toContain(world.app.botToken);
 
       const transcript = world.transcript();
@@ -75,6 +83,43 @@ it(
       );
       await world.injectFault({ route: 'GET /never', status: 503, times: 5 });
       await world.clearFaults();
+    },
+  ),
+);
+
+it(
+  'says that no bot session was connected when a gateway app without one fails',
+  withTranscript(
+    () => world,
+    async () => {
+      const acs = await connectAcs({ url: stack.apiUrl, adminToken: stack.adminToken });
+      const offline = await acs.createWorld({ users: ['carol'], channels: ['general'] });
+      try {
+        const created = await fetch(
+          `${stack.apiUrl}/api/v10/applications/${offline.app.id}/guilds/${offline.guild.id}/commands`,
+          {
+            method: 'POST',
+            headers: { authorization: `Bot ${offline.app.botToken}`, 'content-type': 'application/json' },
+            body: JSON.stringify({ name: 'ping', description: 'Pings' }),
+          },
+        );
+        expect(created.status).toBe(201);
+        const result = await offline.user('carol').slash('/ping');
+        expect(result.ok).toBe(false);
+        expect(result.error).toMatch(
+          /^the app did not answer within 3 s: no bot session was connected to receive INTERACTION_CREATE/,
+        );
+        const [entry] = await offline.interactions();
+        expect(entry?.outcome).toMatchObject({
+          kind: 'failed',
+          reason_code: 2,
+          cause: { kind: 'no_bot_session' },
+          reason: expect.stringContaining('no bot session was connected'),
+        });
+        expect(offline.transcript()).toContain('no bot session was connected to receive INTERACTION_CREATE');
+      } finally {
+        await offline.destroy();
+      }
     },
   ),
 );

@@ -7,7 +7,8 @@ import { startSweepBot, type SweepBotLog } from './fixtures/sweep-bot';
 /**
  * `acs-testkit sweep` against a real discord.js bot: every command, subcommand, choice,
  * bound and autocomplete option is invoked with valid values, and the one command whose
- * handler throws is reported with the reason, with a non-zero exit code.
+ * handler throws, and those whose answer ACS refused, are reported with the reason, with a
+ * non-zero exit code.
  */
 let stack: TestStack;
 let world: World;
@@ -76,7 +77,26 @@ it('invokes every command with valid options and reports the one that throws', a
   expect(output).toMatch(
     /✗ \/boom — timed out: the app did not answer within [\d.]+ s\n\s+the app did not answer in time \(reason_code 2\)/,
   );
-  expect(lines.at(-1)).toBe('11 invocation(s): 10 ok, 0 failed, 1 timed out, 0 refused, 0 skipped');
+  // An answer ACS refused: the timeline's exact reason, with the field that was wrong.
+  expect(output).toMatch(
+    /✗ \/fancy — answer refused: the app did not answer within [\d.]+ s; its callback was refused: 400 50035 Invalid Form Body: data\.embeds\.0\.title: BASE_TYPE_MAX_LENGTH \(Must be 256 or fewer in length\.\)/,
+  );
+  // Refused first, then answered: still reported.
+  expect(output).toMatch(
+    /✗ \/stubborn — answer refused: the app answered in the end, but ACS refused an answer of its first: 400 50035 Invalid Form Body: data\.embeds\.0\.title: BASE_TYPE_MAX_LENGTH/,
+  );
+  expect(lines.at(-1)).toBe(
+    '13 invocation(s): 10 ok, 0 failed, 1 timed out, 0 refused, 2 answer refused, 0 skipped',
+  );
+  // The refused callbacks are in the app's request log, with the error the bot got, no token.
+  const calls = await world.requests();
+  const callbacks = calls.filter(
+    (c) => c.route === 'POST /interactions/{interaction_id}/{interaction_token}/callback',
+  );
+  expect(callbacks.filter((c) => c.status === 400).length).toBeGreaterThanOrEqual(2);
+  expect(callbacks.find((c) => c.status === 400)?.error).toMatchObject({ code: 50035 });
+  for (const call of callbacks)
+    expect(call.path).toMatch(/^\/api\/v10\/interactions\/\d+\/\[redacted\]\/callback$/);
   // The bot saw what the sweep says it sent, and only /boom threw.
   expect(bot?.log.ran).toEqual(
     expect.arrayContaining([

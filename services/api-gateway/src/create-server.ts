@@ -138,7 +138,12 @@ function createApp(deps: ServerDeps): Express {
   }
   const limiter = new RateLimiter(deps.rateLimits, deps.auth.identify, counters);
   const control = deps.testControl ?? createTestControl({ keyPrefix: '', requestLogSize: 1000 });
-  const recorder = new RequestRecorder({ auth: deps.auth, ...control });
+  const recorder = new RequestRecorder({
+    auth: deps.auth,
+    ...control,
+    callbackApplication: (interactionId, token) =>
+      deps.clients.interactions.getCallbackApplication(interactionId, token),
+  });
   const uploads = deps.blobs
     ? {
         blobs: deps.blobs,

@@ -1,5 +1,5 @@
 import { createBlobStore } from '@acs/blob-store';
-import { eventStreamOf, startEventConsumer, startOutboxRelay } from '@acs/events';
+import { connectNats, eventStreamOf, hasBotSession, startEventConsumer, startOutboxRelay } from '@acs/events';
 import { parseAddressPolicy, WebhookPoster } from '@acs/outbound';
 import { loadCommandRegistryProto, loadOAuthProto, loadPermissionsProto } from '@acs/protos';
 import {
@@ -110,7 +110,21 @@ export async function startService(
     noteDelivery: (id, delivery, sentAt) => traces.noteDelivery(id, delivery, sentAt),
     logger,
   });
-  const deadlines = new DeadlineKeeper(interactions, { ...windows, logger });
+  // Asked when a gateway app's interaction times out: was any bot session there to receive it?
+  // Connected in the background (the service starts while NATS is down; until then: not known).
+  const probeAbort = new AbortController();
+  let probeNats: Awaited<ReturnType<typeof connectNats>> | undefined;
+  connectNats({ servers: config.NATS_URL, name: SERVICE_NAME }, { logger, signal: probeAbort.signal }).then(
+    (connection) => (probeNats = connection),
+    () => undefined,
+  );
+  const { subjectPrefix } = eventStreamOf(config);
+  const deadlines = new DeadlineKeeper(interactions, {
+    ...windows,
+    logger,
+    hasBotSession: async (applicationId) =>
+      probeNats ? hasBotSession(probeNats, subjectPrefix, applicationId) : undefined,
+  });
   const listener = new OutcomeListener(pool, logger);
   await listener.start();
   // An outcome announced anywhere ends this replica's timer for it.
@@ -191,6 +205,13 @@ export async function startService(
       { name: 'command changes consumer', run: () => commandFeed.consumer.stop() },
       { name: 'orphan blob sweep', run: () => blobSweep.stop() },
       { name: 'outbox relay', run: () => relay.stop() },
+      {
+        name: 'session probe connection',
+        run: async () => {
+          probeAbort.abort();
+          await probeNats?.close();
+        },
+      },
       { name: 'endpoint poster', run: async () => poster.close() },
       { name: 'command-registry client', run: () => registryGrpc.close() },
       { name: 'permissions client', run: () => permissionsGrpc.close() },

@@ -51,3 +51,9 @@ export const userMerged = z.object({
 
 /** A user's profile changed (a provisional account renamed): USER_UPDATE to their sessions. */
 export const userUpdated = z.object({ user_id: snowflake });
+
+/**
+ * A user was deleted (DELETE /admin/users/{id}): their tokens, sessions and grants are gone;
+ * their gateway sessions end (4004).
+ */
+export const userDeleted = z.object({ user_id: snowflake });

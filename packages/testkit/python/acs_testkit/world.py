@@ -242,12 +242,15 @@ class World:
     async def destroy(self) -> None:
         """Cleans up through the admin API: closes the users' sessions, deletes the app
         (its bot leaves the guild and its sessions end; its commands, installs and tokens
-        go), then the guild with its channels and members. The users and the owner stay."""
+        go), then the guild with its channels and members, then the users and the owner
+        (their sessions and tokens end)."""
         if self._destroyed:
             return
         self._destroyed = True
         await asyncio.gather(*(u.close() for u in self._users.values()))
         steps = [("DELETE", f"/admin/applications/{self.app.id}"), ("DELETE", f"/admin/guilds/{self.guild['id']}")]
+        steps += [("DELETE", f"/admin/users/{u.id}") for u in self._users.values()]
+        steps.append(("DELETE", f"/admin/users/{self.owner['id']}"))
         failures = []
         for method, route in steps:
             answer = await self.acs.admin(method, route)

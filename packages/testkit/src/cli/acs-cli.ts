@@ -450,7 +450,14 @@ async function sweep(settings: Settings, token: string, out: (s: string) => void
   out(`sweeping ${commands.length} command(s) as user ${settings.userId} in channel ${channelId}`);
   const entries = await sweepCommands(
     commands,
-    { base: settings.base, token, userId: settings.userId, guildId: settings.guildId, channelId },
+    {
+      base: settings.base,
+      token,
+      userId: settings.userId,
+      guildId: settings.guildId,
+      channelId,
+      adminToken: settings.adminToken,
+    },
     (entry) => out(settings.json ? JSON.stringify(entry) : describeEntry(entry)),
   );
   const { line, failed } = summarize(entries);

@@ -3,11 +3,12 @@
  * with generated valid options (each subcommand; required options alone, then every
  * option; each choice; the bounds of min/max and min_length/max_length), asks every
  * autocomplete option for its choices, runs USER and MESSAGE commands on a target, and
- * reports each one that failed, timed out or was refused, with the reason.
+ * reports each one that failed, timed out or was refused, or whose answer ACS refused
+ * (a callback answered 400 / 50035, even one the app then replaced), with the reason.
  */
 import { callApi, describeError } from '../http/call-api';
 import { runInteraction } from '../world/run-interaction';
-import type { InteractionResult } from '../world/types';
+import type { InteractionResult, TimelineEntry } from '../world/types';
 import { UserSession } from '../world/user-session';
 import { OPTION, type CommandOption, type InvocationOption, type ListedCommand } from './parse-invocation';
 
@@ -34,10 +35,15 @@ export interface SweepPlace {
   /** How long to wait for a deferred reply to be filled, and for the interaction to settle (ms). */
   finalTimeoutMs?: number;
   quietMs?: number;
+  /**
+   * The admin token: each interaction's timeline entry then tells whether ACS refused an
+   * answer of the app's (which it may have replaced with one that was taken).
+   */
+  adminToken?: string;
 }
 
 /** What became of one invocation. */
-export type SweepVerdict = 'ok' | 'failed' | 'timed out' | 'refused' | 'skipped';
+export type SweepVerdict = 'ok' | 'failed' | 'timed out' | 'refused' | 'answer refused' | 'skipped';
 
 export interface SweepEntry {
   /** The invocation as typed: `/settings color set value:dark`, `autocomplete /weather city:?`. */
@@ -187,8 +193,22 @@ function plan(
   return planned;
 }
 
-/** The verdict on one result. */
-function judge(result: InteractionResult, type: 2 | 4): { verdict: SweepVerdict; detail: string } {
+/** Matches the server's reason for an answer it refused (the timeline's words). */
+const ANSWER_REFUSED = /its callback was refused: |the endpoint's answer was refused: /;
+
+/** The verdict on one result, with its timeline entry when the sweep may read it. */
+function judge(
+  result: InteractionResult,
+  type: 2 | 4,
+  entry: TimelineEntry | undefined,
+): { verdict: SweepVerdict; detail: string } {
+  const refusal = entry?.refusals.at(-1);
+  if (result.ok && refusal) {
+    return {
+      verdict: 'answer refused',
+      detail: `the app answered in the end, but ACS refused an answer of its first: ${describeRefusal(refusal)}`,
+    };
+  }
   if (result.ok) {
     const what =
       type === 4
@@ -204,6 +224,13 @@ function judge(result: InteractionResult, type: 2 | 4): { verdict: SweepVerdict;
   }
   const error = result.error ?? 'no answer';
   if (result.interaction === null && !result.acknowledged) return { verdict: 'refused', detail: error };
+  if (ANSWER_REFUSED.test(error)) return { verdict: 'answer refused', detail: error };
+  if (refusal) {
+    return {
+      verdict: 'answer refused',
+      detail: `${error}\nACS refused its answer: ${describeRefusal(refusal)}`,
+    };
+  }
   if (/reason_code 2|did not fill it in/.test(error)) return { verdict: 'timed out', detail: error };
   return { verdict: 'failed', detail: error };
 }
@@ -250,7 +277,8 @@ export async function sweepCommands(
           },
         },
       );
-      record({ label, ...judge(result, type) });
+      const entry = place.adminToken ? await timelineEntryOf(place, result) : undefined;
+      record({ label, ...judge(result, type, entry) });
     };
     for (const command of commands) {
       const kind = command.type ?? 1;
@@ -286,6 +314,40 @@ export async function sweepCommands(
   return entries;
 }
 
+/** The interaction's timeline entry (undefined when it has none, or it cannot be read). */
+async function timelineEntryOf(
+  place: SweepPlace,
+  result: InteractionResult,
+): Promise<TimelineEntry | undefined> {
+  const interaction = result.interaction;
+  if (!interaction?.id || !interaction.application_id) return undefined;
+  const answer = await callApi(
+    place.base,
+    'GET',
+    `/admin/applications/${interaction.application_id}/interactions/${interaction.id}`,
+    { token: `Admin ${place.adminToken}` },
+  );
+  return answer.status === 200 ? (answer.body as TimelineEntry) : undefined;
+}
+
+/** A refused callback as the timeline reason says it: `400 50035 Invalid Form Body: data.embeds.0.title: …`. */
+function describeRefusal(refusal: { status: number; body: unknown }): string {
+  const body = (refusal.body ?? {}) as { code?: unknown; message?: unknown; errors?: unknown };
+  const head = [refusal.status, body.code, body.message].filter((part) => part !== undefined).join(' ');
+  const leaves: string[] = [];
+  const walk = (node: unknown, at: string[]) => {
+    if (!node || typeof node !== 'object') return;
+    for (const [key, value] of Object.entries(node)) {
+      if (key === '_errors' && Array.isArray(value)) {
+        for (const e of value as { code: string; message: string }[])
+          leaves.push(`${at.join('.') || '(body)'}: ${e.code} (${e.message})`);
+      } else walk(value, [...at, key]);
+    }
+  };
+  walk(body.errors, []);
+  return leaves.length > 0 ? `${head}: ${leaves.join('; ')}` : head;
+}
+
 /** A message of the channel for MESSAGE commands: the newest, else one the user posts. */
 async function aMessage(place: SweepPlace): Promise<string> {
   const listed = await callApi(place.base, 'GET', `/api/v10/channels/${place.channelId}/messages?limit=1`, {
@@ -306,6 +368,7 @@ const MARKS: Record<SweepVerdict, string> = {
   failed: '✗',
   'timed out': '✗',
   refused: '✗',
+  'answer refused': '✗',
   skipped: '↷',
 };
 
@@ -322,11 +385,11 @@ export function describeEntry(entry: SweepEntry): string {
 /** The closing line: counts per verdict. */
 export function summarize(entries: SweepEntry[]): { line: string; failed: number } {
   const count = (verdict: SweepVerdict) => entries.filter((e) => e.verdict === verdict).length;
-  const failed = count('failed') + count('timed out') + count('refused');
+  const failed = count('failed') + count('timed out') + count('refused') + count('answer refused');
   return {
     line:
       `${entries.length} invocation(s): ${count('ok')} ok, ${count('failed')} failed, ${count('timed out')} timed out, ` +
-      `${count('refused')} refused, ${count('skipped')} skipped`,
+      `${count('refused')} refused, ${count('answer refused')} answer refused, ${count('skipped')} skipped`,
     failed,
   };
 }

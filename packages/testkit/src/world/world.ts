@@ -185,7 +185,8 @@ export class World implements WorldContext {
    * Cleans up through the admin API: closes the users' sessions, deletes the app
    * (`DELETE /admin/applications/{id}`: its bot leaves the guild and its sessions end, its
    * commands, installs and tokens go), then the guild with its channels and members
-   * (`DELETE /admin/guilds/{id}`). The users and the owner stay.
+   * (`DELETE /admin/guilds/{id}`), then the users and the owner (`DELETE /admin/users/{id}`:
+   * their sessions and tokens end).
    */
   async destroy(): Promise<void> {
     if (this.destroyed) return;
@@ -194,6 +195,8 @@ export class World implements WorldContext {
     const steps: [string, string][] = [
       ['DELETE', `/admin/applications/${this.app.id}`],
       ['DELETE', `/admin/guilds/${this.guild.id}`],
+      ...[...this.users.values()].map((user): [string, string] => ['DELETE', `/admin/users/${user.id}`]),
+      ['DELETE', `/admin/users/${this.owner.id}`],
     ];
     const failures: string[] = [];
     for (const [method, route] of steps) {

@@ -74,14 +74,19 @@ export interface InteractionsClient {
   getInteractionTimeline(applicationId: string, interactionId: string): Promise<string>;
   /** ACS admin: makes an interaction's initial window or token pass now; its timeline entry (JSON text). */
   expireInteraction(applicationId: string, interactionId: string, bodyJson: string): Promise<string>;
-  /** The initial response; with `withResponse`, the callback response object as JSON text ('' otherwise). */
+  /**
+   * The initial response: with `withResponse`, the callback response object as JSON text
+   * ('' otherwise); and the interaction's application, for the request log.
+   */
   createCallback(input: {
     interactionId: string;
     token: string;
     bodyJson: string;
     withResponse: boolean;
     files?: MessageFiles;
-  }): Promise<string>;
+  }): Promise<{ responseJson: string; applicationId: string }>;
+  /** ACS test control: the application of the interaction a callback route names (its token checked). */
+  getCallbackApplication(interactionId: string, token: string): Promise<string>;
   /** A follow-up message (or the edit of a deferred one), as JSON text. */
   createFollowup(input: {
     applicationId: string;
@@ -295,7 +300,15 @@ export function createInteractionsClient(client: interactions.InteractionsServic
         with_response: input.withResponse,
         ...wireFiles(input.files),
       });
-      return answer.response_json;
+      return { responseJson: answer.response_json, applicationId: answer.application_id };
+    },
+
+    async getCallbackApplication(interactionId, token) {
+      const answer = await callPeer(client, client.GetCallbackApplication, {
+        interaction_id: interactionId,
+        token,
+      });
+      return answer.application_id;
     },
 
     async createFollowup(input) {

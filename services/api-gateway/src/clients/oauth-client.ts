@@ -78,6 +78,8 @@ export interface OAuthClient {
   getPublicUser(userId: string): Promise<string>;
   /** `PATCH /admin/users/{id}`: the updated user, as JSON text; 404 (10013) when there is none. */
   updateUser(userId: string, bodyJson: string): Promise<string>;
+  /** `DELETE /admin/users/{id}`: the account and its credentials (not its guild memberships: permissions'). */
+  deleteUser(userId: string): Promise<void>;
   /** `GET /users/@me` as the principal may see it (its scopes decide the fields), as JSON text. */
   getCurrentUser(principal: Principal): Promise<string>;
   /** `GET /admin/users`: up to 1,000 users by id from the first above `after` ('' for the first), as others see them, as JSON text. */
@@ -238,6 +240,10 @@ export function createOAuthClient(client: oauth.OAuthServiceClient): OAuthClient
 
     async updateUser(userId, bodyJson) {
       return (await callPeer(client, client.UpdateUser, { user_id: userId, body_json: bodyJson })).user_json;
+    },
+
+    async deleteUser(userId) {
+      await callPeer(client, client.DeleteUser, { user_id: userId });
     },
 
     async getCurrentUser(principal) {

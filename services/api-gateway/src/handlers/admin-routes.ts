@@ -9,6 +9,7 @@ import { needsEntryPoint } from '../domain/needs-entry-point';
 import type { Route } from '../http/route-table';
 import { sendJson, sendNoContent } from '../http/send-json';
 import { integerQuery, snowflakeParam, snowflakeQuery } from '../http/path-params';
+import { deleteUser } from './delete-user';
 import { monetizationAdminRoutes } from './monetization-admin-routes';
 import { testControlRoutes, type TestControl } from './test-control-routes';
 import { verifyEndpointUrls } from './verify-endpoint-urls';
@@ -262,6 +263,17 @@ export function adminRoutes(
       path: '/users/:user_id/ban',
       handlers: w(async (req, res) => {
         await oauth.provisional.unban(snowflakeParam(req, 'user_id'));
+        sendNoContent(res);
+      }),
+    },
+    {
+      method: 'delete',
+      path: '/users/:user_id',
+      handlers: w(async (req, res) => {
+        const user_id = snowflakeParam(req, 'user_id');
+        await deleteUser(clients, user_id);
+        // Its tokens and sessions must fail here at once.
+        auth.cache.invalidateUser(user_id);
         sendNoContent(res);
       }),
     },

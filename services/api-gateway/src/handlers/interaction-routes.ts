@@ -134,7 +134,9 @@ export function interactionRoutes(
         ...(files ? { files } : {}),
       }),
     );
-    if (withResponse) sendJson(res, 200, response);
+    // Whose call this was, for the request log (the token alone does not say).
+    res.locals.callerApplicationId = response.applicationId;
+    if (withResponse) sendJson(res, 200, response.responseJson);
     else sendNoContent(res);
   };
 

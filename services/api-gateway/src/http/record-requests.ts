@@ -25,6 +25,8 @@ const MAX_PATH_LENGTH = 500;
 const SECRET_NAME = /token|secret|password|code|key/i;
 /** The interaction webhook routes, whose credential is the token in their path. */
 const WEBHOOK_ROUTE = /^\/webhooks\/:webhook_id\/:webhook_token(\/|$)/;
+/** The interaction callback route: its token names no application, the interactions service knows whose it is. */
+const CALLBACK_ROUTE = '/interactions/:interaction_id/:interaction_token/callback';
 
 /** What the recorder needs: who is calling, where entries and faults are kept, and entry ids. */
 export interface RequestRecorderDeps {
@@ -32,12 +34,19 @@ export interface RequestRecorderDeps {
   log: RequestLog;
   faults: FaultStore;
   ids: SnowflakeGenerator;
+  /**
+   * The application of the interaction a refused callback named, its token checked
+   * (interactions' GetCallbackApplication); a rejection: not attributed. An answered
+   * callback's route says whose it was in `res.locals.callerApplicationId`.
+   */
+  callbackApplication?: (interactionId: string, token: string) => Promise<string>;
 }
 
 /**
  * The test-control layer of the public API's routes: each call an application makes (with
  * its bot token, one of its Bearer tokens, or its interaction tokens on the interaction
- * webhook routes) is logged once answered, without the request waiting for it; a JSON
+ * webhook routes and the callback route) is logged once answered, without the request
+ * waiting for it (never the token: the path is logged with it redacted); a JSON
  * body's fields ACS does not act on are named in `X-ACS-Warnings`; and a call an injected
  * fault matches is answered by the fault instead of the route.
  */
@@ -73,7 +82,7 @@ export class RequestRecorder {
         return (end as (...a: unknown[]) => Response).apply(this, args);
       } as typeof res.end;
       res.once('finish', () => {
-        void this.applicationOf(req, route.path, res.statusCode).then((applicationId) => {
+        void this.applicationOf(req, res, route.path, res.statusCode).then((applicationId) => {
           if (!applicationId) return;
           this.deps.log.append(applicationId, {
             id: this.deps.ids.next(),
@@ -123,12 +132,30 @@ export class RequestRecorder {
 
   /**
    * The application a call was made by, once answered. An interaction webhook route's is
-   * the application in its path unless the token was refused (401: anyone may send it).
+   * the application in its path unless the token was refused (401: anyone may send it); the
+   * callback route's is its interaction's, when the token was the interaction's.
    */
-  private async applicationOf(req: Request, path: string, status: number): Promise<string | undefined> {
+  private async applicationOf(
+    req: Request,
+    res: Response,
+    path: string,
+    status: number,
+  ): Promise<string | undefined> {
     if (WEBHOOK_ROUTE.test(path)) return status === 401 ? undefined : webhookApplication(req);
+    if (path === CALLBACK_ROUTE) return this.callbackCaller(req, res);
     const principal = await this.deps.auth.knownPrincipal(req);
     return principal && principal.kind !== 'user' ? principal.applicationId : undefined;
+  }
+
+  /** Whose interaction a callback named: the route's note when it was taken, else asked (the token checked). */
+  private async callbackCaller(req: Request, res: Response): Promise<string | undefined> {
+    const noted: unknown = res.locals.callerApplicationId;
+    if (typeof noted === 'string' && noted !== '') return noted;
+    const interactionId = String(req.params.interaction_id ?? '');
+    const token = String(req.params.interaction_token ?? '');
+    const lookup = this.deps.callbackApplication;
+    if (!lookup || !isSnowflake(interactionId) || !isWellFormedInteractionToken(token)) return undefined;
+    return lookup(interactionId, token).catch(() => undefined);
   }
 }
 

@@ -156,7 +156,10 @@ beforeAll(async () => {
             'CreateCallback',
             (request: interactions.CreateCallbackRequest__Output) => {
               if (request.token !== 'tok') throw new UnknownResourceError(10062, 'Unknown interaction');
-              return { response_json: request.with_response ? '{"interaction":{}}' : '' };
+              return {
+                response_json: request.with_response ? '{"interaction":{}}' : '',
+                application_id: APP,
+              };
             },
           ),
           CreateFollowup: recorded('CreateFollowup', () => ({ message_json: '{"id":"1"}' })),
@@ -370,9 +373,10 @@ describe('the interactions client', () => {
 
   it('sends a callback, and rejects with the service’s error as it answered', async () => {
     const input = { interactionId: '1400000000000000400', token: 'tok', bodyJson: '{"type":4}' };
-    expect(await peers.interactions.createCallback({ ...input, withResponse: true })).toBe(
-      '{"interaction":{}}',
-    );
+    expect(await peers.interactions.createCallback({ ...input, withResponse: true })).toEqual({
+      responseJson: '{"interaction":{}}',
+      applicationId: APP,
+    });
     expect(received.get('CreateCallback')).toEqual({
       interaction_id: '1400000000000000400',
       token: 'tok',

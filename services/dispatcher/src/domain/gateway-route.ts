@@ -47,6 +47,8 @@ export interface UserDispatch {
   t: string;
   d: unknown;
   sessionId: string | null;
+  /** Set: no dispatch, the sessions end with this close code (the user was deleted). */
+  close?: { code: number; reason: string };
 }
 
 /**

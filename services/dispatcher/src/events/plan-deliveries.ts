@@ -45,7 +45,8 @@ export async function planDeliveries(
   }
   if (isLobbyEvent(event)) return planLobbyDeliveries(event, oauth);
   if (isUserEvent(event)) {
-    return { webhook: null, gateway: planUserEvent(event, await userOf(oauth, event.data.user_id)) };
+    const user = event.name === 'oauth.user.updated' ? await userOf(oauth, event.data.user_id) : undefined;
+    return { webhook: null, gateway: planUserEvent(event, user) };
   }
   if (isVoiceEvent(event)) {
     const guildId = guildOfVoiceEvent(event);

@@ -20,7 +20,7 @@ export interface InlineResponder {
     application?: HttpTarget['application'];
     /** The interaction as recorded (saves the responder reading it back). */
     record?: InteractionRecord;
-  }): Promise<string>;
+  }): Promise<unknown>;
 }
 
 /** What POSTs to apps' endpoints: @acs/outbound's WebhookPoster. */

@@ -15,7 +15,7 @@ export interface DeliveryDeps {
   ids: SnowflakeGenerator;
   applications: ApplicationFactsMemo;
   http: { start(target: HttpTarget, bodyJson: string): void };
-  deadlines: { watch(interactionId: string): void };
+  deadlines: { watch(interactionId: string, options?: { gatewayApplicationId?: string }): void };
   logger: Logger;
 }
 
@@ -32,7 +32,10 @@ export function deliverInteraction(
 ): void {
   const application = { botUser: parties.botUser, applicationFlags: parties.applicationFlags };
   deps.applications.remember(record.id, application);
-  deps.deadlines.watch(record.id);
+  deps.deadlines.watch(
+    record.id,
+    record.delivery === 'gateway' ? { gatewayApplicationId: record.applicationId } : {},
+  );
   if (record.delivery !== 'http') return;
   deps.http.start(
     {

@@ -37,7 +37,7 @@ import type { HttpTarget } from '../delivery/http-delivery';
 import type { InteractionStore, Launch, NewInteraction } from '../store/interaction-store';
 import type { FollowOnSourcesStore } from '../store/follow-on-sources-store';
 import type { ApplicationFactsMemo } from './application-facts';
-import { deliverInteraction } from './deliver-interaction';
+import { deliverInteraction, type DeliveryDeps } from './deliver-interaction';
 import { invokeComponent, invokeModalSubmit, type SubmittedFiles } from './follow-on-invocation';
 import { uploadedFilesOf } from './uploaded-files';
 
@@ -54,7 +54,7 @@ export interface InteractionHandlerDeps {
   applications: ApplicationFactsMemo;
   /** Signed POSTs to interactions endpoints (started in the background). */
   http: { start(target: HttpTarget, bodyJson: string): void };
-  deadlines: { watch(interactionId: string): void };
+  deadlines: DeliveryDeps['deadlines'];
   outcomes: {
     wait(interactionId: string, untilMs: number): Promise<SettledInteraction | undefined>;
     waitUntil(

@@ -56,8 +56,8 @@ export interface RespondInput {
 
 /** Records initial responses, from the callback route or from an endpoint's inline answer. */
 export interface Responder {
-  /** The callback response object as JSON with `withResponse`, else ''. */
-  respond(input: RespondInput): Promise<string>;
+  /** The callback response object as JSON with `withResponse` (else ''), and the interaction's application. */
+  respond(input: RespondInput): Promise<{ json: string; applicationId: string }>;
 }
 
 // Callback types that make a message (need the author), launch an Activity (need the
@@ -122,8 +122,9 @@ export function createResponder({ responses, oauth, applications, traces }: Resp
         application?.botUser,
         input.attachmentBaseUrl ?? '',
       );
-      if (!input.withResponse) return '';
-      return JSON.stringify(
+      const { applicationId } = record;
+      if (!input.withResponse) return { json: '', applicationId };
+      const json = JSON.stringify(
         renderCallbackResponse({
           interactionId: record.id,
           interactionType: record.type,
@@ -131,6 +132,7 @@ export function createResponder({ responses, oauth, applications, traces }: Resp
           ...made,
         }),
       );
+      return { json, applicationId };
     },
   };
 }

@@ -43,11 +43,54 @@ describe('DeadlineKeeper', () => {
     const interaction = newInteraction();
     await open.store.record(interaction);
     // A timer that fires far too early (a clock ahead of the database's) waits what is left.
-    keeper.watch(interaction.id, 20);
+    keeper.watch(interaction.id, { delayMs: 20 });
     await sleep(120);
     await expect(stateOf(interaction.id)).resolves.toEqual({ state: 'pending', reason_code: null });
     await expect(failedState(interaction.id)).resolves.toEqual({ state: 'failed', reason_code: 2 });
     expect(keeper.watched).toBe(0);
+    await keeper.stop();
+  });
+
+  it("says when a gateway app's bot had no session to receive the interaction, and only then", async () => {
+    const connected = new Map([
+      ['111', false],
+      ['222', true],
+      ['333', undefined],
+    ]);
+    const asked: string[] = [];
+    const keeper = new DeadlineKeeper(open.store, {
+      deadlineMs: DEADLINE_MS,
+      sweepIntervalMs: 60_000,
+      logger,
+      hasBotSession: async (applicationId) => {
+        asked.push(applicationId);
+        return connected.get(applicationId);
+      },
+    });
+    const reasons = new Map<string, string>();
+    for (const applicationId of ['111', '222', '333']) {
+      const interaction = newInteraction();
+      await open.store.record(interaction);
+      keeper.watch(interaction.id, { gatewayApplicationId: applicationId });
+      reasons.set(applicationId, interaction.id);
+    }
+    const endpoint = newInteraction();
+    await open.store.record(endpoint);
+    keeper.watch(endpoint.id);
+    const reasonOf = async (id: string) => {
+      await failedState(id);
+      const failed = (await outboxEvents(open.pool)).find(
+        (e) => e.subject.endsWith('interaction.failed') && e.data.interaction_id === id,
+      );
+      return failed?.data.reason;
+    };
+    await expect(reasonOf(reasons.get('111') as string)).resolves.toMatch(
+      /^the app did not answer within 0\.3 s: no bot session was connected to receive INTERACTION_CREATE/,
+    );
+    await expect(reasonOf(reasons.get('222') as string)).resolves.toBe('the app did not answer within 0.3 s');
+    await expect(reasonOf(reasons.get('333') as string)).resolves.toBe('the app did not answer within 0.3 s');
+    await expect(reasonOf(endpoint.id)).resolves.toBe('the app did not answer within 0.3 s');
+    expect(asked.sort()).toEqual(['111', '222', '333']);
     await keeper.stop();
   });
 
@@ -72,7 +115,7 @@ describe('DeadlineKeeper', () => {
       sweepIntervalMs: 60_000,
       logger,
     });
-    keeper.watch('1', 10_000);
+    keeper.watch('1', { delayMs: 10_000 });
     expect(keeper.watched).toBe(1);
     keeper.forget('1');
     expect(keeper.watched).toBe(0);

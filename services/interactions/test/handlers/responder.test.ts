@@ -45,7 +45,7 @@ describe('the responder, for an inline answer of an interactions endpoint', () =
         inline: true,
         application: { botUser: BOT, applicationFlags: 0 },
       }),
-    ).resolves.toBe('');
+    ).resolves.toMatchObject({ json: '' });
     expect(asked).toEqual([]);
     expect(await ctx.messages.get(await interaction.record(), { original: true })).toMatchObject({
       content: 'inline',

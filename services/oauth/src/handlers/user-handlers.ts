@@ -33,6 +33,12 @@ export function createUserHandlers({ users, tokens, snowflakes }: HandlerDeps) {
       return { user_json: JSON.stringify(renderUser(user)) };
     },
 
+    /** DELETE /admin/users/{id} (the user's guild memberships are permissions', removed by the route). */
+    async DeleteUser(request: oauth.DeleteUserRequest__Output): Promise<oauth.DeleteUserResponse> {
+      await users.delete(parseSnowflakeParam('user_id', request.user_id));
+      return {};
+    },
+
     async ListUsers(request: oauth.ListUsersRequest__Output): Promise<oauth.ListUsersResponse> {
       if (request.every) {
         const after = request.after === '' ? 0n : parseSnowflakeParam('after', request.after);

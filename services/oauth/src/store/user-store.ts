@@ -1,3 +1,4 @@
+import { deleteUser } from './delete-user';
 import { UnknownUserError } from '../domain/oauth-errors';
 import type { UserRecord } from '../domain/records';
 import type { NewUser } from '../domain/validate-user-body';
@@ -8,6 +9,11 @@ import { toUserRecord } from './to-user-record';
 /** Users: people created through the admin API (bot users are made with their application). */
 export class UserStore {
   constructor(private readonly prisma: PrismaClient) {}
+
+  /** Deletes the user and everything of theirs (deleteUser): a bot or an owner of applications is refused. */
+  async delete(id: bigint): Promise<void> {
+    await deleteUser(this.prisma, id);
+  }
 
   /** Creates a user with the given id. */
   async create(id: string, user: NewUser): Promise<UserRecord> {

@@ -1,4 +1,5 @@
 import type { NatsConnection, Subscription } from 'nats';
+import { botGatewaySubject } from '@acs/events';
 import type {
   BotMessage,
   ChannelDispatch,
@@ -17,7 +18,10 @@ import type {
  *   holding a user session subscribes to all guilds (`<prefix>_gateway_guild.*`);
  * - `<prefix>_gateway_guild_bots.<guild_id>`: a guild's channel changes, for the bot
  *   sessions in that guild (each subscribes to the guilds of its GUILD_CREATEs).
- * A replica subscribes to a subject only while it holds a session that needs it. Dispatches
+ * A replica subscribes to a subject only while it holds a session that needs it, so a
+ * message with a reply subject is a probe (`@acs/events`' `hasBotSession`, which the
+ * interactions service asks when a gateway app did not answer): answered at once, never
+ * delivered. Dispatches
  * are not durable (Discord's are not either): a session that misses one because its
  * replica died cannot resume, and identifies anew.
  */
@@ -97,7 +101,7 @@ export class DispatchBus {
   }
 
   private applicationSubject(applicationId: string): string {
-    return `${this.subjectPrefix}_gateway.${applicationId}`;
+    return botGatewaySubject(this.subjectPrefix, applicationId);
   }
 
   private userSubject(userId: string): string {
@@ -116,6 +120,11 @@ export class DispatchBus {
       const sub = this.nats.subscribe(subject, {
         callback: (error, msg) => {
           if (error) return;
+          // A probe: "does any replica hold a session here?"
+          if (msg.reply) {
+            msg.respond();
+            return;
+          }
           const message: unknown = JSON.parse(msg.string());
           for (const h of handlers) h(message);
         },

@@ -385,7 +385,13 @@ export class SessionRegistry {
   }
 
   private receiveUser(session: Session, message: UserDispatch): void {
-    if (userSessionReceives(session.id, message)) this.dispatchInTurn(session, true, message.t, message.d);
+    if (!userSessionReceives(session.id, message)) return;
+    if (message.close) {
+      session.sink?.end(message.close);
+      this.destroy(session);
+      return;
+    }
+    this.dispatchInTurn(session, true, message.t, message.d);
   }
 
   private receiveChannel(session: Session, message: ChannelDispatch): void {

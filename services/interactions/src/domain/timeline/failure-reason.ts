@@ -13,6 +13,12 @@ export interface Refusal {
 export type FailureCause =
   /** No initial response within the deadline (INTERACTION_FAILURE 2). */
   | { kind: 'timeout' }
+  /**
+   * No initial response within the deadline, and the app, which has no interactions
+   * endpoint, had no bot session connected to the gateway to receive INTERACTION_CREATE
+   * (INTERACTION_FAILURE 2, as Discord's client shows it).
+   */
+  | { kind: 'no_bot_session' }
   /** The interactions endpoint did not take the interaction (answered another status, timed out, unreachable). */
   | { kind: 'endpoint'; detail: string }
   /** The endpoint's inline answer was refused by the rules a callback is held to. */
@@ -26,6 +32,12 @@ export interface Failure {
 
 /** The failure of an interaction that got no initial response in time. */
 export const TIMEOUT_FAILURE: Failure = { reasonCode: FailureReason.TIMEOUT, cause: { kind: 'timeout' } };
+
+/** The failure of a gateway app's interaction that no bot session was connected to receive. */
+export const NO_BOT_SESSION_FAILURE: Failure = {
+  reasonCode: FailureReason.TIMEOUT,
+  cause: { kind: 'no_bot_session' },
+};
 
 /** A failed delivery (INTERACTION_FAILURE 1 UNKNOWN) with its cause. */
 export function deliveryFailure(cause: FailureCause): Failure {
@@ -47,8 +59,13 @@ export function describeFailure(
       return cause.detail;
     case 'refused':
       return `the endpoint's answer was refused: ${describeRefusal(cause.status, cause.body)}`;
-    case 'timeout': {
-      const within = `the app did not answer within ${formatSeconds(deadlineMs)}`;
+    case 'timeout':
+    case 'no_bot_session': {
+      const late = `the app did not answer within ${formatSeconds(deadlineMs)}`;
+      const within =
+        cause.kind === 'timeout'
+          ? late
+          : `${late}: no bot session was connected to receive INTERACTION_CREATE (the application has no interactions endpoint URL, so its interactions go to its bot over the gateway)`;
       if (!lastRefusal) return within;
       return `${within}; its callback was refused: ${describeRefusal(lastRefusal.status, lastRefusal.body)}`;
     }

@@ -24,6 +24,10 @@ const TREE = {
 describe('describeFailure', () => {
   it('says each cause in one line', () => {
     expect(describeFailure({ kind: 'timeout' }, 3000)).toBe('the app did not answer within 3 s');
+    expect(describeFailure({ kind: 'no_bot_session' }, 3000)).toBe(
+      'the app did not answer within 3 s: no bot session was connected to receive INTERACTION_CREATE ' +
+        '(the application has no interactions endpoint URL, so its interactions go to its bot over the gateway)',
+    );
     expect(describeFailure({ kind: 'timeout' }, 3000, { status: 400, body: TREE })).toBe(
       'the app did not answer within 3 s; its callback was refused: 400 50035 Invalid Form Body: ' +
         'data.embeds.0.title: BASE_TYPE_MAX_LENGTH (Must be 256 or fewer in length.); ' +
