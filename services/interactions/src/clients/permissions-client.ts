@@ -18,6 +18,11 @@ export interface PermissionsClient {
   describeInvocationContext(query: InvocationPlaceQuery): Promise<InvocationPlace>;
   /** A user's place in a channel (guild channel or DM): 404 / 10003 for an unknown channel. */
   describeChannelAccess(channelId: string, userId: string): Promise<ChannelAccess>;
+  /**
+   * The ids of the guild's channels where the user holds VIEW_CHANNEL and `required`:
+   * 404 / 10004 for an unknown guild, 403 / 50001 when the user is not a member.
+   */
+  listChannelsWith(guildId: string, userId: string, required: bigint): Promise<string[]>;
 }
 
 /** A JSON object field of the answer; empty text is an empty map. */
@@ -28,6 +33,18 @@ function parseMap(text: string): Record<string, JsonRecord> {
 /** The PermissionsClient over permissions' gRPC client. */
 export function createPermissionsClient(client: permissions.PermissionsServiceClient): PermissionsClient {
   return {
+    async listChannelsWith(guildId, userId, required) {
+      const answer = await callPeer<
+        permissions.ListGuildChannelsRequest,
+        permissions.ListGuildChannelsResponse__Output
+      >(client, client.ListGuildChannels, {
+        guild_id: guildId,
+        user_id: userId,
+        required_permissions: required.toString(),
+      });
+      return (JSON.parse(answer.channels_json) as { id: string }[]).map((channel) => channel.id);
+    },
+
     async describeChannelAccess(channelId, userId) {
       const answer = await callPeer<
         permissions.DescribeChannelAccessRequest,
