@@ -5,6 +5,8 @@ import { createDemoWorld, createUser, startTestStack, type DemoWorld, type TestS
 import { api, ChatUser } from './support/chat-user';
 
 /**
+ * (Beside search, on the same stack: MESSAGE_CREATE's partial `member` and `mention_roles`.)
+ *
  * Search Guild Messages through the whole stack (api-gateway → interactions → permissions;
  * interactions' indexer and its consumer of its own message events): a guild's first search
  * answers 202 / 110000, the index is built off the request path after SEARCH_INDEX_DELAY_MS
@@ -19,12 +21,13 @@ let owner: ChatUser;
 let member: ChatUser;
 let memberId: string;
 
-const VIEW_CHANNEL = 1n << 10n;
+const MENTION_EVERYONE = 1n << 17n;
 const READ_MESSAGE_HISTORY = 1n << 16n;
 /** The portal toggle of the MESSAGE_CONTENT intent (D:resources/application.mdx §Application Flags). */
 const GATEWAY_MESSAGE_CONTENT = 1 << 18;
 
-const searchPath = (query = '') => `/guilds/${world.guild.id}/messages/search${query === '' ? '' : `?${query}`}`;
+const searchPath = (query = '') =>
+  `/guilds/${world.guild.id}/messages/search${query === '' ? '' : `?${query}`}`;
 
 /** A message sent by `token` in `channelId`. */
 async function send(token: string, channelId: string, body: Record<string, unknown>): Promise<any> {
@@ -77,7 +80,7 @@ beforeAll(async () => {
     content: `lazy dog for <@${world.application.id}>`,
   });
   hidden = await send(owner.token, secret, { content: 'quick staff secret' });
-}, 120_000);
+}, 240_000);
 
 afterAll(async () => {
   member?.close();
@@ -104,7 +107,12 @@ describe('Search Guild Messages', () => {
     expect(found.total_results).toBe(1);
     expect(idsOf(found)).toEqual([first.id]);
     const [[message]] = found.messages;
-    expect(message).toMatchObject({ id: first.id, content: first.content, guild_id: world.guild.id, hit: true });
+    expect(message).toMatchObject({
+      id: first.id,
+      content: first.content,
+      guild_id: world.guild.id,
+      hit: true,
+    });
     expect(message).not.toHaveProperty('reactions');
     // The owner reads every channel.
     const everything = await searchUntil(owner.token, 'content=quick', () => true);
@@ -191,7 +199,9 @@ describe('Search Guild Messages', () => {
     } finally {
       outsider.close();
     }
-    expect(await api(stack, 'GET', '/guilds/99999999999999999/messages/search', { token: member.token })).toMatchObject({
+    expect(
+      await api(stack, 'GET', '/guilds/99999999999999999/messages/search', { token: member.token }),
+    ).toMatchObject({
       status: 404,
       body: { code: 10004 },
     });
@@ -214,9 +224,52 @@ describe('Search Guild Messages', () => {
     ];
     for (const [query, field] of cases) {
       const answer = await api(stack, 'GET', searchPath(query), { token: member.token });
-      expect({ query, status: answer.status, code: answer.body?.code }).toEqual({ query, status: 400, code: 50035 });
+      expect({ query, status: answer.status, code: answer.body?.code }).toEqual({
+        query,
+        status: 400,
+        code: 50035,
+      });
       expect(answer.body.errors).toHaveProperty(field);
     }
   });
 });
 
+describe('MESSAGE_CREATE in a guild', () => {
+  it("carries the author's partial member, and mention_roles as allowed_mentions and MENTION_EVERYONE allow", async () => {
+    await member.connect();
+    const gateway = member.gateway!;
+    const created = async (token: string, channelId: string, body: Record<string, unknown>) => {
+      const seen = gateway.received.length;
+      const sent = await send(token, channelId, body);
+      const event = await gateway.next((p) => p.t === 'MESSAGE_CREATE' && p.d.id === sent.id, 10_000, seen);
+      return { sent, event: event.d as any };
+    };
+    const roleId = world.role.id;
+    const content = `hi <@&${roleId}> and <@&99999999999999999>`;
+    // The owner holds MENTION_EVERYONE: the guild's role is pinged, an unknown one is not.
+    const { sent, event } = await created(owner.token, world.channel.id, { content });
+    expect(sent.mention_roles).toEqual([roleId]);
+    expect(sent).not.toHaveProperty('member');
+    expect(event.mention_roles).toEqual([roleId]);
+    expect(event.member).toMatchObject({ roles: expect.any(Array), deaf: false, mute: false });
+    expect(typeof event.member.joined_at).toBe('string');
+    expect(event.member).not.toHaveProperty('user');
+    expect(event.member).not.toHaveProperty('permissions');
+    // allowed_mentions without roles pings none.
+    const quiet = await created(owner.token, world.channel.id, { content, allowed_mentions: { parse: [] } });
+    expect(quiet.event.mention_roles).toEqual([]);
+    const listed = await created(owner.token, world.channel.id, {
+      content,
+      allowed_mentions: { roles: [roleId] },
+    });
+    expect(listed.event.mention_roles).toEqual([roleId]);
+    // Without MENTION_EVERYONE (ACS roles are never mentionable) no role is pinged.
+    const channel = await adminExpect(stack.admin, 201, 'POST', `/admin/guilds/${world.guild.id}/channels`, {
+      name: 'no-pings',
+      type: 0,
+      permission_overwrites: [{ id: world.guild.id, type: 0, allow: '0', deny: String(MENTION_EVERYONE) }],
+    });
+    const plain = await send(member.token, channel.id as string, { content });
+    expect(plain.mention_roles).toEqual([]);
+  });
+});

@@ -2,12 +2,7 @@ import type { interactions } from '@acs/protos';
 import { InvalidFormBodyError, readPathSnowflake } from '@acs/discord-errors';
 import { PERMISSION_FLAGS } from '@acs/validation';
 import type { PermissionsClient } from '../clients/permissions-client';
-import {
-  assertMaySearch,
-  indexNotReadyAnswer,
-  readSearchQuery,
-  searchedChannels,
-} from '../domain/search';
+import { assertMaySearch, indexNotReadyAnswer, readSearchQuery, searchedChannels } from '../domain/search';
 import type { SearchStore } from '../store/search-store';
 
 /** What the search handler needs. */
@@ -55,7 +50,9 @@ export function createSearchHandlers({ permissions, search, searchIndexDelayMs }
           ? { totalResults: 0, messages: [] }
           : await search.search(guildId, channels, query);
       const messages = page.messages.map((message) => {
-        const { reactions: _reactions, ...rest } = message;
+        // Search results come without `reactions` (D §Search Guild Messages).
+        const rest = { ...message };
+        delete rest.reactions;
         return [{ ...rest, guild_id: guildId, hit: true }];
       });
       return {
@@ -84,10 +81,15 @@ function readPairs(text: string): [string, string][] {
     !Array.isArray(parsed) ||
     !parsed.every(
       (pair) =>
-        Array.isArray(pair) && pair.length === 2 && typeof pair[0] === 'string' && typeof pair[1] === 'string',
+        Array.isArray(pair) &&
+        pair.length === 2 &&
+        typeof pair[0] === 'string' &&
+        typeof pair[1] === 'string',
     )
   ) {
-    throw new InvalidFormBodyError({ _errors: [{ code: 'BASE_TYPE_BAD_LENGTH', message: 'Malformed query' }] });
+    throw new InvalidFormBodyError({
+      _errors: [{ code: 'BASE_TYPE_BAD_LENGTH', message: 'Malformed query' }],
+    });
   }
   return parsed as [string, string][];
 }

@@ -41,7 +41,11 @@ export class PinStore {
       if (change.pinned) {
         await db.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`pins:${change.channelId}`]);
       }
-      const { rows } = await db.query<{ application_id: string | null; guild_id: string | null; pinned: boolean }>(
+      const { rows } = await db.query<{
+        application_id: string | null;
+        guild_id: string | null;
+        pinned: boolean;
+      }>(
         `SELECT application_id::text, guild_id::text, pinned_at IS NOT NULL AS pinned
            FROM message WHERE id = $1 AND ${inChannel('$2')} FOR UPDATE`,
         [change.messageId, change.channelId],

@@ -1,11 +1,15 @@
 import type { Pool, PoolClient } from 'pg';
 import { withTransaction } from '@acs/service-kit';
-import { searchDocumentOf, type IndexedMessageRow, type SearchDocument, type SearchQuery } from '../domain/search';
+import {
+  searchDocumentOf,
+  type IndexedMessageRow,
+  type SearchDocument,
+  type SearchQuery,
+} from '../domain/search';
 
 /** Where a guild's index stands. */
 export type IndexState =
-  | { kind: 'ready' }
-  | { kind: 'building'; documentsIndexed: number; retryAfterMs: number };
+  { kind: 'ready' } | { kind: 'building'; documentsIndexed: number; retryAfterMs: number };
 
 /** A page of search results. */
 export interface SearchPage {
@@ -161,7 +165,8 @@ export class SearchStore {
     if (query.has.include.length > 0) where.push(`d.has @> ${at(query.has.include)}::text[]`);
     if (query.has.exclude.length > 0) where.push(`NOT d.has && ${at(query.has.exclude)}::text[]`);
     if (query.embedTypes.length > 0) where.push(`d.embed_types && ${at(query.embedTypes)}::text[]`);
-    if (query.embedProviders.length > 0) where.push(`d.embed_providers && ${at(query.embedProviders)}::text[]`);
+    if (query.embedProviders.length > 0)
+      where.push(`d.embed_providers && ${at(query.embedProviders)}::text[]`);
     if (query.linkHostnames.length > 0) where.push(`d.link_hostnames && ${at(query.linkHostnames)}::text[]`);
     if (query.attachmentExtensions.length > 0)
       where.push(`d.attachment_extensions && ${at(query.attachmentExtensions)}::text[]`);
@@ -169,7 +174,9 @@ export class SearchStore {
       where.push(`d.attachment_filenames && ${at(query.attachmentFilenames)}::text[]`);
     const direction = query.sortOrder === 'asc' ? 'ASC' : 'DESC';
     const order =
-      query.sortBy === 'relevance' && rank !== '' ? `${rank} DESC, d.message_id DESC` : `d.message_id ${direction}`;
+      query.sortBy === 'relevance' && rank !== ''
+        ? `${rank} DESC, d.message_id DESC`
+        : `d.message_id ${direction}`;
     const { rows } = await this.pool.query<{ body: Record<string, unknown>; total: string }>(
       `SELECT m.body, count(*) OVER ()::text AS total
          FROM search_document d JOIN message m ON m.id = d.message_id AND ${JOINED_SEARCHABLE}
@@ -193,7 +200,11 @@ export class SearchStore {
 }
 
 /** Messages of `condition` as the indexer reads them. */
-async function readMessages(db: PoolClient, condition: string, params: unknown[]): Promise<IndexedMessageRow[]> {
+async function readMessages(
+  db: PoolClient,
+  condition: string,
+  params: unknown[],
+): Promise<IndexedMessageRow[]> {
   const { rows } = await db.query<{
     id: string;
     guild_id: string;

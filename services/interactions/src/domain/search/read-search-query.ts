@@ -8,7 +8,17 @@ import { isSnowflake } from '@acs/snowflake';
 import { FormErrors, hasNul } from '@acs/validation';
 
 /** `has` values (OAS `HasOption`), each negatable with `-`. */
-export const HAS_OPTIONS = ['image', 'sound', 'video', 'file', 'sticker', 'embed', 'link', 'poll', 'snapshot'] as const;
+export const HAS_OPTIONS = [
+  'image',
+  'sound',
+  'video',
+  'file',
+  'sticker',
+  'embed',
+  'link',
+  'poll',
+  'snapshot',
+] as const;
 export type HasOption = (typeof HAS_OPTIONS)[number];
 /** `author_type` values (OAS `AuthorType`), each negatable. */
 export const AUTHOR_TYPES = ['user', 'bot', 'webhook'] as const;
@@ -74,19 +84,19 @@ const MAX_ITEMS = {
   attachment_filename: 100,
 } as const;
 
-const SCALARS = [
-  'limit',
-  'offset',
-  'max_id',
-  'min_id',
-  'content',
-  'slop',
-  'mention_everyone',
-  'pinned',
-  'include_nsfw',
-  'sort_by',
-  'sort_order',
-] as const;
+/** The parameters that take one value. */
+type Scalar =
+  | 'limit'
+  | 'offset'
+  | 'max_id'
+  | 'min_id'
+  | 'content'
+  | 'slop'
+  | 'mention_everyone'
+  | 'pinned'
+  | 'include_nsfw'
+  | 'sort_by'
+  | 'sort_order';
 
 /**
  * Reads the query's `[key, value]` pairs (in order, keys repeated for arrays). Unknown keys
@@ -101,7 +111,7 @@ export function readSearchQuery(pairs: readonly (readonly [string, string])[]): 
     if (list) list.push(value);
     else values.set(key, [value]);
   }
-  const scalar = (key: (typeof SCALARS)[number]): string | undefined => {
+  const scalar = (key: Scalar): string | undefined => {
     const list = values.get(key);
     if (!list) return undefined;
     if (list.length > 1) errors.add([key], ErrorCode.BASE_TYPE_BAD_LENGTH, 'Must be a single value');
@@ -120,8 +130,10 @@ export function readSearchQuery(pairs: readonly (readonly [string, string])[]): 
       return fallback;
     }
     const value = Number(raw);
-    if (value < min) errors.add([key], ErrorCode.NUMBER_TYPE_MIN, `int value should be greater than or equal to ${min}.`);
-    if (value > max) errors.add([key], ErrorCode.NUMBER_TYPE_MAX, `int value should be less than or equal to ${max}.`);
+    if (value < min)
+      errors.add([key], ErrorCode.NUMBER_TYPE_MIN, `int value should be greater than or equal to ${min}.`);
+    if (value > max)
+      errors.add([key], ErrorCode.NUMBER_TYPE_MAX, `int value should be less than or equal to ${max}.`);
     return value;
   };
   const boolean = (key: 'mention_everyone' | 'pinned' | 'include_nsfw'): boolean | undefined => {
@@ -152,7 +164,8 @@ export function readSearchQuery(pairs: readonly (readonly [string, string])[]): 
   const ids = (key: keyof typeof MAX_ITEMS): string[] => {
     const items = list(key);
     items.forEach((item, index) => {
-      if (!isSnowflake(item)) errors.add([key, index], ErrorCode.NUMBER_TYPE_COERCE, `Value "${clip(item)}" is not snowflake.`);
+      if (!isSnowflake(item))
+        errors.add([key, index], ErrorCode.NUMBER_TYPE_COERCE, `Value "${clip(item)}" is not snowflake.`);
     });
     return [...new Set(items)];
   };
@@ -160,7 +173,11 @@ export function readSearchQuery(pairs: readonly (readonly [string, string])[]): 
     const items = list(key);
     items.forEach((item, index) => {
       if (item.length > maxLength || item.length === 0 || hasNul(item)) {
-        errors.add([key, index], ErrorCode.BASE_TYPE_BAD_LENGTH, `Must be between 1 and ${maxLength} in length.`);
+        errors.add(
+          [key, index],
+          ErrorCode.BASE_TYPE_BAD_LENGTH,
+          `Must be between 1 and ${maxLength} in length.`,
+        );
       }
     });
     return items;
@@ -171,7 +188,11 @@ export function readSearchQuery(pairs: readonly (readonly [string, string])[]): 
       const negated = item.startsWith('-');
       const value = (negated ? item.slice(1) : item) as T;
       if (!choices.includes(value)) {
-        errors.add([key, index], ErrorCode.BASE_TYPE_CHOICES, `Value must be one of (${choices.map((c) => `'${c}'`).join(', ')}), optionally prefixed with '-'.`);
+        errors.add(
+          [key, index],
+          ErrorCode.BASE_TYPE_CHOICES,
+          `Value must be one of (${choices.map((c) => `'${c}'`).join(', ')}), optionally prefixed with '-'.`,
+        );
         return;
       }
       (negated ? result.exclude : result.include).push(value);
@@ -182,7 +203,11 @@ export function readSearchQuery(pairs: readonly (readonly [string, string])[]): 
     const raw = scalar(key);
     if (raw === undefined) return fallback;
     if (!choices.includes(raw as T)) {
-      errors.add([key], ErrorCode.BASE_TYPE_CHOICES, `Value must be one of (${choices.map((c) => `'${c}'`).join(', ')}).`);
+      errors.add(
+        [key],
+        ErrorCode.BASE_TYPE_CHOICES,
+        `Value must be one of (${choices.map((c) => `'${c}'`).join(', ')}).`,
+      );
       return fallback;
     }
     return raw as T;
@@ -190,12 +215,20 @@ export function readSearchQuery(pairs: readonly (readonly [string, string])[]): 
 
   const content = scalar('content') ?? '';
   if (content.length > MAX_SEARCH_CONTENT) {
-    errors.add(['content'], ErrorCode.BASE_TYPE_MAX_LENGTH, `Must be ${MAX_SEARCH_CONTENT} or fewer in length.`);
+    errors.add(
+      ['content'],
+      ErrorCode.BASE_TYPE_MAX_LENGTH,
+      `Must be ${MAX_SEARCH_CONTENT} or fewer in length.`,
+    );
   }
   const embedTypes = list('embed_type');
   embedTypes.forEach((item, index) => {
     if (!(EMBED_TYPES as readonly string[]).includes(item)) {
-      errors.add(['embed_type', index], ErrorCode.BASE_TYPE_CHOICES, `Value must be one of (${EMBED_TYPES.map((c) => `'${c}'`).join(', ')}).`);
+      errors.add(
+        ['embed_type', index],
+        ErrorCode.BASE_TYPE_CHOICES,
+        `Value must be one of (${EMBED_TYPES.map((c) => `'${c}'`).join(', ')}).`,
+      );
     }
   });
   const query: SearchQuery = {
@@ -219,7 +252,9 @@ export function readSearchQuery(pairs: readonly (readonly [string, string])[]): 
     embedTypes,
     embedProviders: texts('embed_provider', 256),
     linkHostnames: texts('link_hostname', 256).map((host) => host.toLowerCase()),
-    attachmentExtensions: texts('attachment_extension', 256).map((ext) => ext.toLowerCase().replace(/^\./, '')),
+    attachmentExtensions: texts('attachment_extension', 256).map((ext) =>
+      ext.toLowerCase().replace(/^\./, ''),
+    ),
     attachmentFilenames: texts('attachment_filename', 1024),
     sortBy: choice('sort_by', ['timestamp', 'relevance'] as const, 'timestamp'),
     sortOrder: choice('sort_order', ['desc', 'asc'] as const, 'desc'),

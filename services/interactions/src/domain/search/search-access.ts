@@ -46,4 +46,3 @@ export function indexNotReadyAnswer(documentsIndexed: number, retryAfterMs: numb
     retry_after: Math.max(0, Math.ceil(retryAfterMs / 1000)),
   };
 }
-

@@ -74,12 +74,11 @@ export function searchDocumentOf(row: IndexedMessageRow): SearchDocument {
   for (const source of [content, ...embeds.map((embed) => text(embed.url))]) {
     for (const match of source.matchAll(LINK)) hosts.add((match[1] ?? '').toLowerCase());
   }
-  const embedTypes = [
-    ...new Set(embeds.flatMap((embed) => EMBED_TYPE_NAMES[text(embed.type)] ?? [])),
-  ];
+  const embedTypes = [...new Set(embeds.flatMap((embed) => EMBED_TYPE_NAMES[text(embed.type)] ?? []))];
   const has = new Set<HasOption>();
   if (attachments.length > 0) has.add('file');
-  if (types('image/') || embedTypes.includes('image') || embeds.some((embed) => embed.image)) has.add('image');
+  if (types('image/') || embedTypes.includes('image') || embeds.some((embed) => embed.image))
+    has.add('image');
   if (types('video/') || embedTypes.includes('video') || embedTypes.includes('gif')) has.add('video');
   if (types('audio/') || embedTypes.includes('sound')) has.add('sound');
   if (embeds.length > 0) has.add('embed');
@@ -88,9 +87,11 @@ export function searchDocumentOf(row: IndexedMessageRow): SearchDocument {
   if (typeof body.poll === 'object' && body.poll !== null) has.add('poll');
   if (objects(body.message_snapshots).length > 0) has.add('snapshot');
 
-  const reference = (typeof body.message_reference === 'object' && body.message_reference !== null
-    ? body.message_reference
-    : {}) as Json;
+  const reference = (
+    typeof body.message_reference === 'object' && body.message_reference !== null
+      ? body.message_reference
+      : {}
+  ) as Json;
   const isReply = body.type === 19 && reference.type !== 1;
   return {
     messageId: row.id,
@@ -100,7 +101,9 @@ export function searchDocumentOf(row: IndexedMessageRow): SearchDocument {
     authorType,
     content,
     mentionIds: objects(body.mentions).flatMap((user) => idOf(user) ?? []),
-    mentionRoleIds: Array.isArray(body.mention_roles) ? body.mention_roles.filter((id) => typeof id === 'string') : [],
+    mentionRoleIds: Array.isArray(body.mention_roles)
+      ? body.mention_roles.filter((id) => typeof id === 'string')
+      : [],
     mentionEveryone: body.mention_everyone === true,
     repliedToUserId: isReply ? idOf((body.referenced_message as Json | undefined)?.author) : null,
     repliedToMessageId: isReply && typeof reference.message_id === 'string' ? reference.message_id : null,
