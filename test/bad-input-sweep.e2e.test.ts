@@ -239,6 +239,7 @@ const PUBLIC_ROUTES: Array<[Method, string]> = [
   ['delete', '/channels/:channel_id/messages/:message_id'],
   ['post', '/channels/:channel_id/typing'],
   ['get', '/guilds/:guild_id/channels'],
+  ['get', '/guilds/:guild_id/messages/search'],
   ['put', '/channels/:channel_id/permissions/:overwrite_id'],
   ['delete', '/channels/:channel_id/permissions/:overwrite_id'],
   ['post', '/interactions'],

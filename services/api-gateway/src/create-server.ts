@@ -33,6 +33,7 @@ import { commandPermissionRoutes } from './handlers/command-permission-routes';
 import { commandRoutes } from './handlers/command-routes';
 import { guildCreationRoutes } from './handlers/guild-creation-routes';
 import { messageRoutes } from './handlers/message-routes';
+import { messageSearchRoutes } from './handlers/message-search-routes';
 import { pinRoutes } from './handlers/pin-routes';
 import { reactionRoutes } from './handlers/reaction-routes';
 import { dmChannelRoutes } from './handlers/dm-channel-routes';
@@ -178,6 +179,7 @@ function createApp(deps: ServerDeps): Express {
       // After pinRoutes: `…/messages/pins` is no message id.
       ...reactionRoutes(deps.clients, deps.auth),
       ...messageRoutes(deps.clients, deps.auth, readBody, uploads),
+      ...messageSearchRoutes(deps.clients, deps.auth),
       ...guildChannelRoutes(deps.clients, deps.auth, readBody),
       ...monetizationRoutes(deps.clients, deps.auth, readBody),
       ...provisionalAccountRoutes(deps.clients, deps.auth, readBody, issuerOf),

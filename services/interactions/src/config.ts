@@ -39,6 +39,16 @@ const schema = z.object({
   /** The durable consumer of lobby's `lobby.message.created` (linked lobbies' messages posted to their channel). */
   LOBBY_CONSUMER_NAME: z.string().default('interactions-linked-lobbies'),
   /**
+   * Guild message search: how long after a guild's first search its messages are indexed
+   * (until then a search answers 202 / 110000 with `retry_after`). Short by default so that
+   * a client sees both states; 0 indexes at the indexer's next tick.
+   */
+  SEARCH_INDEX_DELAY_MS: z.coerce.number().int().min(0).default(2000),
+  /** How often the search indexer looks for guilds whose index is due. */
+  SEARCH_INDEX_INTERVAL_MS: z.coerce.number().int().positive().default(250),
+  /** The durable consumer of this service's message events that keeps indexed guilds' search documents current. */
+  SEARCH_CONSUMER_NAME: z.string().default('interactions-search-index'),
+  /**
    * Where attachments' bytes are (api-gateway writes and serves them, this service deletes
    * those a message no longer has): `file:///abs/dir` or a path (relative to the service's
    * folder: the repository's `.data/blobs` by default), or

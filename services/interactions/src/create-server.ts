@@ -8,6 +8,7 @@ import {
 import { createCallbackHandlers, type CallbackHandlerDeps } from './handlers/callback-handlers';
 import { createInteractionHandlers, type InteractionHandlerDeps } from './handlers/interaction-handlers';
 import { createReactionHandlers, type ReactionHandlerDeps } from './handlers/reaction-handlers';
+import { createSearchHandlers, type SearchHandlerDeps } from './handlers/search-handlers';
 import { withFreshAttachmentUrls } from './handlers/fresh-attachment-urls';
 import { withStorageQuotaErrors } from './handlers/storage-quota-errors';
 import type { AttachmentSigner } from './domain/messages';
@@ -28,6 +29,7 @@ export interface ServerDeps
     PinHandlerDeps,
     ChannelMessageHandlerDeps,
     ReactionHandlerDeps,
+    SearchHandlerDeps,
     TimelineHandlerDeps {
   interactions: InteractionHandlerDeps['interactions'] & TimelineHandlerDeps['interactions'];
   deadlines: InteractionHandlerDeps['deadlines'] & TimelineHandlerDeps['deadlines'];
@@ -59,6 +61,7 @@ export function createServer(deps: ServerDeps): GrpcServer {
               ...createPinHandlers(deps),
               ...createChannelMessageHandlers(deps),
               ...createReactionHandlers(deps),
+              ...createSearchHandlers(deps),
               ...createTimelineHandlers(deps),
             },
             deps.storageQuotaBytes ?? 0,

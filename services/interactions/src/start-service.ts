@@ -26,6 +26,12 @@ import { blobReleaser, OrphanBlobSweep } from './blobs/orphan-blob-sweep';
 import { createAttachmentSigner } from './domain/messages';
 import { followCommandChanges } from './events/follow-command-changes';
 import { LINKED_LOBBY_EVENTS, postLinkedLobbyMessages } from './events/post-linked-lobby-messages';
+import {
+  SEARCH_INDEX_EVENTS,
+  SearchIndexer,
+  indexMessagesForSearch,
+} from './events/index-messages-for-search';
+import { SearchStore } from './store/search-store';
 import { ApplicationFactsMemo } from './handlers/application-facts';
 import { createResponder } from './handlers/responder';
 import { AttachmentStore } from './store/attachment-rows';
@@ -147,6 +153,19 @@ export async function startService(
     logger,
     handle: postLinkedLobbyMessages(new LinkedMessageStore(pool, ids)),
   });
+  // Guild message search: indexes built off the request path and kept current by the
+  // service's own message events.
+  const search = new SearchStore(pool);
+  const searchIndexer = new SearchIndexer(search, config.SEARCH_INDEX_INTERVAL_MS, logger);
+  searchIndexer.start();
+  const searchFeed = startEventConsumer<(typeof SEARCH_INDEX_EVENTS)[number]>({
+    nats: { servers: config.NATS_URL, name: SERVICE_NAME },
+    events: eventStreamOf(config),
+    consumer: { name: config.SEARCH_CONSUMER_NAME },
+    names: SEARCH_INDEX_EVENTS,
+    logger,
+    handle: indexMessagesForSearch(search),
+  });
   // The command an invocation names, remembered until command-registry announces a change.
   let commandsLive = (): boolean => false;
   const registry = new CachedCommandRegistryClient(createCommandRegistryClient(registryGrpc), () =>
@@ -184,6 +203,8 @@ export async function startService(
     signer,
     storageQuotaBytes: config.APPLICATION_STORAGE_QUOTA_BYTES,
     reactions: new ReactionStore(pool),
+    search,
+    searchIndexDelayMs: config.SEARCH_INDEX_DELAY_MS,
     isReady: async () => {
       await pool.query('SELECT 1');
       return true;
@@ -203,6 +224,8 @@ export async function startService(
       { name: 'outcome listener', run: () => listener.stop() },
       { name: 'linked lobbies consumer', run: () => linkedLobbies.stop() },
       { name: 'command changes consumer', run: () => commandFeed.consumer.stop() },
+      { name: 'search index consumer', run: () => searchFeed.stop() },
+      { name: 'search indexer', run: () => searchIndexer.stop() },
       { name: 'orphan blob sweep', run: () => blobSweep.stop() },
       { name: 'outbox relay', run: () => relay.stop() },
       {

@@ -148,6 +148,15 @@ export interface InteractionsClient {
     /** 1-100; 0 when absent. */
     limit: number;
   }): Promise<string>;
+  /** `GET /guilds/{id}/messages/search`: the status (200, or 202 while not indexed) and the JSON body. */
+  searchGuildMessages(input: {
+    guildId: string;
+    userId: string;
+    applicationId?: string;
+    applicationFlags?: number;
+    /** The query's `[key, value]` pairs as JSON. */
+    queryJson: string;
+  }): Promise<{ status: number; bodyJson: string }>;
   /** `GET /channels/{id}/messages/{id}`: the message as JSON text. */
   getChannelMessage(call: ChannelMessageCall): Promise<string>;
   /** `PATCH /channels/{id}/messages/{id}`: the edited message as JSON text. */
@@ -388,6 +397,17 @@ export function createInteractionsClient(client: interactions.InteractionsServic
 
     async createChannelMessage(call) {
       return (await callPeer(client, client.CreateChannelMessage, wireChannelMessage(call))).message_json;
+    },
+
+    async searchGuildMessages(input) {
+      const answer = await callPeer(client, client.SearchGuildMessages, {
+        guild_id: input.guildId,
+        user_id: input.userId,
+        application_id: input.applicationId ?? '',
+        application_flags: input.applicationFlags ?? 0,
+        query_json: input.queryJson,
+      });
+      return { status: answer.status, bodyJson: answer.body_json };
     },
 
     async listChannelMessages(input) {

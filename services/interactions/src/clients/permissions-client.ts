@@ -18,6 +18,24 @@ export interface PermissionsClient {
   describeInvocationContext(query: InvocationPlaceQuery): Promise<InvocationPlace>;
   /** A user's place in a channel (guild channel or DM): 404 / 10003 for an unknown channel. */
   describeChannelAccess(channelId: string, userId: string): Promise<ChannelAccess>;
+  /**
+   * The same, with the user's partial member (in a guild) and which of `roleIds` are roles
+   * of the channel's guild: what Create Message needs for MESSAGE_CREATE and `mention_roles`.
+   */
+  describeSenderAccess(channelId: string, userId: string, roleIds: readonly string[]): Promise<SenderAccess>;
+  /**
+   * The ids of the guild's channels where the user holds VIEW_CHANNEL and `required`:
+   * 404 / 10004 for an unknown guild, 403 / 50001 when the user is not a member.
+   */
+  listChannelsWith(guildId: string, userId: string, required: bigint): Promise<string[]>;
+}
+
+/** A sender's access to a channel, with its member and the guild roles its content names. */
+export interface SenderAccess {
+  access: ChannelAccess;
+  /** The partial member MESSAGE_CREATE carries; null in a DM or for a non-member. */
+  member: JsonRecord | null;
+  knownRoleIds: string[];
 }
 
 /** A JSON object field of the answer; empty text is an empty map. */
@@ -28,6 +46,40 @@ function parseMap(text: string): Record<string, JsonRecord> {
 /** The PermissionsClient over permissions' gRPC client. */
 export function createPermissionsClient(client: permissions.PermissionsServiceClient): PermissionsClient {
   return {
+    async listChannelsWith(guildId, userId, required) {
+      const answer = await callPeer<
+        permissions.ListGuildChannelsRequest,
+        permissions.ListGuildChannelsResponse__Output
+      >(client, client.ListGuildChannels, {
+        guild_id: guildId,
+        user_id: userId,
+        required_permissions: required.toString(),
+      });
+      return (JSON.parse(answer.channels_json) as { id: string }[]).map((channel) => channel.id);
+    },
+
+    async describeSenderAccess(channelId, userId, roleIds) {
+      const answer = await callPeer<
+        permissions.DescribeChannelAccessRequest,
+        permissions.DescribeChannelAccessResponse__Output
+      >(client, client.DescribeChannelAccess, {
+        channel_id: channelId,
+        user_id: userId,
+        with_member: true,
+        role_ids: [...roleIds],
+      });
+      return {
+        access: {
+          guildId: answer.guild_id === '' ? null : answer.guild_id,
+          isMember: answer.is_member,
+          permissions: BigInt(answer.permissions === '' ? '0' : answer.permissions),
+          recipientIds: answer.recipient_ids,
+        },
+        member: answer.member_json === '' ? null : (JSON.parse(answer.member_json) as JsonRecord),
+        knownRoleIds: answer.known_role_ids,
+      };
+    },
+
     async describeChannelAccess(channelId, userId) {
       const answer = await callPeer<
         permissions.DescribeChannelAccessRequest,

@@ -7,6 +7,7 @@ import {
   assertMayReadMessage,
   assertMayType,
   mayReadHistory,
+  mentionedRoleIds,
   mentionedUserIds,
   readBulkDelete,
   readCreateMessage,
@@ -41,21 +42,20 @@ export function createChannelMessageHandlers({
   channelMessages,
   reactions,
 }: ChannelMessageHandlerDeps) {
-  async function placeOf(req: {
-    channel_id: string;
-    user_id: string;
-    application_id?: string;
-  }): Promise<ChannelPlace> {
+  async function placeOf(req: CallerRequest): Promise<ChannelPlace> {
     const channelId = readPathSnowflake('channel_id', req.channel_id);
-    const caller: Caller = {
-      userId: readPathSnowflake('user_id', req.user_id),
-      applicationId:
-        req.application_id === undefined || req.application_id === ''
-          ? null
-          : readPathSnowflake('application_id', req.application_id),
-    };
+    const caller = callerOf(req);
     const access = await permissions.describeChannelAccess(channelId, caller.userId);
     return { channelId, caller, access };
+  }
+
+  /** The place of a Create Message, with the sender's member and the guild roles `roleIds` names. */
+  async function senderPlaceOf(req: CallerRequest, roleIds: readonly string[]) {
+    const channelId = readPathSnowflake('channel_id', req.channel_id);
+    const caller = callerOf(req);
+    const sender = await permissions.describeSenderAccess(channelId, caller.userId, roleIds);
+    const place: ChannelPlace = { channelId, caller, access: sender.access };
+    return { place, member: sender.member, knownRoleIds: sender.knownRoleIds };
   }
 
   return {
@@ -65,8 +65,9 @@ export function createChannelMessageHandlers({
       const channelId = readPathSnowflake('channel_id', req.channel_id);
       const request = readCreateMessage(parseJsonBody(req.body_json), uploadedFilesOf(req.files), channelId);
       const mentionIds = mentionedUserIds(request.input.content, request.mentions);
-      const [place, users] = await Promise.all([
-        placeOf(req),
+      const roleIds = mentionedRoleIds(request.input.content, request.mentions);
+      const [{ place, member, knownRoleIds }, users] = await Promise.all([
+        senderPlaceOf(req, roleIds),
         oauth.users([...new Set([req.user_id, ...mentionIds])]),
       ]);
       const { forward } = request;
@@ -82,6 +83,8 @@ export function createChannelMessageHandlers({
         request,
         author,
         mentionedUsers: found(users, mentionIds),
+        mentionedRoleIds: knownRoleIds,
+        member,
         baseUrl: req.attachment_base_url,
         ...(sourceAccess ? { sourceAccess } : {}),
         applicationFlags: Number(req.application_flags),
@@ -161,6 +164,24 @@ export function createChannelMessageHandlers({
       await channelMessages.remove(place, messageId);
       return {};
     },
+  };
+}
+
+/** What a channel route's request says of where and who. */
+interface CallerRequest {
+  channel_id: string;
+  user_id: string;
+  application_id?: string;
+}
+
+/** The caller of a channel route: the user, and the bot's application when a bot calls. */
+function callerOf(req: CallerRequest): Caller {
+  return {
+    userId: readPathSnowflake('user_id', req.user_id),
+    applicationId:
+      req.application_id === undefined || req.application_id === ''
+        ? null
+        : readPathSnowflake('application_id', req.application_id),
   };
 }
 

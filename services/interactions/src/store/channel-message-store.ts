@@ -45,6 +45,10 @@ export interface CreateMessageCommand extends ChannelPlace {
   applicationFlags?: number;
   author: JsonObject;
   mentionedUsers: JsonObject[];
+  /** The guild roles the content names that allowed_mentions lets it ping. */
+  mentionedRoleIds?: string[];
+  /** The author's partial member in a guild: MESSAGE_CREATE carries it (not the HTTP answer). */
+  member?: JsonObject | null;
   /** Where the files' attachments are served. */
   baseUrl: string;
 }
@@ -116,6 +120,7 @@ export class ChannelMessageStore {
         request,
         attachments: made.map((item) => item.attachment),
         mentionedUsers: command.mentionedUsers,
+        mentionedRoleIds: command.mentionedRoleIds ?? [],
         replyTarget,
         earlier,
         forwardSource,
@@ -145,7 +150,9 @@ export class ChannelMessageStore {
       await writeEvents(db, [
         createEvent('interactions.channel_message.created', {
           ...audienceOf(command),
-          message: { ...plan.answer },
+          // D:events/gateway-events.mdx §Message Create: a guild message's event carries the
+          // author's partial member.
+          message: command.member ? { ...plan.answer, member: command.member } : { ...plan.answer },
         }),
       ]);
       return plan.answer;

@@ -41,7 +41,11 @@ export class PinStore {
       if (change.pinned) {
         await db.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`pins:${change.channelId}`]);
       }
-      const { rows } = await db.query<{ application_id: string; guild_id: string | null; pinned: boolean }>(
+      const { rows } = await db.query<{
+        application_id: string | null;
+        guild_id: string | null;
+        pinned: boolean;
+      }>(
         `SELECT application_id::text, guild_id::text, pinned_at IS NOT NULL AS pinned
            FROM message WHERE id = $1 AND ${inChannel('$2')} FOR UPDATE`,
         [change.messageId, change.channelId],
@@ -67,8 +71,11 @@ export class PinStore {
         [change.channelId],
       );
       const lastPin = last.rows[0]?.last_pin ?? null;
+      // A user's message (POST /channels/{id}/messages by a session) belongs to no application.
       const applicationIds = [
-        ...new Set([row.application_id, change.actorApplicationId ?? row.application_id]),
+        ...new Set(
+          [row.application_id, change.actorApplicationId ?? null].filter((id): id is string => id !== null),
+        ),
       ];
       await writeEvents(db, [
         createEvent('interactions.channel.pins_updated', {

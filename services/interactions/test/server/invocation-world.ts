@@ -29,6 +29,7 @@ import { createTestDatabase, type TestDatabase } from '@acs/testing';
 import { createCommandRegistryClient } from '../../src/clients/command-registry-client';
 import { createOAuthClient } from '../../src/clients/oauth-client';
 import { createPermissionsClient } from '../../src/clients/permissions-client';
+import { SearchStore } from '../../src/store/search-store';
 import { DB_SCHEMA } from '../../src/config';
 import { createServer } from '../../src/create-server';
 import { FollowOnSourcesStore } from '../../src/store/follow-on-sources-store';
@@ -366,6 +367,8 @@ export async function startInvocationServer(
     channelMessages: new ChannelMessageStore(pool, ids, TEST_SIGNER),
     signer: TEST_SIGNER,
     reactions: new ReactionStore(pool),
+    search: new SearchStore(pool),
+    searchIndexDelayMs: 0,
     isReady: async () => true,
   });
   const port = await server.listen('127.0.0.1:0');

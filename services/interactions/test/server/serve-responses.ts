@@ -26,6 +26,7 @@ import type { ResponseContext } from '../store/response-fixtures';
 import type { ChannelAccess } from '../../src/domain/pins';
 import { PinStore } from '../../src/store/pin-store';
 import { ChannelMessageStore } from '../../src/store/channel-message-store';
+import { SearchStore } from '../../src/store/search-store';
 import { ReactionStore } from '../../src/store/reaction-store';
 import { TEST_SIGNER } from '../support/test-signer';
 /** What the fake oauth answers for every application: its bot user and flags. */
@@ -108,6 +109,13 @@ export async function serveResponses(ctx: ResponseContext, botUser: JsonObject):
         if (!channelAccess.current) throw new UnknownResourceError(10003, 'Unknown Channel');
         return channelAccess.current;
       },
+      describeSenderAccess: async () => {
+        if (!channelAccess.current) throw new UnknownResourceError(10003, 'Unknown Channel');
+        return { access: channelAccess.current, member: null, knownRoleIds: [] };
+      },
+      listChannelsWith: async () => {
+        throw new UnknownResourceError(10004, 'Unknown Guild');
+      },
     },
     interactions,
     sources: new FollowOnSourcesStore(ctx.pool),
@@ -127,6 +135,8 @@ export async function serveResponses(ctx: ResponseContext, botUser: JsonObject):
     channelMessages: new ChannelMessageStore(ctx.pool, ctx.ids, TEST_SIGNER),
     signer: TEST_SIGNER,
     reactions: new ReactionStore(ctx.pool),
+    search: new SearchStore(ctx.pool),
+    searchIndexDelayMs: 0,
   });
   const port = await server.listen('127.0.0.1:0');
   const client = new (loadInteractionsProto().acs.interactions.v1.InteractionsService)(

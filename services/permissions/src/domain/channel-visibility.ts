@@ -46,3 +46,28 @@ export function visibleChannelIds(viewer: ViewerContext, channels: readonly Chan
   }
   return visible;
 }
+
+/**
+ * Whether the viewer holds every bit of `required` in the guild channel `channel` (its
+ * overwrites and its category's applied, and the implicit denials), e.g. READ_MESSAGE_HISTORY
+ * where message search looks.
+ */
+export function holdsInChannel(
+  viewer: ViewerContext,
+  channel: Channel,
+  channelsById: ReadonlyMap<string, Channel>,
+  required: bigint,
+): boolean {
+  const parent = channel.parentId === null ? undefined : channelsById.get(channel.parentId);
+  return checkPermissions(
+    {
+      ...viewer,
+      channel: {
+        type: channel.type,
+        overwrites: channel.overwrites,
+        parent: parent ? { overwrites: parent.overwrites } : null,
+      },
+    },
+    required,
+  ).allowed;
+}

@@ -1,6 +1,7 @@
 import type { permissions } from '@acs/protos';
 import { parseJsonBody, readPathSnowflake } from '@acs/discord-errors';
-import { visibleChannelIds } from '../domain/channel-visibility';
+import { holdsInChannel, visibleChannelIds } from '../domain/channel-visibility';
+import { requireBitSet } from '@acs/validation';
 import { isThreadType } from '../domain/channel-types';
 import { renderChannel } from '../domain/render/render-channel';
 import { validateChannelPermission } from '../domain/validate-channel-permission';
@@ -26,7 +27,8 @@ export function createChannelHandlers({ channels, channelChanges, contexts }: Ch
     /**
      * The guild's channels (not its threads: D:resources/guild.mdx §Get Guild Channels) the
      * user may view; the others are left out (D:topics/permissions.mdx §Channel Visibility).
-     * 10004 for an unknown guild; 403 50001 when the user is not a member.
+     * 10004 for an unknown guild; 403 50001 when the user is not a member. With
+     * `required_permissions`, only those where the user also holds these bits.
      */
     async ListGuildChannels(
       request: permissions.ListGuildChannelsRequest__Output,
@@ -39,7 +41,17 @@ export function createChannelHandlers({ channels, channelChanges, contexts }: Ch
       ]);
       if (!viewer.member) throw new MissingAccessError();
       const visible = visibleChannelIds(viewer, guildChannels);
-      const shown = guildChannels.filter((c) => !isThreadType(c.type) && visible.has(c.id));
+      const required =
+        request.required_permissions === ''
+          ? 0n
+          : requireBitSet('required_permissions', request.required_permissions);
+      const byId = new Map(guildChannels.map((c) => [c.id, c]));
+      const shown = guildChannels.filter(
+        (c) =>
+          !isThreadType(c.type) &&
+          visible.has(c.id) &&
+          (required === 0n || holdsInChannel(viewer, c, byId, required)),
+      );
       return { channels_json: JSON.stringify(shown.map((c) => renderChannel(c, viewer.ownerId))) };
     },
 

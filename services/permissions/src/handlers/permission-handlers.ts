@@ -12,10 +12,18 @@ import { DM_USER_PERMISSIONS } from '../domain/dm/dm-permissions';
 import { renderMyGuild } from '../domain/render/render-my-guild';
 import type { ListMemberGuildsStore } from '../store/list-member-guilds-store';
 import type { PermissionContextStore } from '../store/permission-context-store';
+import type { GuildPlaceStore } from '../store/guild-place-store';
+import { permissionContextOf } from '../domain/invocation/guild-place';
+import { renderMessageMember } from '../domain/render/render-member';
+
+/** Role mentions a message may carry (D:resources/message.mdx §Allowed Mentions: 100 roles). */
+const MAX_MENTIONED_ROLES = 100;
 
 /** What the permission RPCs work with. */
 export interface PermissionHandlerDeps {
   contexts: PermissionContextStore;
+  /** The place of a channel in one statement (DescribeChannelAccess `with_member`). */
+  places: GuildPlaceStore;
   memberGuilds: ListMemberGuildsStore;
   channels: ChannelStore;
   dmChannels: DmChannelStore;
@@ -38,13 +46,56 @@ export function createPermissionHandlers({
   memberGuilds,
   channels,
   dmChannels,
+  places,
 }: PermissionHandlerDeps) {
+  /**
+   * DescribeChannelAccess `with_member` (Create Message): the place read in one statement
+   * (the guild with its roles, the user's member, the channel), the user's permissions
+   * computed on it as loadPermissionContext would, and the partial member MESSAGE_CREATE
+   * carries. A DM is answered as without it.
+   */
+  async function describeWithMember(
+    channelId: string,
+    userId: string,
+    rawRoleIds: readonly string[],
+  ): Promise<permissions.DescribeChannelAccessResponse> {
+    const roleIds = rawRoleIds.slice(0, MAX_MENTIONED_ROLES).map((id) => readPathSnowflake('role_ids', id));
+    const channel = await channels.getChannel(channelId);
+    if (!channel) {
+      const dm = await dmChannels.getDmChannel(channelId);
+      if (!dm) throw new UnknownChannelError();
+      const isRecipient = dm.recipientIds.includes(userId);
+      return {
+        guild_id: '',
+        is_member: isRecipient,
+        permissions: (isRecipient ? DM_USER_PERMISSIONS : 0n).toString(),
+        recipient_ids: dm.recipientIds,
+        member_json: '',
+        known_role_ids: [],
+      };
+    }
+    const place = await places.loadGuildPlace(channel.guildId, [userId], [channelId]);
+    const at = place?.channels.get(channelId);
+    if (!place || !at) throw new UnknownChannelError();
+    const decision = checkPermissions(permissionContextOf(place, userId, at), 0n);
+    const member = place.members.get(userId);
+    return {
+      guild_id: channel.guildId,
+      is_member: decision.isMember,
+      permissions: decision.permissions.toString(),
+      recipient_ids: [],
+      member_json: member ? JSON.stringify(renderMessageMember(member)) : '',
+      known_role_ids: roleIds.filter((id) => id !== channel.guildId && place.roles.has(id)),
+    };
+  }
+
   return {
     async DescribeChannelAccess(
       request: permissions.DescribeChannelAccessRequest__Output,
     ): Promise<permissions.DescribeChannelAccessResponse> {
       const channelId = readPathSnowflake('channel_id', request.channel_id);
       const userId = readPathSnowflake('user_id', request.user_id);
+      if (request.with_member) return describeWithMember(channelId, userId, request.role_ids);
       const channel = await channels.getChannel(channelId);
       if (channel) {
         const context = await contexts.loadPermissionContext(channel.guildId, userId, channelId);

@@ -8,6 +8,8 @@ import { MAX_MENTIONED_USERS } from '../messages/message-limits';
 export interface MentionPolicy {
   /** Every `<@id>` of the content (parse "users"), or only these ids. */
   users: 'all' | ReadonlySet<string>;
+  /** Every `<@&id>` of the content (parse "roles"), or only these ids. */
+  roles: 'all' | ReadonlySet<string>;
   /** `@everyone` and `@here` (parse "everyone"). */
   everyone: boolean;
   /** Whether a reply pings the replied message's author. */
@@ -22,11 +24,13 @@ export interface MentionPolicy {
  * defaults to false.
  */
 export function readMentionPolicy(raw: unknown): MentionPolicy {
-  if (!isJsonObject(raw)) return { users: 'all', everyone: true, repliedUser: true };
+  if (!isJsonObject(raw)) return { users: 'all', roles: 'all', everyone: true, repliedUser: true };
   const parse = Array.isArray(raw.parse) ? raw.parse : [];
   const listed = Array.isArray(raw.users) ? raw.users.map(String) : [];
+  const listedRoles = Array.isArray(raw.roles) ? raw.roles.map(String) : [];
   return {
     users: parse.includes('users') ? 'all' : new Set(listed),
+    roles: parse.includes('roles') ? 'all' : new Set(listedRoles),
     everyone: parse.includes('everyone'),
     repliedUser: raw.replied_user === true,
   };
@@ -42,6 +46,21 @@ export function mentionedUserIds(content: string, policy: MentionPolicy): string
     const id = match[1] ?? '';
     // `<@99999999999999999999>` names no one: an id past 2^63 - 1 is no user's.
     if (!isSnowflake(id) || ids.includes(id) || (policy.users !== 'all' && !policy.users.has(id))) continue;
+    ids.push(id);
+    if (ids.length === MAX_MENTIONED_USERS) break;
+  }
+  return ids;
+}
+
+/** A role mention in content: `<@&id>`. */
+const ROLE_MENTION = /<@&(\d{1,20})>/g;
+
+/** The ids of the roles `content` mentions that `policy` lets it ping, in order, each once (at most 100). */
+export function mentionedRoleIds(content: string, policy: MentionPolicy): string[] {
+  const ids: string[] = [];
+  for (const match of content.matchAll(ROLE_MENTION)) {
+    const id = match[1] ?? '';
+    if (!isSnowflake(id) || ids.includes(id) || (policy.roles !== 'all' && !policy.roles.has(id))) continue;
     ids.push(id);
     if (ids.length === MAX_MENTIONED_USERS) break;
   }

@@ -30,6 +30,8 @@ export interface CreateMessageFacts {
   attachments: MessageAttachment[];
   /** The users of `mentionedUserIds(content)` that exist, in that order. */
   mentionedUsers: JsonObject[];
+  /** The roles of `mentionedRoleIds(content)` that are the guild's, in that order (none in a DM). */
+  mentionedRoleIds?: string[];
   /** The reply's target when the request names one: this channel's, not deleted nor ephemeral. */
   replyTarget: ChannelMessage | undefined;
   /** With `enforce_nonce`: the caller's message of this nonce within NONCE_WINDOW_MS. */
@@ -92,7 +94,7 @@ export function planCreateMessage(facts: CreateMessageFacts): CreateMessagePlan 
     type: target ? ChannelMessageType.REPLY : ChannelMessageType.DEFAULT,
     content: input.content,
     mentions,
-    mention_roles: [],
+    mention_roles: mentionableRoles(facts),
     attachments: facts.attachments,
     embeds: input.embeds,
     timestamp: formatTimestamp(facts.now),
@@ -129,6 +131,16 @@ export function planCreateMessage(facts: CreateMessageFacts): CreateMessagePlan 
     },
     answer: nonce === undefined ? message : { ...message, nonce },
   };
+}
+
+/**
+ * The roles a message pings (D:resources/message.mdx §Allowed Mentions): those its content
+ * names that allowed_mentions lets it ping, that are roles of the guild, and that are
+ * mentionable or the author holds MENTION_EVERYONE. ACS roles have no `mentionable` toggle
+ * (every role renders `mentionable: false`), so MENTION_EVERYONE decides.
+ */
+function mentionableRoles(facts: CreateMessageFacts): string[] {
+  return mayMentionEveryone(facts.access) ? [...(facts.mentionedRoleIds ?? [])] : [];
 }
 
 /** A replied message as a reply embeds it: one level deep (its own target is not repeated). */

@@ -36,3 +36,14 @@ export function renderMember(member: Member): MemberJson {
     communication_disabled_until: null,
   };
 }
+
+/**
+ * The partial member a MESSAGE_CREATE in a guild carries beside its author
+ * (D:events/gateway-events.mdx §Message Create: "member properties for this message's
+ * author", without `user`).
+ */
+export function renderMessageMember(member: Member): Omit<MemberJson, 'user'> {
+  const partial: Partial<MemberJson> = renderMember(member);
+  delete partial.user;
+  return partial as Omit<MemberJson, 'user'>;
+}

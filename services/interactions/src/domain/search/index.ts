@@ -1,0 +1,3 @@
+export * from './read-search-query';
+export * from './search-document';
+export * from './search-access';
