@@ -34,6 +34,7 @@ import { commandRoutes } from './handlers/command-routes';
 import { guildCreationRoutes } from './handlers/guild-creation-routes';
 import { messageRoutes } from './handlers/message-routes';
 import { pinRoutes } from './handlers/pin-routes';
+import { autoModRoutes } from './handlers/automod-routes';
 import { reactionRoutes } from './handlers/reaction-routes';
 import { dmChannelRoutes } from './handlers/dm-channel-routes';
 import { voiceStatusRoutes } from './handlers/voice-status-routes';
@@ -174,6 +175,7 @@ function createApp(deps: ServerDeps): Express {
       ...reactionRoutes(deps.clients, deps.auth),
       ...messageRoutes(deps.clients, deps.auth, readBody, uploads),
       ...guildChannelRoutes(deps.clients, deps.auth, readBody),
+      ...autoModRoutes(deps.clients, deps.auth, readBody),
       ...monetizationRoutes(deps.clients, deps.auth, readBody),
       ...provisionalAccountRoutes(deps.clients, deps.auth, readBody, issuerOf),
       ...lobbyRoutes(deps.clients.lobby, deps.auth, readBody, {

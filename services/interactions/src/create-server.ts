@@ -8,6 +8,7 @@ import {
 import { createCallbackHandlers, type CallbackHandlerDeps } from './handlers/callback-handlers';
 import { createInteractionHandlers, type InteractionHandlerDeps } from './handlers/interaction-handlers';
 import { createReactionHandlers, type ReactionHandlerDeps } from './handlers/reaction-handlers';
+import { createAutoModHandlers, type AutoModHandlerDeps } from './handlers/automod-handlers';
 import { withFreshAttachmentUrls } from './handlers/fresh-attachment-urls';
 import type { AttachmentSigner } from './domain/messages';
 import { createPinHandlers, type PinHandlerDeps } from './handlers/pin-handlers';
@@ -27,6 +28,7 @@ export interface ServerDeps
     PinHandlerDeps,
     ChannelMessageHandlerDeps,
     ReactionHandlerDeps,
+    AutoModHandlerDeps,
     TimelineHandlerDeps {
   interactions: InteractionHandlerDeps['interactions'] & TimelineHandlerDeps['interactions'];
   deadlines: InteractionHandlerDeps['deadlines'] & TimelineHandlerDeps['deadlines'];
@@ -55,6 +57,7 @@ export function createServer(deps: ServerDeps): GrpcServer {
             ...createPinHandlers(deps),
             ...createChannelMessageHandlers(deps),
             ...createReactionHandlers(deps),
+            ...createAutoModHandlers(deps),
             ...createTimelineHandlers(deps),
           },
           deps.signer,

@@ -35,6 +35,7 @@ import { LinkedMessageStore } from './store/linked-message-store';
 import { MessageStore } from './store/message-store';
 import { PinStore } from './store/pin-store';
 import { ChannelMessageStore } from './store/channel-message-store';
+import { AutoModStore } from './store/automod-store';
 import { ReactionStore } from './store/reaction-store';
 import { TraceStore } from './store/trace-store';
 import { ResponseStore } from './store/response-store';
@@ -165,6 +166,7 @@ export async function startService(
     channelMessages: new ChannelMessageStore(pool, ids, signer, blobReleaser(blobs, logger)),
     signer,
     reactions: new ReactionStore(pool),
+    automod: new AutoModStore(pool, ids),
     isReady: async () => {
       await pool.query('SELECT 1');
       return true;

@@ -6,6 +6,7 @@ import type {
   JsonRecord,
 } from '../domain/invocation/invocation-facts';
 import type { ChannelAccess } from '../domain/pins';
+import type { GuildFacts, RuleManager } from '../domain/automod';
 
 /**
  * What interactions asks of permissions: the place of an invocation (channel, guild, the
@@ -18,6 +19,13 @@ export interface PermissionsClient {
   describeInvocationContext(query: InvocationPlaceQuery): Promise<InvocationPlace>;
   /** A user's place in a channel (guild channel or DM): 404 / 10003 for an unknown channel. */
   describeChannelAccess(channelId: string, userId: string): Promise<ChannelAccess>;
+  /**
+   * Which of `permissions` (guild level) a user holds in a guild and whether they are a
+   * member: 404 / 10004 for an unknown guild.
+   */
+  ruleManager(guildId: string, userId: string, permissions: bigint): Promise<RuleManager>;
+  /** A guild's role ids and its channels' types (AutoMod's exempt and alert ids): 404 / 10004 when unknown. */
+  guildFacts(guildId: string): Promise<GuildFacts>;
 }
 
 /** A JSON object field of the answer; empty text is an empty map. */
@@ -38,6 +46,30 @@ export function createPermissionsClient(client: permissions.PermissionsServiceCl
         isMember: answer.is_member,
         permissions: BigInt(answer.permissions === '' ? '0' : answer.permissions),
         recipientIds: answer.recipient_ids,
+        roleIds: answer.role_ids,
+      };
+    },
+
+    async ruleManager(guildId, userId, wanted) {
+      const answer = await callPeer<
+        permissions.CheckPermissionsRequest,
+        permissions.CheckPermissionsResponse__Output
+      >(client, client.CheckPermissions, { guild_id: guildId, user_id: userId, permissions: wanted.toString() });
+      const missing = BigInt(answer.missing === '' ? '0' : answer.missing);
+      return { isMember: answer.is_member, permissions: wanted & ~missing };
+    },
+
+    async guildFacts(guildId) {
+      const answer = await callPeer<permissions.GetGuildRequest, permissions.GetGuildResponse__Output>(
+        client,
+        client.GetGuild,
+        { guild_id: guildId, with_channels: true },
+      );
+      const guild = JSON.parse(answer.guild_json) as { roles?: { id: string }[] };
+      const channels = JSON.parse(answer.channels_json || '[]') as { id: string; type: number }[];
+      return {
+        roleIds: new Set((guild.roles ?? []).map((role) => role.id)),
+        channelTypes: new Map(channels.map((channel) => [channel.id, channel.type])),
       };
     },
 

@@ -47,6 +47,8 @@ export interface CreateMessageCommand extends ChannelPlace {
   mentionedUsers: JsonObject[];
   /** Where the files' attachments are served. */
   baseUrl: string;
+  /** More to write in the message's transaction once it is (AutoMod's alerts and events). */
+  alsoWrite?: (db: PoolClient, message: ChannelMessage) => Promise<void>;
 }
 
 /** An Edit Message to apply. */
@@ -56,6 +58,8 @@ export interface EditMessageCommand extends ChannelPlace {
   policy: MentionPolicy;
   mentionedUsers: JsonObject[];
   baseUrl: string;
+  /** More to write in the edit's transaction once it is (AutoMod's alerts and events). */
+  alsoWrite?: (db: PoolClient, message: ChannelMessage) => Promise<void>;
 }
 
 /** A message the channel routes may act on: in the channel, not deleted, not ephemeral. */
@@ -148,6 +152,7 @@ export class ChannelMessageStore {
           message: { ...plan.answer },
         }),
       ]);
+      await command.alsoWrite?.(db, plan.answer);
       return plan.answer;
     });
   }
@@ -243,6 +248,7 @@ export class ChannelMessageStore {
           message: { ...edited },
         }),
       ]);
+      await command.alsoWrite?.(db, edited);
       return { edited, released };
     });
     if (released.length > 0) this.releaseBlobs(released);

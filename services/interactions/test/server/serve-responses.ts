@@ -27,6 +27,7 @@ import type { ChannelAccess } from '../../src/domain/pins';
 import { PinStore } from '../../src/store/pin-store';
 import { ChannelMessageStore } from '../../src/store/channel-message-store';
 import { ReactionStore } from '../../src/store/reaction-store';
+import { AutoModStore } from '../../src/store/automod-store';
 import { TEST_SIGNER } from '../support/test-signer';
 /** What the fake oauth answers for every application: its bot user and flags. */
 export interface FakeApplications {
@@ -108,6 +109,12 @@ export async function serveResponses(ctx: ResponseContext, botUser: JsonObject):
         if (!channelAccess.current) throw new UnknownResourceError(10003, 'Unknown Channel');
         return channelAccess.current;
       },
+      ruleManager: async () => {
+        throw new UnknownResourceError(10004, 'Unknown Guild');
+      },
+      guildFacts: async () => {
+        throw new UnknownResourceError(10004, 'Unknown Guild');
+      },
     },
     interactions,
     sources: new FollowOnSourcesStore(ctx.pool),
@@ -127,6 +134,7 @@ export async function serveResponses(ctx: ResponseContext, botUser: JsonObject):
     channelMessages: new ChannelMessageStore(ctx.pool, ctx.ids, TEST_SIGNER),
     signer: TEST_SIGNER,
     reactions: new ReactionStore(ctx.pool),
+    automod: new AutoModStore(ctx.pool, ctx.ids),
   });
   const port = await server.listen('127.0.0.1:0');
   const client = new (loadInteractionsProto().acs.interactions.v1.InteractionsService)(

@@ -54,6 +54,7 @@ export function createPermissionHandlers({
           is_member: decision.isMember,
           permissions: decision.permissions.toString(),
           recipient_ids: [],
+          role_ids: context.member?.roleIds ?? [],
         };
       }
       const dm = await dmChannels.getDmChannel(channelId);

@@ -1,7 +1,7 @@
 import { MissingAccessError, MissingPermissionsError } from '@acs/discord-errors';
 import { FormErrors, PERMISSION_FLAGS } from '@acs/validation';
 import { AutoModErrorCode } from './automod-error-codes';
-import { ActionType, MAX_RULES_PER_TRIGGER, type AutoModRule, type TriggerType } from './automod-rule';
+import { ActionType, MAX_RULES_PER_TRIGGER, type TriggerType } from './automod-rule';
 import type { RuleFields } from './read-automod-rule';
 
 /** What the rule routes know of the guild: its roles and its channels (by id, with their type). */
@@ -62,7 +62,7 @@ export function checkRuleInGuild(fields: RuleFields, guild: GuildFacts): void {
 }
 
 /** A guild has room for one more rule of `triggerType` (D §Trigger Types, "Max per Guild"): else 400 / 50035 at `trigger_type`. */
-export function assertRuleRoom(triggerType: TriggerType, existing: readonly Pick<AutoModRule, 'trigger_type'>[]): void {
+export function assertRuleRoom(triggerType: TriggerType, existing: readonly { trigger_type: number }[]): void {
   const count = existing.filter((rule) => rule.trigger_type === triggerType).length;
   const max = MAX_RULES_PER_TRIGGER[triggerType];
   if (count < max) return;

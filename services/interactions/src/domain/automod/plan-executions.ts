@@ -10,7 +10,7 @@ export const AUTO_MODERATION_ACTION_MESSAGE = 24;
 /** An execution's AUTO_MODERATION_ACTION_EXECUTION payload (D:events/gateway-events.mdx §Auto Moderation Action Execution). */
 export interface ExecutionPayload {
   guild_id: string;
-  action: JsonObject;
+  action: { type: number; metadata: JsonObject };
   rule_id: string;
   rule_trigger_type: number;
   user_id: string;
