@@ -62,7 +62,11 @@ async function main() {
       ['rules', true],
       ['plain', false],
     ]) {
-      const world = await createDemoWorld(admin, { username: `owner-${name}`, guildName: `G ${name}`, applicationName: `A ${name}` });
+      const world = await createDemoWorld(admin, {
+        username: `owner-${name}`,
+        guildName: `G ${name}`,
+        applicationName: `A ${name}`,
+      });
       const member = await adminExpect(admin, 201, 'POST', '/admin/users', { username: `member-${name}` });
       await adminExpect(admin, 201, 'PUT', `/admin/guilds/${world.guild.id}/members/${member.id}`, {});
       const session = (await adminExpect(admin, 201, 'POST', `/admin/users/${member.id}/sessions`)).token;
@@ -85,7 +89,8 @@ async function main() {
               actions: [{ type: 1 }, { type: 2, metadata: { channel_id: world.channel.id } }],
             }),
           });
-          if (response.status !== 200) throw new Error(`rule ${r}: ${response.status} ${await response.text()}`);
+          if (response.status !== 200)
+            throw new Error(`rule ${r}: ${response.status} ${await response.text()}`);
         }
       }
       guilds[name] = { channelId: world.channel.id, session };
@@ -125,9 +130,7 @@ async function main() {
     const worker = async (name) => {
       while (performance.now() < until) loaded[name].push(await send(guilds[name]));
     };
-    await Promise.all(
-      Array.from({ length: CONCURRENCY }, () => [worker('rules'), worker('plain')]).flat(),
-    );
+    await Promise.all(Array.from({ length: CONCURRENCY }, () => [worker('rules'), worker('plain')]).flat());
 
     const row = (phase, name, values) => ({
       phase,
@@ -145,7 +148,9 @@ async function main() {
     console.table(rows);
     const ratio = (a, b) => (percentile(a, 99) / percentile(b, 99)).toFixed(2);
     console.log(`p99 ratio with rules / without, paced: ${ratio(paced.rules, paced.plain)}× (goal ≤ 1.5×)`);
-    console.log(`p99 ratio with rules / without, ${CONCURRENCY} in flight: ${ratio(loaded.rules, loaded.plain)}×`);
+    console.log(
+      `p99 ratio with rules / without, ${CONCURRENCY} in flight: ${ratio(loaded.rules, loaded.plain)}×`,
+    );
     const throughput = (values) => (values.length / SECONDS).toFixed(0);
     console.log(
       `messages/s in flight: with rules ${throughput(loaded.rules)}, without ${throughput(loaded.plain)}`,

@@ -1,7 +1,21 @@
-import { AutoModerationActionType, AutoModerationRuleEventType, AutoModerationRuleTriggerType, Client, GatewayIntentBits } from 'discord.js';
+import {
+  AutoModerationActionType,
+  AutoModerationRuleEventType,
+  AutoModerationRuleTriggerType,
+  Client,
+  GatewayIntentBits,
+} from 'discord.js';
 import { adminExpect } from '../infra/src/admin-client';
 import { GatewayTestClient } from './helpers/gateway-client';
-import { createApplication, createDemoWorld, createUser, installApplication, startTestStack, type DemoWorld, type TestStack } from './support';
+import {
+  createApplication,
+  createDemoWorld,
+  createUser,
+  installApplication,
+  startTestStack,
+  type DemoWorld,
+  type TestStack,
+} from './support';
 import { api, ChatUser } from './support/chat-user';
 
 /**
@@ -51,11 +65,21 @@ beforeAll(async () => {
   });
   // Another bot of the guild without MANAGE_GUILD: it receives no AutoMod event.
   const other = await createApplication(stack, { name: 'Other', owner_id: world.user.id });
-  await installApplication(stack, { applicationId: other.id, userId: world.user.id, guildId: world.guild.id });
-  const alertChannel = await adminExpect(stack.admin, 201, 'POST', `/admin/guilds/${world.guild.id}/channels`, {
-    name: 'mod-log',
-    type: 0,
+  await installApplication(stack, {
+    applicationId: other.id,
+    userId: world.user.id,
+    guildId: world.guild.id,
   });
+  const alertChannel = await adminExpect(
+    stack.admin,
+    201,
+    'POST',
+    `/admin/guilds/${world.guild.id}/channels`,
+    {
+      name: 'mod-log',
+      type: 0,
+    },
+  );
   alerts = alertChannel.id;
   const role = await adminExpect(stack.admin, 201, 'POST', `/admin/guilds/${world.guild.id}/roles`, {
     name: 'trusted',
@@ -70,8 +94,14 @@ beforeAll(async () => {
     roles: [trustedRole],
   });
   trusted = await ChatUser.open(stack, trustedUser.id);
-  botGateway = await openGateway(world.application.botToken, GUILDS | AUTO_MODERATION_CONFIGURATION | AUTO_MODERATION_EXECUTION);
-  otherGateway = await openGateway(other.bot_token, GUILDS | AUTO_MODERATION_CONFIGURATION | AUTO_MODERATION_EXECUTION);
+  botGateway = await openGateway(
+    world.application.botToken,
+    GUILDS | AUTO_MODERATION_CONFIGURATION | AUTO_MODERATION_EXECUTION,
+  );
+  otherGateway = await openGateway(
+    other.bot_token,
+    GUILDS | AUTO_MODERATION_CONFIGURATION | AUTO_MODERATION_EXECUTION,
+  );
   noIntentGateway = await openGateway(world.application.botToken, GUILDS);
 }, 300_000);
 
@@ -104,7 +134,11 @@ describe('rules', () => {
     const seen = botGateway.received.length;
     const response = await fetch(`${stack.apiUrl}/api/v10${rulesOf(world.guild.id)}`, {
       method: 'POST',
-      headers: { Authorization: bot, 'Content-Type': 'application/json', 'X-Audit-Log-Reason': encodeURIComponent('no cats, é') },
+      headers: {
+        Authorization: bot,
+        'Content-Type': 'application/json',
+        'X-Audit-Log-Reason': encodeURIComponent('no cats, é'),
+      },
       body: JSON.stringify({
         name: 'no cats',
         event_type: 1,
@@ -132,17 +166,25 @@ describe('rules', () => {
     expect(created.d).toEqual(rule);
 
     expect((await api(stack, 'GET', rulesOf(world.guild.id), { token: bot })).body).toEqual([rule]);
-    expect((await api(stack, 'GET', `${rulesOf(world.guild.id)}/${rule.id}`, { token: bot })).body).toEqual(rule);
+    expect((await api(stack, 'GET', `${rulesOf(world.guild.id)}/${rule.id}`, { token: bot })).body).toEqual(
+      rule,
+    );
     const updated = await api(stack, 'PATCH', `${rulesOf(world.guild.id)}/${rule.id}`, {
       token: bot,
       body: { enabled: true, exempt_roles: [trustedRole] },
     });
     expect(updated).toEqual({ status: 200, body: { ...rule, enabled: true, exempt_roles: [trustedRole] } });
-    expect((await botGateway.next((p) => p.t === 'AUTO_MODERATION_RULE_UPDATE', 10_000, seen)).d).toEqual(updated.body);
+    expect((await botGateway.next((p) => p.t === 'AUTO_MODERATION_RULE_UPDATE', 10_000, seen)).d).toEqual(
+      updated.body,
+    );
 
     await deleteRule(rule.id);
-    expect((await botGateway.next((p) => p.t === 'AUTO_MODERATION_RULE_DELETE', 10_000, seen)).d).toEqual(updated.body);
-    expect((await api(stack, 'GET', `${rulesOf(world.guild.id)}/${rule.id}`, { token: bot })).status).toBe(404);
+    expect((await botGateway.next((p) => p.t === 'AUTO_MODERATION_RULE_DELETE', 10_000, seen)).d).toEqual(
+      updated.body,
+    );
+    expect((await api(stack, 'GET', `${rulesOf(world.guild.id)}/${rule.id}`, { token: bot })).status).toBe(
+      404,
+    );
     // Neither the bot without MANAGE_GUILD nor a session without the intent heard of it.
     expect(otherGateway.received.filter((p) => String(p.t).startsWith('AUTO_MODERATION'))).toEqual([]);
     expect(noIntentGateway.received.filter((p) => String(p.t).startsWith('AUTO_MODERATION'))).toEqual([]);
@@ -152,7 +194,9 @@ describe('rules', () => {
     const list = await api(stack, 'GET', rulesOf(world.guild.id), { token: member.token });
     expect(list).toEqual({ status: 403, body: { code: 50013, message: 'Missing Permissions' } });
     const outsider = await ChatUser.open(stack, (await createUser(stack, { username: 'outsider' })).id);
-    expect((await api(stack, 'GET', rulesOf(world.guild.id), { token: outsider.token })).body.code).toBe(50001);
+    expect((await api(stack, 'GET', rulesOf(world.guild.id), { token: outsider.token })).body.code).toBe(
+      50001,
+    );
     expect((await api(stack, 'GET', rulesOf('99999999999999999'), { token: bot })).body.code).toBe(10004);
   });
 
@@ -172,7 +216,11 @@ describe('rules', () => {
     expect(again.body.errors.trigger_type._errors[0].code).toBe('AUTO_MODERATION_MAX_RULES_OF_TYPE_EXCEEDED');
     await deleteRule(spam.id);
 
-    const foreign = await createDemoWorld(stack, { username: 'o2', guildName: 'Elsewhere', applicationName: 'A2' });
+    const foreign = await createDemoWorld(stack, {
+      username: 'o2',
+      guildName: 'Elsewhere',
+      applicationName: 'A2',
+    });
     const refused = await api(stack, 'POST', rulesOf(world.guild.id), {
       token: bot,
       body: {
@@ -215,7 +263,10 @@ describe('actions', () => {
     const seen = botGateway.received.length;
     const before = (await history(world.channel.id)).length;
     const blocked = await send(member, 'look at my Cats');
-    expect(blocked).toEqual({ status: 400, body: { code: 200000, message: 'Message was blocked by automatic moderation' } });
+    expect(blocked).toEqual({
+      status: 400,
+      body: { code: 200000, message: 'Message was blocked by automatic moderation' },
+    });
     expect(await history(world.channel.id)).toHaveLength(before);
 
     const alert = (await history(alerts))[0];
@@ -227,7 +278,8 @@ describe('actions', () => {
     });
     const executions = [];
     for (let i = 0; i < 2; i += 1) {
-      const from = executions.length === 0 ? seen : botGateway.received.indexOf(executions[executions.length - 1]) + 1;
+      const from =
+        executions.length === 0 ? seen : botGateway.received.indexOf(executions[executions.length - 1]) + 1;
       executions.push(await botGateway.next((p) => p.t === 'AUTO_MODERATION_ACTION_EXECUTION', 10_000, from));
     }
     const payloads = executions.map((p) => p.d);
@@ -245,7 +297,10 @@ describe('actions', () => {
           matched_keyword: 'cat*',
           matched_content: '',
         },
-        expect.objectContaining({ action: { type: 2, metadata: { channel_id: alerts } }, alert_system_message_id: alert.id }),
+        expect.objectContaining({
+          action: { type: 2, metadata: { channel_id: alerts } },
+          alert_system_message_id: alert.id,
+        }),
       ]),
     );
     expect(payloads.every((d: any) => !('message_id' in d))).toBe(true);
@@ -257,7 +312,14 @@ describe('actions', () => {
     expect((await send(trusted, 'cats')).status).toBe(200);
     const owner = await ChatUser.open(stack, world.user.id);
     expect((await send(owner, 'cats')).status).toBe(200);
-    expect((await api(stack, 'POST', `/channels/${world.channel.id}/messages`, { token: bot, body: { content: 'cats' } })).status).toBe(200);
+    expect(
+      (
+        await api(stack, 'POST', `/channels/${world.channel.id}/messages`, {
+          token: bot,
+          body: { content: 'cats' },
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it('blocks an edit to a blocked word and keeps the message as it was', async () => {
@@ -268,7 +330,9 @@ describe('actions', () => {
       body: { content: 'cats are fine' },
     });
     expect(edit.body.code).toBe(200000);
-    const read = await api(stack, 'GET', `/channels/${world.channel.id}/messages/${sent.body.id}`, { token: bot });
+    const read = await api(stack, 'GET', `/channels/${world.channel.id}/messages/${sent.body.id}`, {
+      token: bot,
+    });
     expect(read.body.content).toBe('dogs are fine');
   });
 });
@@ -287,9 +351,16 @@ describe('alert only, mention spam and presets', () => {
     const kept = await send(member, '<@1> <@2> <@&3>');
     expect(kept.status).toBe(200);
     const execution = await botGateway.next((p) => p.t === 'AUTO_MODERATION_ACTION_EXECUTION', 10_000, seen);
-    expect(execution.d).toMatchObject({ rule_id: rule.id, rule_trigger_type: 5, message_id: kept.body.id, matched_keyword: null });
+    expect(execution.d).toMatchObject({
+      rule_id: rule.id,
+      rule_trigger_type: 5,
+      message_id: kept.body.id,
+      matched_keyword: null,
+    });
     const alert = (await history(alerts)).find((m) => m.id === execution.d.alert_system_message_id);
-    expect(alert.embeds[0].fields).toEqual(expect.arrayContaining([{ name: 'flagged_message_id', value: kept.body.id, inline: false }]));
+    expect(alert.embeds[0].fields).toEqual(
+      expect.arrayContaining([{ name: 'flagged_message_id', value: kept.body.id, inline: false }]),
+    );
     expect((await send(member, '<@1> <@2>')).status).toBe(200);
     await deleteRule(rule.id);
   });

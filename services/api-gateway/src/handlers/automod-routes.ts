@@ -13,7 +13,11 @@ import { sendJson, sendNoContent } from '../http/send-json';
  * Bearer token is 401): the interactions service owns the rules, beside the messages they
  * judge. `X-Audit-Log-Reason` is passed on (URL-encoded, as Discord takes it).
  */
-export function autoModRoutes(clients: PeerClients, auth: Authenticator, readBody: RequestHandler[]): Route[] {
+export function autoModRoutes(
+  clients: PeerClients,
+  auth: Authenticator,
+  readBody: RequestHandler[],
+): Route[] {
   const { interactions } = clients;
 
   async function callOf(req: Request, withRule: boolean, withBody: boolean): Promise<AutoModRuleCall> {

@@ -43,7 +43,11 @@ export function planAutoModEvent(event: AutoModEvent, managerBotIds: readonly st
           t: 'AUTO_MODERATION_ACTION_EXECUTION',
           d: event.data,
           intent: AUTO_MODERATION_EXECUTION,
-          withoutContent: { ...event.data, content: '', matched_content: event.data.matched_content === null ? null : '' },
+          withoutContent: {
+            ...event.data,
+            content: '',
+            matched_content: event.data.matched_content === null ? null : '',
+          },
         }
       : { t: RULE_DISPATCH[event.name], d: event.data.rule, intent: AUTO_MODERATION_CONFIGURATION };
   return [...new Set(managerBotIds)].map((applicationId) => ({

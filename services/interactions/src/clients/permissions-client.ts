@@ -54,7 +54,11 @@ export function createPermissionsClient(client: permissions.PermissionsServiceCl
       const answer = await callPeer<
         permissions.CheckPermissionsRequest,
         permissions.CheckPermissionsResponse__Output
-      >(client, client.CheckPermissions, { guild_id: guildId, user_id: userId, permissions: wanted.toString() });
+      >(client, client.CheckPermissions, {
+        guild_id: guildId,
+        user_id: userId,
+        permissions: wanted.toString(),
+      });
       const missing = BigInt(answer.missing === '' ? '0' : answer.missing);
       return { isMember: answer.is_member, permissions: wanted & ~missing };
     },

@@ -47,9 +47,18 @@ export async function passAutoMod(
     channelId: place.channelId,
   });
   if (verdict.executions.length === 0) return {};
-  const facts = { guildId, channelId: place.channelId, author, authorId: place.caller.userId, content, now: new Date() };
+  const facts = {
+    guildId,
+    channelId: place.channelId,
+    author,
+    authorId: place.caller.userId,
+    content,
+    now: new Date(),
+  };
   if (verdict.blocked) {
-    await automod.recordExecutions(planExecutions(verdict.executions, { ...facts, nextId: () => automod.nextId() }));
+    await automod.recordExecutions(
+      planExecutions(verdict.executions, { ...facts, nextId: () => automod.nextId() }),
+    );
     throw new MessageBlockedError();
   }
   return { alsoWrite: writerOf(automod, verdict, facts) };

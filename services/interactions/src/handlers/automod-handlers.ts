@@ -27,20 +27,26 @@ export function createAutoModHandlers({ permissions, automod }: AutoModHandlerDe
   }
 
   return {
-    async ListAutoModRules(req: interactions.AutoModRuleRequest__Output): Promise<interactions.AutoModRulesResponse> {
+    async ListAutoModRules(
+      req: interactions.AutoModRuleRequest__Output,
+    ): Promise<interactions.AutoModRulesResponse> {
       const { guildId, standing } = await manager(req);
       assertMayManageRules(standing);
       return { rules_json: JSON.stringify(await automod.list(guildId)) };
     },
 
-    async GetAutoModRule(req: interactions.AutoModRuleRequest__Output): Promise<interactions.AutoModRuleResponse> {
+    async GetAutoModRule(
+      req: interactions.AutoModRuleRequest__Output,
+    ): Promise<interactions.AutoModRuleResponse> {
       const ruleId = readPathSnowflake('rule_id', req.rule_id);
       const { guildId, standing } = await manager(req);
       assertMayManageRules(standing);
       return { rule_json: JSON.stringify(await automod.get(guildId, ruleId)) };
     },
 
-    async CreateAutoModRule(req: interactions.AutoModRuleRequest__Output): Promise<interactions.AutoModRuleResponse> {
+    async CreateAutoModRule(
+      req: interactions.AutoModRuleRequest__Output,
+    ): Promise<interactions.AutoModRuleResponse> {
       const { guildId, userId, standing } = await manager(req);
       assertMayManageRules(standing);
       const fields = readAutoModRule(parseJsonBody(req.body_json));
@@ -49,16 +55,26 @@ export function createAutoModHandlers({ permissions, automod }: AutoModHandlerDe
       return { rule_json: JSON.stringify(rule) };
     },
 
-    async UpdateAutoModRule(req: interactions.AutoModRuleRequest__Output): Promise<interactions.AutoModRuleResponse> {
+    async UpdateAutoModRule(
+      req: interactions.AutoModRuleRequest__Output,
+    ): Promise<interactions.AutoModRuleResponse> {
       const ruleId = readPathSnowflake('rule_id', req.rule_id);
       const { guildId, standing } = await manager(req);
       assertMayManageRules(standing);
       const body = parseJsonBody(req.body_json);
-      const rule = await automod.update(guildId, ruleId, body, await permissions.guildFacts(guildId), standing);
+      const rule = await automod.update(
+        guildId,
+        ruleId,
+        body,
+        await permissions.guildFacts(guildId),
+        standing,
+      );
       return { rule_json: JSON.stringify(rule) };
     },
 
-    async DeleteAutoModRule(req: interactions.AutoModRuleRequest__Output): Promise<interactions.AutoModRuleResponse> {
+    async DeleteAutoModRule(
+      req: interactions.AutoModRuleRequest__Output,
+    ): Promise<interactions.AutoModRuleResponse> {
       const ruleId = readPathSnowflake('rule_id', req.rule_id);
       const { guildId, standing } = await manager(req);
       assertMayManageRules(standing);

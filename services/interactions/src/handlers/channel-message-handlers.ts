@@ -134,7 +134,8 @@ export function createChannelMessageHandlers({
       const mentionIds = edit.content === undefined ? [] : mentionedUserIds(edit.content, policy);
       const [place, users] = await Promise.all([placeOf(req), oauth.users(mentionIds)]);
       // AutoMod judges the new content of the author's own message (others' edits change flags only).
-      const own = edit.content === undefined ? undefined : await channelMessages.get(place.channelId, messageId);
+      const own =
+        edit.content === undefined ? undefined : await channelMessages.get(place.channelId, messageId);
       const { alsoWrite } =
         own && edit.content !== undefined && authorIdOf(own) === place.caller.userId
           ? await passAutoMod(automod, place, own.author, edit.content)

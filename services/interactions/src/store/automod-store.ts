@@ -58,7 +58,12 @@ export class AutoModStore {
    * Creates a rule (checkRuleInGuild, then assertRuleRoom under the guild's lock, so that two
    * racing creates cannot pass the limit of its trigger type together).
    */
-  async create(guildId: string, creatorId: string, fields: RuleFields, guild: GuildFacts): Promise<AutoModRule> {
+  async create(
+    guildId: string,
+    creatorId: string,
+    fields: RuleFields,
+    guild: GuildFacts,
+  ): Promise<AutoModRule> {
     checkRuleInGuild(fields, guild);
     return withTransaction(this.pool, async (db) => {
       await lockGuild(db, guildId);
@@ -68,10 +73,12 @@ export class AutoModStore {
       );
       assertRuleRoom(fields.trigger_type, rows);
       const rule: AutoModRule = { id: this.ids.next(), guild_id: guildId, creator_id: creatorId, ...fields };
-      await db.query(
-        'INSERT INTO automod_rule (id, guild_id, trigger_type, body) VALUES ($1, $2, $3, $4)',
-        [rule.id, guildId, rule.trigger_type, JSON.stringify(rule)],
-      );
+      await db.query('INSERT INTO automod_rule (id, guild_id, trigger_type, body) VALUES ($1, $2, $3, $4)', [
+        rule.id,
+        guildId,
+        rule.trigger_type,
+        JSON.stringify(rule),
+      ]);
       await writeEvents(db, [ruleEvent('interactions.automod_rule.created', rule)]);
       return rule;
     });
@@ -140,7 +147,8 @@ export class AutoModStore {
       this.compiled.set(guildId, known);
       return known.rules;
     }
-    const rules = version === '' ? [] : (await this.list(guildId)).filter((rule) => rule.enabled).map(compileRule);
+    const rules =
+      version === '' ? [] : (await this.list(guildId)).filter((rule) => rule.enabled).map(compileRule);
     this.compiled.set(guildId, { version, rules });
     if (this.compiled.size > MAX_CACHED_GUILDS) {
       const oldest = this.compiled.keys().next().value;
@@ -196,7 +204,10 @@ export async function writeExecutions(db: PoolClient, plan: ExecutionPlan): Prom
 }
 
 function ruleEvent(
-  name: 'interactions.automod_rule.created' | 'interactions.automod_rule.updated' | 'interactions.automod_rule.deleted',
+  name:
+    | 'interactions.automod_rule.created'
+    | 'interactions.automod_rule.updated'
+    | 'interactions.automod_rule.deleted',
   rule: AutoModRule,
 ): OutboxRow {
   return createEvent(name, { guild_id: rule.guild_id, rule: { ...rule } });

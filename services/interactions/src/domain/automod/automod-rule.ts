@@ -1,5 +1,11 @@
 /** Trigger types (D:resources/auto-moderation.mdx §Trigger Types). */
-export const TriggerType = { KEYWORD: 1, SPAM: 3, KEYWORD_PRESET: 4, MENTION_SPAM: 5, MEMBER_PROFILE: 6 } as const;
+export const TriggerType = {
+  KEYWORD: 1,
+  SPAM: 3,
+  KEYWORD_PRESET: 4,
+  MENTION_SPAM: 5,
+  MEMBER_PROFILE: 6,
+} as const;
 export type TriggerType = (typeof TriggerType)[keyof typeof TriggerType];
 export const TRIGGER_TYPES: readonly TriggerType[] = [1, 3, 4, 5, 6];
 

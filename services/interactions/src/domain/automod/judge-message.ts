@@ -36,7 +36,11 @@ const NONE: Verdict = { executions: [], blocked: false, timeoutSeconds: 0 };
  * neither the channel nor one of the sender's roles is exempt. Every action of every rule
  * that matches runs (one execution each); any BLOCK_MESSAGE blocks the message.
  */
-export function judgeMessage(rules: readonly CompiledRule[], message: JudgedMessage, sender: MessageSender): Verdict {
+export function judgeMessage(
+  rules: readonly CompiledRule[],
+  message: JudgedMessage,
+  sender: MessageSender,
+): Verdict {
   const { ADMINISTRATOR, MANAGE_GUILD } = PERMISSION_FLAGS;
   if ((sender.permissions & (ADMINISTRATOR | MANAGE_GUILD)) !== 0n) return NONE;
   const executions: Execution[] = [];

@@ -9,9 +9,31 @@ import type { KeywordPreset } from './automod-rule';
  */
 export const KEYWORD_PRESET_WORDS: Readonly<Record<KeywordPreset, readonly string[]>> = {
   // 1 PROFANITY: "words that may be considered forms of swearing or cursing".
-  1: ['fuck*', 'shit*', 'bullshit*', 'motherfuck*', 'asshole*', 'bitch*', 'bastard*', 'dickhead*', 'crap', 'damn*'],
+  1: [
+    'fuck*',
+    'shit*',
+    'bullshit*',
+    'motherfuck*',
+    'asshole*',
+    'bitch*',
+    'bastard*',
+    'dickhead*',
+    'crap',
+    'damn*',
+  ],
   // 2 SEXUAL_CONTENT: "words that refer to sexually explicit behavior or activity".
-  2: ['porn*', 'blowjob*', 'handjob*', 'dildo*', 'cumshot*', 'nudes', 'sexting', 'hentai*', 'masturbat*', 'orgasm*'],
+  2: [
+    'porn*',
+    'blowjob*',
+    'handjob*',
+    'dildo*',
+    'cumshot*',
+    'nudes',
+    'sexting',
+    'hentai*',
+    'masturbat*',
+    'orgasm*',
+  ],
   // 3 SLURS: "personal insults or words that may be considered hate speech". A short list of
   // well-known slurs, as found in public moderation word lists.
   3: ['fag', 'faggot*', 'retard', 'retards', 'tranny*', 'nigger*', 'kike*', 'chink*', 'spic', 'wetback*'],

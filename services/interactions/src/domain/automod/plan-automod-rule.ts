@@ -29,8 +29,12 @@ export function assertMayManageRules(manager: RuleManager, actions: readonly { t
   if (!manager.isMember) throw new MissingAccessError();
   const { MANAGE_GUILD, MODERATE_MEMBERS, ADMINISTRATOR } = PERMISSION_FLAGS;
   if ((manager.permissions & ADMINISTRATOR) === ADMINISTRATOR) return;
-  if ((manager.permissions & MANAGE_GUILD) !== MANAGE_GUILD) throw new MissingPermissionsError(['MANAGE_GUILD']);
-  if (actions.some((action) => action.type === ActionType.TIMEOUT) && (manager.permissions & MODERATE_MEMBERS) !== MODERATE_MEMBERS) {
+  if ((manager.permissions & MANAGE_GUILD) !== MANAGE_GUILD)
+    throw new MissingPermissionsError(['MANAGE_GUILD']);
+  if (
+    actions.some((action) => action.type === ActionType.TIMEOUT) &&
+    (manager.permissions & MODERATE_MEMBERS) !== MODERATE_MEMBERS
+  ) {
     throw new MissingPermissionsError(['MODERATE_MEMBERS']);
   }
 }
@@ -43,7 +47,8 @@ export function assertMayManageRules(manager: RuleManager, actions: readonly { t
 export function checkRuleInGuild(fields: RuleFields, guild: GuildFacts): void {
   const errors = new FormErrors();
   fields.exempt_roles.forEach((id, index) => {
-    if (!guild.roleIds.has(id)) errors.add(['exempt_roles', index], AutoModErrorCode.UNKNOWN_ROLE, `Unknown role ${id}`);
+    if (!guild.roleIds.has(id))
+      errors.add(['exempt_roles', index], AutoModErrorCode.UNKNOWN_ROLE, `Unknown role ${id}`);
   });
   fields.exempt_channels.forEach((id, index) => {
     if (!guild.channelTypes.has(id))
@@ -62,11 +67,18 @@ export function checkRuleInGuild(fields: RuleFields, guild: GuildFacts): void {
 }
 
 /** A guild has room for one more rule of `triggerType` (D §Trigger Types, "Max per Guild"): else 400 / 50035 at `trigger_type`. */
-export function assertRuleRoom(triggerType: TriggerType, existing: readonly { trigger_type: number }[]): void {
+export function assertRuleRoom(
+  triggerType: TriggerType,
+  existing: readonly { trigger_type: number }[],
+): void {
   const count = existing.filter((rule) => rule.trigger_type === triggerType).length;
   const max = MAX_RULES_PER_TRIGGER[triggerType];
   if (count < max) return;
   const errors = new FormErrors();
-  errors.add(['trigger_type'], AutoModErrorCode.MAX_RULES_OF_TYPE, `Maximum number of rules of this trigger type reached (${max})`);
+  errors.add(
+    ['trigger_type'],
+    AutoModErrorCode.MAX_RULES_OF_TYPE,
+    `Maximum number of rules of this trigger type reached (${max})`,
+  );
   errors.throwIfAny();
 }

@@ -108,16 +108,21 @@ export function readAutoModRule(raw: unknown, existing?: AutoModRule): RuleField
   if (!isAbsent(field('enabled'))) enabled = readBoolean(field('enabled'), errors, ['enabled']) ?? enabled;
 
   const exemptRoles = isAbsent(field('exempt_roles'))
-    ? existing?.exempt_roles ?? []
+    ? (existing?.exempt_roles ?? [])
     : readIdSet(field('exempt_roles'), MAX_EXEMPT_ROLES, errors, ['exempt_roles']);
   const exemptChannels = isAbsent(field('exempt_channels'))
-    ? existing?.exempt_channels ?? []
+    ? (existing?.exempt_channels ?? [])
     : readIdSet(field('exempt_channels'), MAX_EXEMPT_CHANNELS, errors, ['exempt_channels']);
 
   if (triggerType !== undefined && eventType !== undefined) {
-    const wanted = triggerType === TriggerType.MEMBER_PROFILE ? EventType.MEMBER_UPDATE : EventType.MESSAGE_SEND;
+    const wanted =
+      triggerType === TriggerType.MEMBER_PROFILE ? EventType.MEMBER_UPDATE : EventType.MESSAGE_SEND;
     if (eventType !== wanted) {
-      errors.add(['event_type'], AutoModErrorCode.EVENT_NOT_ALLOWED, 'Invalid event type for this trigger type');
+      errors.add(
+        ['event_type'],
+        AutoModErrorCode.EVENT_NOT_ALLOWED,
+        'Invalid event type for this trigger type',
+      );
     }
   }
   if (triggerType !== undefined && actions) checkActionsFit(actions, triggerType, errors);
@@ -159,14 +164,32 @@ function readTriggerMetadata(raw: unknown, triggerType: TriggerType, errors: For
     case TriggerType.KEYWORD:
     case TriggerType.MEMBER_PROFILE:
       return {
-        keyword_filter: readWords(getField(model, 'keyword_filter'), MAX_KEYWORDS, MAX_KEYWORD_LENGTH, errors, at('keyword_filter')),
+        keyword_filter: readWords(
+          getField(model, 'keyword_filter'),
+          MAX_KEYWORDS,
+          MAX_KEYWORD_LENGTH,
+          errors,
+          at('keyword_filter'),
+        ),
         regex_patterns: readPatterns(getField(model, 'regex_patterns'), errors, at('regex_patterns')),
-        allow_list: readWords(getField(model, 'allow_list'), MAX_KEYWORD_ALLOW_LIST, MAX_KEYWORD_LENGTH, errors, at('allow_list')),
+        allow_list: readWords(
+          getField(model, 'allow_list'),
+          MAX_KEYWORD_ALLOW_LIST,
+          MAX_KEYWORD_LENGTH,
+          errors,
+          at('allow_list'),
+        ),
       };
     case TriggerType.KEYWORD_PRESET:
       return {
         presets: readPresets(getField(model, 'presets'), errors, at('presets')),
-        allow_list: readWords(getField(model, 'allow_list'), MAX_PRESET_ALLOW_LIST, MAX_KEYWORD_LENGTH, errors, at('allow_list')),
+        allow_list: readWords(
+          getField(model, 'allow_list'),
+          MAX_PRESET_ALLOW_LIST,
+          MAX_KEYWORD_LENGTH,
+          errors,
+          at('allow_list'),
+        ),
       };
     case TriggerType.MENTION_SPAM: {
       const limit = getField(model, 'mention_total_limit');
@@ -174,10 +197,15 @@ function readTriggerMetadata(raw: unknown, triggerType: TriggerType, errors: For
       let total = 0;
       if (!isAbsent(limit)) {
         const value = readInteger(limit, errors, at('mention_total_limit'));
-        if (value !== undefined && checkRange(value, 0, MAX_MENTION_TOTAL_LIMIT, 'int', errors, at('mention_total_limit')))
+        if (
+          value !== undefined &&
+          checkRange(value, 0, MAX_MENTION_TOTAL_LIMIT, 'int', errors, at('mention_total_limit'))
+        )
           total = value;
       }
-      const protection = isAbsent(raid) ? false : readBoolean(raid, errors, at('mention_raid_protection_enabled'));
+      const protection = isAbsent(raid)
+        ? false
+        : readBoolean(raid, errors, at('mention_raid_protection_enabled'));
       return { mention_total_limit: total, mention_raid_protection_enabled: protection ?? false };
     }
     case TriggerType.SPAM:
@@ -209,7 +237,11 @@ function readWords(
     }
     const key = text.toLowerCase();
     if (seen.has(key)) {
-      errors.add([...path, index], BaseErrorCode.SET_TYPE_ALREADY_CONTAINS_VALUE, 'The set already contains this value');
+      errors.add(
+        [...path, index],
+        BaseErrorCode.SET_TYPE_ALREADY_CONTAINS_VALUE,
+        'The set already contains this value',
+      );
       return;
     }
     seen.add(key);
@@ -235,7 +267,11 @@ function readPresets(raw: unknown, errors: FormErrors, path: ErrorPath): Keyword
     const value = readEnum(item, KEYWORD_PRESETS, errors, [...path, index]);
     if (value === undefined) return;
     if (presets.includes(value)) {
-      errors.add([...path, index], BaseErrorCode.SET_TYPE_ALREADY_CONTAINS_VALUE, 'The set already contains this value');
+      errors.add(
+        [...path, index],
+        BaseErrorCode.SET_TYPE_ALREADY_CONTAINS_VALUE,
+        'The set already contains this value',
+      );
       return;
     }
     presets.push(value);
@@ -252,7 +288,11 @@ function readIdSet(raw: unknown, max: number, errors: FormErrors, path: ErrorPat
     const id = readSnowflake(item, errors, [...path, index]);
     if (id === undefined) return;
     if (ids.includes(id)) {
-      errors.add([...path, index], BaseErrorCode.SET_TYPE_ALREADY_CONTAINS_VALUE, 'The set already contains this value');
+      errors.add(
+        [...path, index],
+        BaseErrorCode.SET_TYPE_ALREADY_CONTAINS_VALUE,
+        'The set already contains this value',
+      );
       return;
     }
     ids.push(id);
@@ -292,7 +332,10 @@ function readAction(raw: unknown, errors: FormErrors, path: ErrorPath): AutoModA
       const custom = getField(meta, 'custom_message');
       if (isAbsent(custom)) return { type, metadata: {} };
       const text = readString(custom, errors, [...metaPath, 'custom_message']);
-      if (text === undefined || !checkLength(text, 0, MAX_CUSTOM_MESSAGE_LENGTH, errors, [...metaPath, 'custom_message']))
+      if (
+        text === undefined ||
+        !checkLength(text, 0, MAX_CUSTOM_MESSAGE_LENGTH, errors, [...metaPath, 'custom_message'])
+      )
         return undefined;
       return { type, metadata: { custom_message: text } };
     }
@@ -312,7 +355,10 @@ function readAction(raw: unknown, errors: FormErrors, path: ErrorPath): AutoModA
         return undefined;
       }
       const seconds = readInteger(duration, errors, [...metaPath, 'duration_seconds']);
-      if (seconds === undefined || !checkRange(seconds, 0, MAX_TIMEOUT_SECONDS, 'int', errors, [...metaPath, 'duration_seconds']))
+      if (
+        seconds === undefined ||
+        !checkRange(seconds, 0, MAX_TIMEOUT_SECONDS, 'int', errors, [...metaPath, 'duration_seconds'])
+      )
         return undefined;
       return { type, metadata: { duration_seconds: seconds } };
     }
@@ -326,18 +372,28 @@ function readAction(raw: unknown, errors: FormErrors, path: ErrorPath): AutoModA
  * MENTION_SPAM (and MEMBER_PROFILE); BLOCK_MEMBER_INTERACTION only on MEMBER_PROFILE, which
  * blocks no message.
  */
-function checkActionsFit(actions: readonly AutoModAction[], triggerType: TriggerType, errors: FormErrors): void {
+function checkActionsFit(
+  actions: readonly AutoModAction[],
+  triggerType: TriggerType,
+  errors: FormErrors,
+): void {
   actions.forEach((action, index) => {
     const fits =
       action.type === ActionType.TIMEOUT
-        ? triggerType === TriggerType.KEYWORD || triggerType === TriggerType.MENTION_SPAM || triggerType === TriggerType.MEMBER_PROFILE
+        ? triggerType === TriggerType.KEYWORD ||
+          triggerType === TriggerType.MENTION_SPAM ||
+          triggerType === TriggerType.MEMBER_PROFILE
         : action.type === ActionType.BLOCK_MEMBER_INTERACTION
           ? triggerType === TriggerType.MEMBER_PROFILE
           : action.type === ActionType.BLOCK_MESSAGE
             ? triggerType !== TriggerType.MEMBER_PROFILE
             : true;
     if (!fits) {
-      errors.add(['actions', index, 'type'], AutoModErrorCode.ACTION_NOT_ALLOWED, 'This action is not allowed for this trigger type');
+      errors.add(
+        ['actions', index, 'type'],
+        AutoModErrorCode.ACTION_NOT_ALLOWED,
+        'This action is not allowed for this trigger type',
+      );
     }
   });
 }

@@ -29,7 +29,10 @@ describe('KeywordMatcher (Discord keyword matching strategies)', () => {
   });
 
   it('matches phrases with spaces and keywords that overlap', () => {
-    expect(find(['free nitro'], 'get FREE nitro here')).toEqual({ keyword: 'free nitro', content: 'FREE nitro' });
+    expect(find(['free nitro'], 'get FREE nitro here')).toEqual({
+      keyword: 'free nitro',
+      content: 'FREE nitro',
+    });
     expect(find(['he', 'she', 'hers'], 'ushers')).toBeUndefined();
     expect(find(['he', 'she', 'hers'], 'is hers')).toEqual({ keyword: 'hers', content: 'hers' });
     expect(find(['abcd', 'bc'], 'x bc y')).toEqual({ keyword: 'bc', content: 'bc' });
