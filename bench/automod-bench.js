@@ -52,7 +52,13 @@ async function main() {
     ports: 'free',
     logMode: 'quiet',
     events: { stream: `ACS_EVENTS_B${suffix}`, subjectPrefix: `acsb${suffix}` },
-    env: { ...process.env, LOG_LEVEL: 'warn', INVALID_REQUEST_LIMIT: '0', RATE_LIMITS: 'off' },
+    env: {
+      ...process.env,
+      LOG_LEVEL: 'warn',
+      INVALID_REQUEST_LIMIT: '0',
+      RATE_LIMIT_GLOBAL_PER_SECOND: '0',
+      RATE_LIMIT_ROUTE_LIMIT: '0',
+    },
   });
   try {
     const apiUrl = `http://127.0.0.1:${stack.ports.http}`;
