@@ -1,4 +1,4 @@
-import type { RE2JS } from 're2js';
+import { RE2JS } from 're2js';
 import { TriggerType, type AutoModRule } from './automod-rule';
 import { compileRegex } from './compile-regex';
 import { KeywordMatcher } from './keyword-matcher';
@@ -44,11 +44,14 @@ export function compileRule(rule: AutoModRule): CompiledRule {
         return compiled.ok ? [{ source, regex: compiled.regex }] : [];
       });
       const allowed = allowedBy(metadata.allow_list ?? []);
+      const anyPattern = combinedOf(patterns.map((pattern) => pattern.source));
       return {
         rule,
         match: ({ content }) => {
           const found = keywords.isEmpty ? undefined : keywords.find(content, allowed);
           if (found) return { keyword: found.keyword, content: found.content };
+          // One scan for all the rule's patterns; which one matched is asked only on a hit.
+          if (anyPattern && !anyPattern.test(content)) return undefined;
           return matchPatterns(patterns, content, allowed);
         },
       };
@@ -78,6 +81,19 @@ export function compileRule(rule: AutoModRule): CompiledRule {
     case TriggerType.SPAM:
     case TriggerType.MEMBER_PROFILE:
       return { rule, match: () => undefined };
+  }
+}
+
+/**
+ * The rule's patterns as one alternation (RE2 scans a text once for all of them, about ten
+ * times less work than ten scans); undefined for none, or should the union not compile.
+ */
+function combinedOf(sources: readonly string[]): RE2JS | undefined {
+  if (sources.length === 0) return undefined;
+  try {
+    return RE2JS.compile(sources.map((source) => `(?:${source})`).join('|'), RE2JS.CASE_INSENSITIVE);
+  } catch {
+    return undefined;
   }
 }
 
