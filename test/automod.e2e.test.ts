@@ -102,7 +102,16 @@ beforeAll(async () => {
     other.bot_token,
     GUILDS | AUTO_MODERATION_CONFIGURATION | AUTO_MODERATION_EXECUTION,
   );
-  noIntentGateway = await openGateway(world.application.botToken, GUILDS);
+  // A third bot with MANAGE_GUILD whose session did not ask for the AutoMod intents.
+  const quiet = await createApplication(stack, { name: 'Quiet', owner_id: world.user.id });
+  await adminExpect(stack.admin, 200, 'POST', '/admin/oauth2/authorize', {
+    client_id: quiet.id,
+    user_id: world.user.id,
+    scope: 'bot applications.commands',
+    guild_id: world.guild.id,
+    permissions: String(MANAGE_GUILD),
+  });
+  noIntentGateway = await openGateway(quiet.bot_token, GUILDS);
 }, 300_000);
 
 afterAll(async () => {
