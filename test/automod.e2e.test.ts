@@ -201,7 +201,10 @@ describe('rules', () => {
 
   it('refuses a caller without MANAGE_GUILD (50013) and a non-member (50001)', async () => {
     const list = await api(stack, 'GET', rulesOf(world.guild.id), { token: member.token });
-    expect(list).toEqual({ status: 403, body: { code: 50013, message: 'Missing Permissions' } });
+    expect(list).toEqual({
+      status: 403,
+      body: { code: 50013, message: 'Missing Permissions: MANAGE_GUILD' },
+    });
     const outsider = await ChatUser.open(stack, (await createUser(stack, { username: 'outsider' })).id);
     expect((await api(stack, 'GET', rulesOf(world.guild.id), { token: outsider.token })).body.code).toBe(
       50001,
@@ -396,8 +399,14 @@ describe('discord.js', () => {
       rest: { api: `${stack.apiUrl}/api` },
     });
     try {
+      const ready = new Promise<void>((resolve) => client.once('ready', () => resolve()));
       await client.login(world.application.botToken);
-      const guild = await client.guilds.fetch(world.guild.id);
+      await ready;
+      // The guild arrives with its GUILD_CREATE.
+      const deadline = Date.now() + 10_000;
+      while (!client.guilds.cache.has(world.guild.id) && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 50));
+      const guild = client.guilds.cache.get(world.guild.id)!;
       const rule = await guild.autoModerationRules.create({
         name: 'discord.js rule',
         eventType: AutoModerationRuleEventType.MessageSend,
