@@ -238,6 +238,11 @@ const PUBLIC_ROUTES: Array<[Method, string]> = [
   ['patch', '/channels/:channel_id/messages/:message_id'],
   ['delete', '/channels/:channel_id/messages/:message_id'],
   ['post', '/channels/:channel_id/typing'],
+  ['get', '/guilds/:guild_id/auto-moderation/rules'],
+  ['post', '/guilds/:guild_id/auto-moderation/rules'],
+  ['get', '/guilds/:guild_id/auto-moderation/rules/:rule_id'],
+  ['patch', '/guilds/:guild_id/auto-moderation/rules/:rule_id'],
+  ['delete', '/guilds/:guild_id/auto-moderation/rules/:rule_id'],
   ['get', '/guilds/:guild_id/channels'],
   ['get', '/guilds/:guild_id/messages/search'],
   ['put', '/channels/:channel_id/permissions/:overwrite_id'],
@@ -865,6 +870,8 @@ describe('ids above 2^63 - 1, U+0000 and megabyte numbers in every field', () =>
   let lobbyMessageId: string;
   /** A message the sweep app's bot sent to its channel (the channel message routes' `:message_id`). */
   let channelMessageId: string;
+  /** An AutoMod rule of the sweep guild, made by its owner (the rule routes' `:rule_id`). */
+  let autoModRuleId: string;
   /** A voice channel whose status the sweep app's bot may set, and one of a guild it is not in. */
   let voiceChannelId: string;
   let foreignVoiceChannelId: string;
@@ -961,6 +968,23 @@ describe('ids above 2^63 - 1, U+0000 and megabyte numbers in every field', () =>
   }
 
   const OPTION_INVALID = 'INTERACTION_APPLICATION_COMMAND_OPTION_INVALID';
+
+  /** A KEYWORD AutoMod rule using every field: keywords, a pattern, an allow list, each action, exemptions. */
+  const autoModRule = (extra: Record<string, unknown> = {}) => ({
+    name: 'Sweep rule',
+    event_type: 1,
+    trigger_type: 1,
+    trigger_metadata: { keyword_filter: ['dust*'], regex_patterns: ['d[u0]st'], allow_list: ['dusty'] },
+    actions: [
+      { type: 1, metadata: { custom_message: 'Swept' } },
+      { type: 2, metadata: { channel_id: w.channel.id } },
+      { type: 3, metadata: { duration_seconds: 60 } },
+    ],
+    enabled: true,
+    exempt_roles: [w.role.id],
+    exempt_channels: [w.channel.id],
+    ...extra,
+  });
   const coerce = (at: Path): FieldError => ({ at, code: 'NUMBER_TYPE_COERCE' });
 
   /** A message body using every field a message takes: text, an embed of every part, mentions. */
@@ -1113,6 +1137,25 @@ describe('ids above 2^63 - 1, U+0000 and megabyte numbers in every field', () =>
               value: foreignVoiceChannelId,
               expect: { status: 403, code: 50001 },
             },
+          ],
+        };
+      // The guild's owner (MANAGE_GUILD) manages its rules; every field of each kind of rule.
+      case 'post /guilds/:guild_id/auto-moderation/rules':
+        return {
+          auth: () => session,
+          body: autoModRule(),
+          idLeaves: [
+            { at: ['exempt_roles', 0], code: 'NUMBER_TYPE_MAX' },
+            { at: ['exempt_channels', 0], code: 'NUMBER_TYPE_MAX' },
+          ],
+        };
+      case 'patch /guilds/:guild_id/auto-moderation/rules/:rule_id':
+        return {
+          auth: () => session,
+          body: autoModRule({ name: 'Renamed' }),
+          idLeaves: [
+            { at: ['exempt_roles', 0], code: 'NUMBER_TYPE_MAX' },
+            { at: ['exempt_channels', 0], code: 'NUMBER_TYPE_MAX' },
           ],
         };
       case 'post /channels/:channel_id/messages/bulk-delete':
@@ -1577,6 +1620,8 @@ describe('ids above 2^63 - 1, U+0000 and megabyte numbers in every field', () =>
       // The @everyone role's overwrite.
       case 'overwrite_id':
         return w.guild.id;
+      case 'rule_id':
+        return autoModRuleId;
       // No fault of the sweep app: its deletion answers 404, after the path's checks.
       case 'fault_id':
         return LARGEST_ID;
@@ -2118,6 +2163,12 @@ describe('ids above 2^63 - 1, U+0000 and megabyte numbers in every field', () =>
     });
     expect(sent.status).toBe(200);
     channelMessageId = sent.body.id;
+    const rule = await api(stack, 'POST', `/guilds/${w.guild.id}/auto-moderation/rules`, {
+      token: session,
+      body: autoModRule(),
+    });
+    expect(rule.status).toBe(200);
+    autoModRuleId = rule.body.id;
     // VIEW_CHANNEL, MANAGE_CHANNELS and SET_VOICE_CHANNEL_STATUS for the bot there.
     voiceChannelId = await adminPost(`/admin/guilds/${w.guild.id}/channels`, {
       name: 'sweep-voice',

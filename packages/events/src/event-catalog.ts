@@ -57,6 +57,7 @@ import {
   roleUpdated,
 } from './catalog/permissions-events';
 import { channelChanged } from './catalog/channel-events';
+import { autoModActionExecuted, autoModRuleChanged } from './catalog/automod-events';
 
 /**
  * Every event of ACS: its name (`<service>.<type>`, the subject after the deployment's
@@ -111,6 +112,10 @@ export const EVENT_CATALOG = {
   'interactions.reaction.removed_all': reactionsRemovedAll,
   'interactions.reaction.removed_emoji': reactionsRemovedEmoji,
   'interactions.typing.started': typingStarted,
+  'interactions.automod_rule.created': autoModRuleChanged,
+  'interactions.automod_rule.updated': autoModRuleChanged,
+  'interactions.automod_rule.deleted': autoModRuleChanged,
+  'interactions.automod.action_executed': autoModActionExecuted,
   'lobby.lobby.created': lobbyCreated,
   'lobby.lobby.updated': lobbyUpdated,
   'lobby.lobby.deleted': lobbyDeleted,

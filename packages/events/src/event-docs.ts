@@ -204,6 +204,25 @@ export const EVENT_DOCS: { readonly [N in EventName]: EventDoc } = {
     consumers:
       'dispatcher: TYPING_START to the users who may view the channel and the bots that may (GUILD_MESSAGE_TYPING, DIRECT_MESSAGE_TYPING)',
   },
+  'interactions.automod_rule.created': {
+    producer: 'interactions: a guild’s AutoMod rule was created (`POST /guilds/{id}/auto-moderation/rules`)',
+    consumers:
+      'dispatcher: AUTO_MODERATION_RULE_CREATE to the guild’s bots with MANAGE_GUILD (AUTO_MODERATION_CONFIGURATION)',
+  },
+  'interactions.automod_rule.updated': {
+    producer: 'interactions: an AutoMod rule was changed (`PATCH …/auto-moderation/rules/{id}`)',
+    consumers: 'dispatcher: AUTO_MODERATION_RULE_UPDATE, the same way',
+  },
+  'interactions.automod_rule.deleted': {
+    producer: 'interactions: an AutoMod rule was deleted (`DELETE …/auto-moderation/rules/{id}`)',
+    consumers: 'dispatcher: AUTO_MODERATION_RULE_DELETE, the same way',
+  },
+  'interactions.automod.action_executed': {
+    producer:
+      'interactions: an AutoMod rule’s action ran on a member’s message (create or edit), one event per action',
+    consumers:
+      'dispatcher: AUTO_MODERATION_ACTION_EXECUTION to the guild’s bots with MANAGE_GUILD (AUTO_MODERATION_EXECUTION; `content` and `matched_content` empty without MESSAGE_CONTENT)',
+  },
   'lobby.lobby.created': {
     producer: 'lobby: a lobby was created (by a bot, or by create-or-join)',
     consumers: "dispatcher: LOBBY_CREATE to the members' sessions",

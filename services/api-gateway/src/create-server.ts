@@ -35,6 +35,7 @@ import { guildCreationRoutes } from './handlers/guild-creation-routes';
 import { messageRoutes } from './handlers/message-routes';
 import { messageSearchRoutes } from './handlers/message-search-routes';
 import { pinRoutes } from './handlers/pin-routes';
+import { autoModRoutes } from './handlers/automod-routes';
 import { reactionRoutes } from './handlers/reaction-routes';
 import { dmChannelRoutes } from './handlers/dm-channel-routes';
 import { voiceStatusRoutes } from './handlers/voice-status-routes';
@@ -181,6 +182,7 @@ function createApp(deps: ServerDeps): Express {
       ...messageRoutes(deps.clients, deps.auth, readBody, uploads),
       ...messageSearchRoutes(deps.clients, deps.auth),
       ...guildChannelRoutes(deps.clients, deps.auth, readBody),
+      ...autoModRoutes(deps.clients, deps.auth, readBody),
       ...monetizationRoutes(deps.clients, deps.auth, readBody),
       ...provisionalAccountRoutes(deps.clients, deps.auth, readBody, issuerOf),
       ...lobbyRoutes(deps.clients.lobby, deps.auth, readBody, {

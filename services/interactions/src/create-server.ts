@@ -9,6 +9,7 @@ import { createCallbackHandlers, type CallbackHandlerDeps } from './handlers/cal
 import { createInteractionHandlers, type InteractionHandlerDeps } from './handlers/interaction-handlers';
 import { createReactionHandlers, type ReactionHandlerDeps } from './handlers/reaction-handlers';
 import { createSearchHandlers, type SearchHandlerDeps } from './handlers/search-handlers';
+import { createAutoModHandlers, type AutoModHandlerDeps } from './handlers/automod-handlers';
 import { withFreshAttachmentUrls } from './handlers/fresh-attachment-urls';
 import { withStorageQuotaErrors } from './handlers/storage-quota-errors';
 import type { AttachmentSigner } from './domain/messages';
@@ -30,6 +31,7 @@ export interface ServerDeps
     ChannelMessageHandlerDeps,
     ReactionHandlerDeps,
     SearchHandlerDeps,
+    AutoModHandlerDeps,
     TimelineHandlerDeps {
   interactions: InteractionHandlerDeps['interactions'] & TimelineHandlerDeps['interactions'];
   deadlines: InteractionHandlerDeps['deadlines'] & TimelineHandlerDeps['deadlines'];
@@ -62,6 +64,7 @@ export function createServer(deps: ServerDeps): GrpcServer {
               ...createChannelMessageHandlers(deps),
               ...createReactionHandlers(deps),
               ...createSearchHandlers(deps),
+              ...createAutoModHandlers(deps),
               ...createTimelineHandlers(deps),
             },
             deps.storageQuotaBytes ?? 0,

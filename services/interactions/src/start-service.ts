@@ -42,6 +42,7 @@ import { MessageStore, retireExpiredEphemeral } from './store/message-store';
 import { storageQuotaSettings } from './store/storage-quota';
 import { PinStore } from './store/pin-store';
 import { ChannelMessageStore } from './store/channel-message-store';
+import { AutoModStore } from './store/automod-store';
 import { ReactionStore } from './store/reaction-store';
 import { TraceStore } from './store/trace-store';
 import { ResponseStore } from './store/response-store';
@@ -205,6 +206,7 @@ export async function startService(
     reactions: new ReactionStore(pool),
     search,
     searchIndexDelayMs: config.SEARCH_INDEX_DELAY_MS,
+    automod: new AutoModStore(pool, ids),
     isReady: async () => {
       await pool.query('SELECT 1');
       return true;

@@ -167,6 +167,8 @@ export interface InteractionsClient {
   bulkDeleteChannelMessages(call: ChannelMessageCall): Promise<void>;
   /** `POST /channels/{id}/typing`. */
   triggerTyping(call: ChannelMessageCall): Promise<void>;
+  /** The AutoMod rule routes (`/guilds/{id}/auto-moderation/rules…`): a rule (or, for list, an array) as JSON text. */
+  autoModRules(kind: AutoModRuleCallKind, call: AutoModRuleCall): Promise<string>;
   /** `PUT …/reactions/{emoji}/@me`. */
   addReaction(call: ReactionCall): Promise<void>;
   /** `DELETE …/reactions/{emoji}/@me` and `…/{emoji}/{user}` (`targetUserId`). */
@@ -193,6 +195,18 @@ function wireReaction(call: ReactionCall) {
     user_id: call.userId,
     emoji: call.emoji ?? '',
   };
+}
+
+/** Which AutoMod rule RPC a route calls. */
+export type AutoModRuleCallKind = 'list' | 'get' | 'create' | 'update' | 'delete';
+
+/** An AutoMod rule route's call: the guild (and rule), the caller, the body, the audit log reason. */
+export interface AutoModRuleCall {
+  guildId: string;
+  ruleId?: string;
+  userId: string;
+  bodyJson?: string;
+  auditLogReason?: string;
 }
 
 /** A channel message route's call: the channel (and message), the caller, the body and its files. */
@@ -440,6 +454,28 @@ export function createInteractionsClient(client: interactions.InteractionsServic
 
     async triggerTyping(call) {
       await callPeer(client, client.TriggerTyping, wireChannelMessage(call));
+    },
+
+    async autoModRules(kind, call) {
+      const request = {
+        guild_id: call.guildId,
+        rule_id: call.ruleId ?? '',
+        user_id: call.userId,
+        body_json: call.bodyJson ?? '',
+        audit_log_reason: call.auditLogReason ?? '',
+      };
+      switch (kind) {
+        case 'list':
+          return (await callPeer(client, client.ListAutoModRules, request)).rules_json;
+        case 'get':
+          return (await callPeer(client, client.GetAutoModRule, request)).rule_json;
+        case 'create':
+          return (await callPeer(client, client.CreateAutoModRule, request)).rule_json;
+        case 'update':
+          return (await callPeer(client, client.UpdateAutoModRule, request)).rule_json;
+        case 'delete':
+          return (await callPeer(client, client.DeleteAutoModRule, request)).rule_json;
+      }
     },
 
     async addReaction(call) {

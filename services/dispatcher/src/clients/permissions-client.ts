@@ -41,6 +41,8 @@ export interface PermissionsClient {
   memberGuildCounts(userId: string): Promise<{ guildId: string; memberCount: number }[]>;
   /** For each guild, the applications whose bots are its members (ListGuildBots, pages of 100). */
   guildBots(guildIds: readonly string[]): Promise<Map<string, string[]>>;
+  /** Those of `userIds` who hold `permissions` in the guild (CheckPermissions, one call each). */
+  holdersOf(guildId: string, userIds: readonly string[], permissions: bigint): Promise<string[]>;
   /**
    * Op 4 of a member's session: records the join, move or leave (permissions checks the
    * channel and CONNECT, and announces it). Rejects with permissions' DiscordError otherwise.
@@ -155,6 +157,18 @@ export function createPermissionsClient(client: permissions.PermissionsServiceCl
         for (const g of answer.guilds) bots.set(g.guild_id, g.application_ids);
       }
       return bots;
+    },
+
+    async holdersOf(guildId, userIds, wanted) {
+      const answers = await Promise.all(
+        userIds.map((userId) =>
+          call<permissions.CheckPermissionsRequest, permissions.CheckPermissionsResponse__Output>(
+            client.CheckPermissions,
+            { guild_id: guildId, user_id: userId, permissions: wanted.toString() },
+          ),
+        ),
+      );
+      return userIds.filter((_, index) => answers[index]?.allowed === true);
     },
 
     async updateVoiceState(state) {

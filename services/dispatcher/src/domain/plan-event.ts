@@ -6,6 +6,7 @@ import { USER_EVENTS } from './plan-user-event';
 import { VOICE_EVENTS } from './plan-voice-event';
 import { CHANNEL_EVENTS } from './plan-channel-event';
 import { CHANNEL_MESSAGE_EVENTS } from './plan-channel-message-event';
+import { AUTOMOD_EVENTS } from './plan-automod-event';
 
 /** The events about an application the dispatcher delivers to it (webhooks, bot dispatches). */
 export const APPLICATION_EVENTS = [
@@ -39,6 +40,7 @@ export const DISPATCHED_EVENTS = [
   ...GUILD_EVENTS,
   ...CHANNEL_EVENTS,
   ...CHANNEL_MESSAGE_EVENTS,
+  ...AUTOMOD_EVENTS,
 ] as const;
 
 /** The name of an event the dispatcher delivers. */

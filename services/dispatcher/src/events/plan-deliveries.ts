@@ -12,11 +12,15 @@ import {
   isChannelMessageEvent,
   planChannelMessageEvent,
 } from '../domain/plan-channel-message-event';
+import { isAutoModEvent, planAutoModEvent } from '../domain/plan-automod-event';
 import { isLobbyEvent, planLobbyEvent, type LobbyEvent } from '../domain/plan-lobby-event';
 import { isUserEvent, planUserEvent } from '../domain/plan-user-event';
 import { guildOfVoiceEvent, isVoiceEvent, planVoiceEvent } from '../domain/plan-voice-event';
 import { eventWebhookBody } from '../domain/webhook-body';
 import type { NewDelivery } from '../store/delivery-store';
+
+/** MANAGE_GUILD (1 << 5) (D:topics/permissions.mdx). */
+const MANAGE_GUILD = 1n << 5n;
 
 /** The deliveries of one event, with every object they embed looked up. */
 export interface PlannedDeliveries {
@@ -42,6 +46,13 @@ export async function planDeliveries(
     const guildId = guildOfChannelMessageEvent(event);
     const bots = guildId === null ? [] : ((await permissions.guildBots([guildId])).get(guildId) ?? []);
     return { webhook: null, gateway: planChannelMessageEvent(event, bots) };
+  }
+  if (isAutoModEvent(event)) {
+    // Only the guild's bots with MANAGE_GUILD there receive AutoMod's events.
+    const guildId = event.data.guild_id;
+    const bots = (await permissions.guildBots([guildId])).get(guildId) ?? [];
+    const managers = await permissions.holdersOf(guildId, bots, MANAGE_GUILD);
+    return { webhook: null, gateway: planAutoModEvent(event, managers) };
   }
   if (isLobbyEvent(event)) return planLobbyDeliveries(event, oauth);
   if (isUserEvent(event)) {

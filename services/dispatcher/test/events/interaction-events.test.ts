@@ -80,6 +80,7 @@ const permissions: PermissionsClient = {
   updateVoiceState: async () => false,
   channelInfo: async () => [],
   guildMembers: async () => ({ members: [], notFound: [] }),
+  holdersOf: async () => [],
 };
 const logger = createLogger('dispatcher-test', 'silent');
 

@@ -6,6 +6,7 @@ import type {
   JsonRecord,
 } from '../domain/invocation/invocation-facts';
 import type { ChannelAccess } from '../domain/pins';
+import type { GuildFacts, RuleManager } from '../domain/automod';
 
 /**
  * What interactions asks of permissions: the place of an invocation (channel, guild, the
@@ -28,6 +29,13 @@ export interface PermissionsClient {
    * 404 / 10004 for an unknown guild, 403 / 50001 when the user is not a member.
    */
   listChannelsWith(guildId: string, userId: string, required: bigint): Promise<string[]>;
+  /**
+   * Which of `permissions` (guild level) a user holds in a guild and whether they are a
+   * member: 404 / 10004 for an unknown guild.
+   */
+  ruleManager(guildId: string, userId: string, permissions: bigint): Promise<RuleManager>;
+  /** A guild's role ids and its channels' types (AutoMod's exempt and alert ids): 404 / 10004 when unknown. */
+  guildFacts(guildId: string): Promise<GuildFacts>;
 }
 
 /** A sender's access to a channel, with its member and the guild roles its content names. */
@@ -41,6 +49,17 @@ export interface SenderAccess {
 /** A JSON object field of the answer; empty text is an empty map. */
 function parseMap(text: string): Record<string, JsonRecord> {
   return text === '' ? {} : (JSON.parse(text) as Record<string, JsonRecord>);
+}
+
+/** A DescribeChannelAccess answer as a ChannelAccess. */
+function channelAccessOf(answer: permissions.DescribeChannelAccessResponse__Output): ChannelAccess {
+  return {
+    guildId: answer.guild_id === '' ? null : answer.guild_id,
+    isMember: answer.is_member,
+    permissions: BigInt(answer.permissions === '' ? '0' : answer.permissions),
+    recipientIds: answer.recipient_ids,
+    roleIds: answer.member_role_ids,
+  };
 }
 
 /** The PermissionsClient over permissions' gRPC client. */
@@ -69,12 +88,7 @@ export function createPermissionsClient(client: permissions.PermissionsServiceCl
         role_ids: [...roleIds],
       });
       return {
-        access: {
-          guildId: answer.guild_id === '' ? null : answer.guild_id,
-          isMember: answer.is_member,
-          permissions: BigInt(answer.permissions === '' ? '0' : answer.permissions),
-          recipientIds: answer.recipient_ids,
-        },
+        access: channelAccessOf(answer),
         member: answer.member_json === '' ? null : (JSON.parse(answer.member_json) as JsonRecord),
         knownRoleIds: answer.known_role_ids,
       };
@@ -85,11 +99,33 @@ export function createPermissionsClient(client: permissions.PermissionsServiceCl
         permissions.DescribeChannelAccessRequest,
         permissions.DescribeChannelAccessResponse__Output
       >(client, client.DescribeChannelAccess, { channel_id: channelId, user_id: userId });
+      return channelAccessOf(answer);
+    },
+
+    async ruleManager(guildId, userId, wanted) {
+      const answer = await callPeer<
+        permissions.CheckPermissionsRequest,
+        permissions.CheckPermissionsResponse__Output
+      >(client, client.CheckPermissions, {
+        guild_id: guildId,
+        user_id: userId,
+        permissions: wanted.toString(),
+      });
+      const missing = BigInt(answer.missing === '' ? '0' : answer.missing);
+      return { isMember: answer.is_member, permissions: wanted & ~missing };
+    },
+
+    async guildFacts(guildId) {
+      const answer = await callPeer<permissions.GetGuildRequest, permissions.GetGuildResponse__Output>(
+        client,
+        client.GetGuild,
+        { guild_id: guildId, with_channels: true },
+      );
+      const guild = JSON.parse(answer.guild_json) as { roles?: { id: string }[] };
+      const channels = JSON.parse(answer.channels_json || '[]') as { id: string; type: number }[];
       return {
-        guildId: answer.guild_id === '' ? null : answer.guild_id,
-        isMember: answer.is_member,
-        permissions: BigInt(answer.permissions === '' ? '0' : answer.permissions),
-        recipientIds: answer.recipient_ids,
+        roleIds: new Set((guild.roles ?? []).map((role) => role.id)),
+        channelTypes: new Map(channels.map((channel) => [channel.id, channel.type])),
       };
     },
 

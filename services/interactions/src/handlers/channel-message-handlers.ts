@@ -4,6 +4,7 @@ import { isJsonObject } from '@acs/validation';
 import type { OAuthClient } from '../clients/oauth-client';
 import type { PermissionsClient } from '../clients/permissions-client';
 import {
+  authorIdOf,
   assertMayReadMessage,
   assertMayType,
   mayReadHistory,
@@ -18,6 +19,8 @@ import {
 import { validateMessageEdit } from '../domain/messages';
 import type { ChannelMessageStore, ChannelPlace } from '../store/channel-message-store';
 import type { ReactionStore } from '../store/reaction-store';
+import type { AutoModStore } from '../store/automod-store';
+import { passAutoMod } from './automod-gate';
 import { uploadedFilesOf } from './uploaded-files';
 
 /** What the channel message handlers need. */
@@ -27,6 +30,8 @@ export interface ChannelMessageHandlerDeps {
   channelMessages: ChannelMessageStore;
   /** Sets `me` on the reactions of the messages a reader reads. */
   reactions: ReactionStore;
+  /** The guilds' AutoMod rules, which judge a member's message before it is written. */
+  automod: AutoModStore;
 }
 
 /**
@@ -41,6 +46,7 @@ export function createChannelMessageHandlers({
   oauth,
   channelMessages,
   reactions,
+  automod,
 }: ChannelMessageHandlerDeps) {
   async function placeOf(req: CallerRequest): Promise<ChannelPlace> {
     const channelId = readPathSnowflake('channel_id', req.channel_id);
@@ -78,6 +84,7 @@ export function createChannelMessageHandlers({
       const author = users.get(place.caller.userId);
       // The caller's token resolved to this user a moment ago: a user deleted since has no token.
       if (!author) throw new UnauthorizedError();
+      const { alsoWrite } = await passAutoMod(automod, place, author, request.input.content);
       const message = await channelMessages.create({
         ...place,
         request,
@@ -88,6 +95,7 @@ export function createChannelMessageHandlers({
         baseUrl: req.attachment_base_url,
         ...(sourceAccess ? { sourceAccess } : {}),
         applicationFlags: Number(req.application_flags),
+        ...(alsoWrite ? { alsoWrite } : {}),
       });
       return { message_json: JSON.stringify(message) };
     },
@@ -128,6 +136,13 @@ export function createChannelMessageHandlers({
       const policy = readMentionPolicy(isJsonObject(body) ? body.allowed_mentions : undefined);
       const mentionIds = edit.content === undefined ? [] : mentionedUserIds(edit.content, policy);
       const [place, users] = await Promise.all([placeOf(req), oauth.users(mentionIds)]);
+      // AutoMod judges the new content of the author's own message (others' edits change flags only).
+      const own =
+        edit.content === undefined ? undefined : await channelMessages.get(place.channelId, messageId);
+      const { alsoWrite } =
+        own && edit.content !== undefined && authorIdOf(own) === place.caller.userId
+          ? await passAutoMod(automod, place, own.author, edit.content)
+          : {};
       const message = await channelMessages.edit({
         ...place,
         messageId,
@@ -135,6 +150,7 @@ export function createChannelMessageHandlers({
         policy,
         mentionedUsers: found(users, mentionIds),
         baseUrl: req.attachment_base_url,
+        ...(alsoWrite ? { alsoWrite } : {}),
       });
       return { message_json: JSON.stringify(message) };
     },

@@ -51,6 +51,8 @@ export interface CreateMessageCommand extends ChannelPlace {
   member?: JsonObject | null;
   /** Where the files' attachments are served. */
   baseUrl: string;
+  /** More to write in the message's transaction once it is (AutoMod's alerts and events). */
+  alsoWrite?: (db: PoolClient, message: ChannelMessage) => Promise<void>;
 }
 
 /** An Edit Message to apply. */
@@ -60,6 +62,8 @@ export interface EditMessageCommand extends ChannelPlace {
   policy: MentionPolicy;
   mentionedUsers: JsonObject[];
   baseUrl: string;
+  /** More to write in the edit's transaction once it is (AutoMod's alerts and events). */
+  alsoWrite?: (db: PoolClient, message: ChannelMessage) => Promise<void>;
 }
 
 /** A message the channel routes may act on: in the channel, not deleted, not ephemeral. */
@@ -155,6 +159,7 @@ export class ChannelMessageStore {
           message: command.member ? { ...plan.answer, member: command.member } : { ...plan.answer },
         }),
       ]);
+      await command.alsoWrite?.(db, plan.answer);
       return plan.answer;
     });
   }
@@ -250,6 +255,7 @@ export class ChannelMessageStore {
           message: { ...edited },
         }),
       ]);
+      await command.alsoWrite?.(db, edited);
       return { edited, released };
     });
     if (released.length > 0) this.releaseBlobs(released);

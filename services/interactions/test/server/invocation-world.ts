@@ -47,6 +47,7 @@ import { TraceStore } from '../../src/store/trace-store';
 import { PinStore } from '../../src/store/pin-store';
 import { ChannelMessageStore } from '../../src/store/channel-message-store';
 import { ReactionStore } from '../../src/store/reaction-store';
+import { AutoModStore } from '../../src/store/automod-store';
 import { TEST_SIGNER } from '../support/test-signer';
 /** A parsed JSON value, read freely by the assertions. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -369,6 +370,7 @@ export async function startInvocationServer(
     reactions: new ReactionStore(pool),
     search: new SearchStore(pool),
     searchIndexDelayMs: 0,
+    automod: new AutoModStore(pool, ids),
     isReady: async () => true,
   });
   const port = await server.listen('127.0.0.1:0');

@@ -28,6 +28,7 @@ import { PinStore } from '../../src/store/pin-store';
 import { ChannelMessageStore } from '../../src/store/channel-message-store';
 import { SearchStore } from '../../src/store/search-store';
 import { ReactionStore } from '../../src/store/reaction-store';
+import { AutoModStore } from '../../src/store/automod-store';
 import { TEST_SIGNER } from '../support/test-signer';
 /** What the fake oauth answers for every application: its bot user and flags. */
 export interface FakeApplications {
@@ -116,6 +117,12 @@ export async function serveResponses(ctx: ResponseContext, botUser: JsonObject):
       listChannelsWith: async () => {
         throw new UnknownResourceError(10004, 'Unknown Guild');
       },
+      ruleManager: async () => {
+        throw new UnknownResourceError(10004, 'Unknown Guild');
+      },
+      guildFacts: async () => {
+        throw new UnknownResourceError(10004, 'Unknown Guild');
+      },
     },
     interactions,
     sources: new FollowOnSourcesStore(ctx.pool),
@@ -137,6 +144,7 @@ export async function serveResponses(ctx: ResponseContext, botUser: JsonObject):
     reactions: new ReactionStore(ctx.pool),
     search: new SearchStore(ctx.pool),
     searchIndexDelayMs: 0,
+    automod: new AutoModStore(ctx.pool, ctx.ids),
   });
   const port = await server.listen('127.0.0.1:0');
   const client = new (loadInteractionsProto().acs.interactions.v1.InteractionsService)(

@@ -86,6 +86,7 @@ export function createPermissionHandlers({
       recipient_ids: [],
       member_json: member ? JSON.stringify(renderMessageMember(member)) : '',
       known_role_ids: roleIds.filter((id) => id !== channel.guildId && place.roles.has(id)),
+      member_role_ids: member?.roleIds ?? [],
     };
   }
 
@@ -105,6 +106,7 @@ export function createPermissionHandlers({
           is_member: decision.isMember,
           permissions: decision.permissions.toString(),
           recipient_ids: [],
+          member_role_ids: context.member?.roleIds ?? [],
         };
       }
       const dm = await dmChannels.getDmChannel(channelId);

@@ -281,7 +281,10 @@ export class SessionRegistry {
       );
     }
     if (message.t === 'GUILD_DELETE') this.leaveGuild(session, String((message.d as { id?: unknown }).id));
-    this.dispatch(session, message.t, message.d);
+    // A dispatch with a blanked form (AUTO_MODERATION_ACTION_EXECUTION) for a session without MESSAGE_CONTENT.
+    const readsContent = ((session.bot?.intents ?? 0) & MESSAGE_CONTENT_INTENT) !== 0;
+    const d = message.withoutContent !== undefined && !readsContent ? message.withoutContent : message.d;
+    this.dispatch(session, message.t, d);
   }
 
   /**

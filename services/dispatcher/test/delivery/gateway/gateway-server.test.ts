@@ -83,6 +83,7 @@ const permissions: PermissionsClient = {
   updateVoiceState: async () => false,
   channelInfo: async () => [],
   guildMembers: async () => ({ members: [], notFound: [] }),
+  holdersOf: async () => [],
 };
 
 beforeAll(async () => {

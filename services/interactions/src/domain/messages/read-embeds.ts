@@ -37,7 +37,8 @@ import {
 
 /** An embed as a message object carries it. */
 export interface Embed {
-  type: 'rich';
+  /** 'rich' for what apps send; 'auto_moderation_message' for AutoMod's alerts (type 24). */
+  type: 'rich' | 'auto_moderation_message';
   title?: string;
   description?: string;
   url?: string;

@@ -11,6 +11,8 @@ export interface ChannelAccess {
   permissions: bigint;
   /** A DM's recipients; empty for a guild channel. */
   recipientIds: string[];
+  /** A guild channel: the user's roles in the guild (AutoMod's exempt roles). */
+  roleIds?: readonly string[];
 }
 
 /** Who cannot see the channel learns nothing of its messages: 403 / 50001. */
