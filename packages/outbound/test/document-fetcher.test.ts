@@ -32,7 +32,12 @@ beforeEach(() => {
 });
 
 const fetcher = (options: Partial<DocumentFetcherOptions> = {}) =>
-  new DocumentFetcher({ policy: parseAddressPolicy('loopback'), timeoutMs: 1000, maxBytes: 1024, ...options });
+  new DocumentFetcher({
+    policy: parseAddressPolicy('loopback'),
+    timeoutMs: 1000,
+    maxBytes: 1024,
+    ...options,
+  });
 
 describe('DocumentFetcher', () => {
   it('GETs a document from an allowed address, sending the URL’s Host', async () => {
@@ -68,7 +73,10 @@ describe('DocumentFetcher', () => {
     behaviour = (response) => {
       response.writeHead(302, { location: `http://127.0.0.1:${port}/elsewhere` }).end();
     };
-    expect(await fetcher().get(`http://127.0.0.1:${port}/doc`)).toMatchObject({ kind: 'answered', status: 302 });
+    expect(await fetcher().get(`http://127.0.0.1:${port}/doc`)).toMatchObject({
+      kind: 'answered',
+      status: 302,
+    });
     expect(paths).toHaveLength(1);
   });
 
