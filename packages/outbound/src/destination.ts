@@ -27,9 +27,7 @@ export async function checkDestination(
   target: string,
   policy: AddressPolicy,
   resolve: Resolver,
-): Promise<
-  CheckedDestination | { kind: 'refused'; reason: string } | { kind: 'failed'; reason: string }
-> {
+): Promise<CheckedDestination | { kind: 'refused'; reason: string } | { kind: 'failed'; reason: string }> {
   let url: URL;
   try {
     url = new URL(target);

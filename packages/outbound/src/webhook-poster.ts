@@ -19,7 +19,6 @@ const DEFAULT_MAX_POOLS = 512;
 /** How long a pool nobody used is kept before its sockets are closed. */
 const DEFAULT_POOL_IDLE_MS = 60_000;
 
-
 /** Options of `WebhookPoster`. */
 export interface WebhookPosterOptions {
   policy: AddressPolicy;
