@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { adminExpect } from '../infra/src/admin-client';
 import { userAccessToken } from '../infra/src/user-token';
 import {
@@ -812,5 +813,63 @@ describe('OIDC identity providers', () => {
     const other_ = await createApplication(stack, { name: 'OIDC none' });
     const none = await exchange({ id: other_.id, clientSecret: other_.client_secret }, 'a.b.c');
     expect([none.status, none.body.code]).toEqual([400, 50035]);
+  });
+});
+
+describe('the client library’s redirects', () => {
+  it('accepts discord-<id>:/authorize/callback with PKCE, loopback on any port, and refuses others', async () => {
+    const app = world.application;
+    await adminExpect(stack.admin, 200, 'PATCH', `/admin/applications/${app.id}`, {
+      redirect_uris: [REDIRECT, 'http://127.0.0.1/callback', 'mygame:/authorize/callback'],
+    });
+    const verifier = 'v'.repeat(64);
+    const challenge = createHash('sha256').update(verifier).digest('base64url');
+    const authorize = (redirectUri: string, pkce: boolean) =>
+      stack.admin('POST', '/admin/oauth2/authorize', {
+        client_id: app.id,
+        user_id: fullAccount.id,
+        scope: 'openid sdk.social_layer',
+        redirect_uri: redirectUri,
+        ...(pkce ? { code_challenge: challenge, code_challenge_method: 'S256' } : {}),
+      });
+    const exchange = (code: string, redirectUri: string) =>
+      fetch(`${stack.apiUrl}/api/v10/oauth2/token`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          grant_type: 'authorization_code',
+          code,
+          redirect_uri: redirectUri,
+          code_verifier: verifier,
+          client_id: app.id,
+          client_secret: app.clientSecret,
+        }).toString(),
+      });
+    for (const uri of [
+      `discord-${app.id}:/authorize/callback`,
+      'mygame:/authorize/callback',
+      'http://127.0.0.1:42149/callback',
+    ]) {
+      const consent = await authorize(uri, true);
+      expect([uri, consent.status]).toEqual([uri, 200]);
+      expect(consent.body.location).toMatch(new RegExp(`^${uri.replace(/[.:/[\]]/g, '\\$&')}\\?code=`));
+      const token = await exchange(consent.body.code as string, uri);
+      expect([uri, token.status]).toEqual([uri, 200]);
+      const body = (await token.json()) as Record<string, string>;
+      expect(String(body.scope).split(' ').sort()).toEqual(['openid', 'sdk.social_layer']);
+      expect(body.id_token).toEqual(expect.any(String));
+    }
+    // A custom scheme without PKCE, another app's default scheme, an unregistered loopback path.
+    const noPkce = await authorize(`discord-${app.id}:/authorize/callback`, false);
+    expect([noPkce.status, noPkce.body.code]).toEqual([400, 50035]);
+    expect(noPkce.body.errors).toHaveProperty('code_challenge');
+    for (const uri of [`discord-${other.id}:/authorize/callback`, 'http://127.0.0.1:5/elsewhere']) {
+      const refused = await authorize(uri, true);
+      expect([uri, refused.status, refused.body.code]).toEqual([uri, 400, 50035]);
+    }
+    // The exchange needs the very redirect the consent used, port included.
+    const consent = await authorize('http://127.0.0.1:42149/callback', true);
+    const mismatch = await exchange(consent.body.code as string, 'http://127.0.0.1:42150/callback');
+    expect(mismatch.status).toBe(400);
   });
 });
