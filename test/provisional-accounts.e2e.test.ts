@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { adminExpect } from '../infra/src/admin-client';
 import { userAccessToken } from '../infra/src/user-token';
 import {
@@ -12,6 +13,7 @@ import { createRemoteJWKSet, jwtVerify } from 'jose';
 import { api } from './support/chat-user';
 import { WebhookReceiver } from './helpers/webhook-receiver';
 import { GatewayTestClient } from './helpers/gateway-client';
+import { OidcIssuer, type IssuerMisbehaviour } from './helpers/oidc-issuer';
 
 // The Social SDK's provisional accounts end to end, as a game backend uses them: players
 // without a chat account get a 7-day Bearer token from the Bot Token Endpoint or from the
@@ -625,5 +627,249 @@ describe('USER_UPDATE on a rename', () => {
     } finally {
       client.close();
     }
+  });
+});
+
+describe('OIDC identity providers', () => {
+  const issuers: OidcIssuer[] = [];
+  afterAll(async () => {
+    for (const issuer of issuers) await issuer.stop();
+  });
+  /** A new issuer on loopback, configured as the OIDC provider of `applicationId`. */
+  async function issuerFor(applicationId: string, audience?: string): Promise<OidcIssuer> {
+    const issuer = await new OidcIssuer().start();
+    issuers.push(issuer);
+    const put = await adminExpect(
+      stack.admin,
+      200,
+      'PUT',
+      `/admin/applications/${applicationId}/identity-providers/OIDC`,
+      { issuer: issuer.issuer, ...(audience === undefined ? {} : { audience }) },
+    );
+    expect(put).toEqual({
+      external_auth_type: 'OIDC',
+      issuer: issuer.issuer,
+      audience: audience ?? null,
+      test_issuer: false,
+    });
+    return issuer;
+  }
+  const exchange = (app: { id: string; clientSecret: string }, token: string) =>
+    api(stack, 'POST', '/partner-sdk/token', {
+      body: {
+        client_id: app.id,
+        client_secret: app.clientSecret,
+        external_auth_type: 'OIDC',
+        external_auth_token: token,
+      },
+    });
+
+  it('exchanges an ID token its issuer signed for a provisional account named after preferred_username', async () => {
+    const app = world.application;
+    const issuer = await issuerFor(app.id);
+    const first = await exchange(app, await issuer.sign('oidc-sub-1', app.id, { preferred_username: 'Ida' }));
+    expect(first.status).toBe(200);
+    expect(first.body).toEqual({
+      access_token: expect.any(String),
+      token_type: 'Bearer',
+      expires_in: 604800,
+      scope: 'identify sdk.social_layer',
+      id_token: expect.any(String),
+    });
+    const me = await api(stack, 'GET', '/users/@me', { token: `Bearer ${first.body.access_token}` });
+    expect(me.body).toMatchObject({ global_name: 'Ida', flags: 1 << 23 });
+    // The same subject again (an array audience this time) is the same player; the cache answered.
+    const again = await exchange(app, await issuer.sign('oidc-sub-1', app.id, { aud: ['x', app.id] }));
+    expect(again.status).toBe(200);
+    const meAgain = await api(stack, 'GET', '/users/@me', { token: `Bearer ${again.body.access_token}` });
+    expect(meAgain.body.id).toBe(me.body.id);
+    expect(issuer.requests.get('/.well-known/openid-configuration')).toBe(1);
+    expect(issuer.requests.get('/jwks')).toBe(1);
+
+    // Merged into a full account, the identity answers 530010 naming the issuer.
+    const person = await newFullAccount('oidc-merger');
+    const merged = await mergeExchange(await person.code(), 'OIDC', await issuer.sign('oidc-sub-1', app.id));
+    expect(merged.status).toBe(200);
+    const after = await exchange(app, await issuer.sign('oidc-sub-1', app.id));
+    expect(after.body).toEqual({
+      code: 530010,
+      message: 'User account is non-provisional and should be authed through OAuth2',
+      user_id: person.id,
+      provider_type: 'OIDC',
+      provider_id: issuer.issuer,
+      provider_issued_user_id: 'oidc-sub-1',
+    });
+    // The client's unmerge with an ID token gives the identity back to a new provisional account.
+    const unmerge = await api(stack, 'POST', '/partner-sdk/provisional-accounts/unmerge', {
+      body: {
+        client_id: app.id,
+        client_secret: app.clientSecret,
+        external_auth_type: 'OIDC',
+        external_auth_token: await issuer.sign('oidc-sub-1', app.id),
+      },
+    });
+    expect(unmerge.status).toBe(204);
+    const back = await exchange(app, await issuer.sign('oidc-sub-1', app.id));
+    expect(back.status).toBe(200);
+    // A merge with a bad ID token is the merge table's 50025.
+    const refused = await mergeExchange(await person.code(), 'OIDC', await issuer.sign('s', 'not-the-app'));
+    expect([refused.status, refused.body.code]).toEqual([403, 50025]);
+  });
+
+  it('answers each failed check with its 5300xx code, never a 5xx', async () => {
+    const app = world.application;
+    const issuer = await issuerFor(app.id);
+    const now = Math.floor(Date.now() / 1000);
+    const [header, payload] = (await issuer.sign('s', app.id)).split('.');
+    const hs256 = [
+      Buffer.from(JSON.stringify({ alg: 'HS256', kid: 'k1' })).toString('base64url'),
+      payload,
+      'c2lnbmF0dXJl',
+    ].join('.');
+    const cases: [string, string][] = [
+      ['not.a.jwt', 'malformed'],
+      ['x'.repeat(10240), 'not a JWT'],
+      [hs256, 'HS256'],
+      [await issuer.sign('s', app.id, {}, { kid: undefined }), 'no kid'],
+      [await issuer.sign('s', app.id, {}, { kid: 'unknown' }), 'unknown kid'],
+      [`${header}.${payload}.${'A'.repeat(342)}`, 'bad signature'],
+      [await issuer.sign('s', app.id, { iss: 'https://other.example' }), 'iss'],
+      [await issuer.sign('s', 'another-client'), 'aud'],
+      [await issuer.sign('s', app.id, { exp: now - 600 }), 'exp'],
+      [await issuer.sign('s', app.id, { iat: now - 8 * 86400 }), 'iat'],
+      [await issuer.sign('s', app.id, { sub: undefined }), 'sub'],
+    ];
+    const codes: Record<string, number> = {};
+    for (const [token, what] of cases) {
+      const answer = await exchange(app, token);
+      expect([what, answer.status]).toEqual([what, 400]);
+      codes[what] = answer.body.code;
+    }
+    expect(codes).toEqual({
+      malformed: 530020,
+      'not a JWT': 530020,
+      HS256: 530020,
+      'no kid': 530027,
+      'unknown kid': 530020,
+      'bad signature': 530020,
+      iss: 530002,
+      aud: 530003,
+      exp: 530001,
+      iat: 530004,
+      sub: 530020,
+    });
+    // The configured audience replaces the client id.
+    await adminExpect(stack.admin, 200, 'PUT', `/admin/applications/${app.id}/identity-providers/OIDC`, {
+      issuer: issuer.issuer,
+      audience: 'my-game',
+    });
+    expect((await exchange(app, await issuer.sign('s', 'my-game'))).status).toBe(200);
+    expect((await exchange(app, await issuer.sign('s', app.id))).body.code).toBe(530003);
+  });
+
+  it('answers an issuer that redirects, stalls, answers a huge or wrong document with 530008 / 530009', async () => {
+    const cases: [IssuerMisbehaviour, number][] = [
+      ['redirect', 530008],
+      ['slow', 530008],
+      ['huge', 530008],
+      ['not-json', 530008],
+      ['wrong-issuer', 530008],
+      ['broken-jwks', 530009],
+    ];
+    for (const [misbehave, code] of cases) {
+      const game = await createApplication(stack, { name: `OIDC ${misbehave}` });
+      const app = { id: game.id, clientSecret: game.client_secret };
+      const issuer = await issuerFor(app.id);
+      issuer.misbehave = misbehave;
+      const answer = await exchange(app, await issuer.sign('s', app.id));
+      expect([misbehave, answer.status, answer.body.code]).toEqual([misbehave, 400, code]);
+    }
+  });
+
+  it('refuses issuers that are not https URLs of public names (50035), and OIDC tokens without a provider', async () => {
+    const game = await createApplication(stack, { name: 'OIDC config' });
+    const put = (body: unknown) =>
+      stack.admin('PUT', `/admin/applications/${game.id}/identity-providers/OIDC`, body);
+    for (const issuer of [
+      'http://issuer.example',
+      'https://10.0.0.1',
+      'https://[::1]:8443',
+      'https://localhost',
+      'https://auth.internal',
+      'https://issuer.example/?x=1',
+      'https://issuer.example/#f',
+      'https://user:pass@issuer.example',
+      'http://127.0.0.2:9999',
+      'not a url',
+      'https://a\u0000b.example',
+    ]) {
+      const answer = await put({ issuer });
+      expect([issuer, answer.status, answer.body.code]).toEqual([issuer, 400, 50035]);
+    }
+    for (const body of [{}, { issuer: 42 }, { issuer: 'https://issuer.example', audience: '' }]) {
+      expect((await put(body)).status).toBe(400);
+    }
+    expect((await put({ issuer: 'https://issuer.example:8443/tenant' })).status).toBe(200);
+    const other_ = await createApplication(stack, { name: 'OIDC none' });
+    const none = await exchange({ id: other_.id, clientSecret: other_.client_secret }, 'a.b.c');
+    expect([none.status, none.body.code]).toEqual([400, 50035]);
+  });
+});
+
+describe('the client library’s redirects', () => {
+  it('accepts discord-<id>:/authorize/callback with PKCE, loopback on any port, and refuses others', async () => {
+    const app = world.application;
+    await adminExpect(stack.admin, 200, 'PATCH', `/admin/applications/${app.id}`, {
+      redirect_uris: [REDIRECT, 'http://127.0.0.1/callback', 'mygame:/authorize/callback'],
+    });
+    const verifier = 'v'.repeat(64);
+    const challenge = createHash('sha256').update(verifier).digest('base64url');
+    const authorize = (redirectUri: string, pkce: boolean) =>
+      stack.admin('POST', '/admin/oauth2/authorize', {
+        client_id: app.id,
+        user_id: fullAccount.id,
+        scope: 'openid sdk.social_layer',
+        redirect_uri: redirectUri,
+        ...(pkce ? { code_challenge: challenge, code_challenge_method: 'S256' } : {}),
+      });
+    const exchange = (code: string, redirectUri: string) =>
+      fetch(`${stack.apiUrl}/api/v10/oauth2/token`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          grant_type: 'authorization_code',
+          code,
+          redirect_uri: redirectUri,
+          code_verifier: verifier,
+          client_id: app.id,
+          client_secret: app.clientSecret,
+        }).toString(),
+      });
+    for (const uri of [
+      `discord-${app.id}:/authorize/callback`,
+      'mygame:/authorize/callback',
+      'http://127.0.0.1:42149/callback',
+    ]) {
+      const consent = await authorize(uri, true);
+      expect([uri, consent.status]).toEqual([uri, 200]);
+      expect(consent.body.location).toMatch(new RegExp(`^${uri.replace(/[.:/[\]]/g, '\\$&')}\\?code=`));
+      const token = await exchange(consent.body.code as string, uri);
+      expect([uri, token.status]).toEqual([uri, 200]);
+      const body = (await token.json()) as Record<string, string>;
+      expect(String(body.scope).split(' ').sort()).toEqual(['openid', 'sdk.social_layer']);
+      expect(body.id_token).toEqual(expect.any(String));
+    }
+    // A custom scheme without PKCE, another app's default scheme, an unregistered loopback path.
+    const noPkce = await authorize(`discord-${app.id}:/authorize/callback`, false);
+    expect([noPkce.status, noPkce.body.code]).toEqual([400, 50035]);
+    expect(noPkce.body.errors).toHaveProperty('code_challenge');
+    for (const uri of [`discord-${other.id}:/authorize/callback`, 'http://127.0.0.1:5/elsewhere']) {
+      const refused = await authorize(uri, true);
+      expect([uri, refused.status, refused.body.code]).toEqual([uri, 400, 50035]);
+    }
+    // The exchange needs the very redirect the consent used, port included.
+    const consent = await authorize('http://127.0.0.1:42149/callback', true);
+    const mismatch = await exchange(consent.body.code as string, 'http://127.0.0.1:42150/callback');
+    expect(mismatch.status).toBe(400);
   });
 });

@@ -54,6 +54,8 @@ const SERVICE_WIRING = [
     env: ({ grpc }) => ({
       GRPC_ADDRESS: grpc.oauth,
       PERMISSIONS_GRPC_URL: grpc.permissions,
+      // Local development and the tests run their own OpenID issuers on this machine.
+      OIDC_ALLOW_LOOPBACK_ISSUERS: 'true',
     }),
   },
   {

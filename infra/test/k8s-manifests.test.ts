@@ -18,8 +18,11 @@ const ROOT = path.join(__dirname, '..', '..');
 const K8S = path.join(ROOT, 'k8s');
 const VALIDATOR = path.join(ROOT, 'infra', 'src', 'validate-k8s.mjs');
 
-/** The services that POST to apps' URLs (interactions endpoints, webhook events). */
-const CALLS_APPS = ['dispatcher', 'interactions'];
+/**
+ * The services that call apps' URLs: interactions endpoints and webhook events, and oauth
+ * for apps' OpenID issuers (discovery documents and JWKS).
+ */
+const CALLS_APPS = ['dispatcher', 'interactions', 'oauth'];
 /** The services that keep counters in Redis. */
 const USES_REDIS = ['api-gateway'];
 /** The services that store attachments (BLOB_STORE_URL). */

@@ -1,9 +1,9 @@
-import { lookup } from 'node:dns/promises';
 import * as http from 'node:http';
 import * as https from 'node:https';
 import { isIP } from 'node:net';
 import { LRUCache } from 'lru-cache';
-import { refusalOf, type AddressPolicy } from './address-policy';
+import type { AddressPolicy } from './address-policy';
+import { checkDestination, systemResolver, type Resolver } from './destination';
 
 /** How one POST ended: the status, or why there was none. */
 export type PostOutcome =
@@ -18,12 +18,6 @@ const MAX_ANSWER_BYTES = 16 * 1024;
 const DEFAULT_MAX_POOLS = 512;
 /** How long a pool nobody used is kept before its sockets are closed. */
 const DEFAULT_POOL_IDLE_MS = 60_000;
-
-/** Resolves a host name to every address (replaceable in tests). */
-export type Resolver = (host: string) => Promise<string[]>;
-
-const systemResolver: Resolver = async (host) =>
-  (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
 
 /** Options of `WebhookPoster`. */
 export interface WebhookPosterOptions {
@@ -93,32 +87,9 @@ export class WebhookPoster {
   }
 
   private async attempt(target: string, body: string, headers: Record<string, string>): Promise<PostOutcome> {
-    let url: URL;
-    try {
-      url = new URL(target);
-    } catch {
-      return { kind: 'refused', reason: 'the URL is not valid' };
-    }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-      return { kind: 'refused', reason: `the URL scheme ${url.protocol} is not http or https` };
-    }
-    if (url.username || url.password) return { kind: 'refused', reason: 'the URL carries credentials' };
-    const host = url.hostname.replace(/^\[|\]$/g, '');
-    let addresses: string[];
-    try {
-      addresses = isIP(host) ? [host] : await this.resolve(host);
-    } catch (error) {
-      return {
-        kind: 'failed',
-        reason: `${host} does not resolve (${(error as NodeJS.ErrnoException).code ?? error})`,
-      };
-    }
-    if (addresses.length === 0) return { kind: 'failed', reason: `${host} does not resolve` };
-    for (const address of addresses) {
-      const refusal = refusalOf(address, this.options.policy);
-      if (refusal) return { kind: 'refused', reason: `${host} resolves to ${refusal}` };
-    }
-    return this.send(url, host, addresses[0] as string, body, headers);
+    const destination = await checkDestination(target, this.options.policy, this.resolve);
+    if (destination.kind !== 'checked') return destination;
+    return this.send(destination.url, destination.host, destination.address, body, headers);
   }
 
   /** Closes kept-alive sockets. */

@@ -31,6 +31,18 @@ const schema = z.object({
    * of a code within its lifetime still finds it and revokes what its first use granted.
    */
   CREDENTIALS_RETENTION_HOURS: z.coerce.number().int().positive().default(24),
+  /**
+   * The local stack's test setting (`npm start` turns it on; off by default and in the
+   * Kubernetes overlays): OIDC identity providers may have an `http://127.0.0.1:<port>`
+   * issuer, and their documents may be fetched from loopback. Otherwise an issuer must be
+   * an https URL of a public name, and only public addresses are fetched.
+   */
+  OIDC_ALLOW_LOOPBACK_ISSUERS: z
+    .enum(['true', 'false', '1', '0', ''])
+    .default('')
+    .transform((value) => value === 'true' || value === '1'),
+  /** How long one fetch of an OIDC issuer's discovery document or JWKS may take, in ms. */
+  OIDC_FETCH_TIMEOUT_MS: z.coerce.number().int().positive().max(30_000).default(3000),
 });
 
 /** The parsed environment of oauth. */

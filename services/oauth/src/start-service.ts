@@ -11,6 +11,8 @@ import {
   type Telemetry,
 } from '@acs/service-kit';
 import { createSnowflakeGenerator } from '@acs/snowflake';
+import { parseAddressPolicy, PUBLIC_ONLY } from '@acs/outbound';
+import { OidcIssuers } from './clients/oidc-issuers';
 import { createPermissionsClient } from './clients/permissions-client';
 import { DB_SCHEMA, loadConfig, SERVICE_NAME } from './config';
 import { createServer } from './create-server';
@@ -63,6 +65,13 @@ export async function startService(
     logger,
     ...createStores(prisma, pool, () => snowflakes.next()),
     permissions: createPermissionsClient(permissionsGrpc),
+    oidcIssuers: new OidcIssuers({
+      policy: config.OIDC_ALLOW_LOOPBACK_ISSUERS ? parseAddressPolicy('loopback') : PUBLIC_ONLY,
+      allowLoopbackIssuers: config.OIDC_ALLOW_LOOPBACK_ISSUERS,
+      fetchTimeoutMs: config.OIDC_FETCH_TIMEOUT_MS,
+      userAgent: 'ACS-OIDC (+https://discord.com)',
+    }),
+    allowLoopbackIssuers: config.OIDC_ALLOW_LOOPBACK_ISSUERS,
     snowflakes,
     isReady: async () => {
       await pool.query('SELECT 1');

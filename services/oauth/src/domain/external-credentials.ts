@@ -2,6 +2,7 @@ import { SocialSdkErrorCode } from '@acs/discord-errors';
 import { FormErrors } from '@acs/validation';
 import { ErrorCode } from './error-codes';
 import { secretMatches } from './hash-secret';
+import type { OidcProvider } from './oidc-providers';
 import { ProvisionalAccountError, readExternalUserId } from './provisional-accounts';
 import { randomToken } from './random-token';
 import {
@@ -123,6 +124,14 @@ export function validateTestIssuer(type: string, body: JsonObject): string {
   return authType;
 }
 
+/** The `{external_auth_type}` of the admin PUT path: OIDC or a test-issuer type, else 400 / 50035. */
+export function readProviderType(type: string): string {
+  const errors = new FormErrors();
+  const read = readAuthType({ external_auth_type: type }, errors, ['OIDC', ...TEST_ISSUER_TYPES]);
+  errors.throwIfAny();
+  return read;
+}
+
 /** The admin API's answer for a test issuer. */
 export function renderTestIssuer(authType: string): Record<string, unknown> {
   return { external_auth_type: authType, issuer: null, test_issuer: true };
@@ -208,6 +217,22 @@ export interface ExchangeFacts {
   providerConfigured: boolean;
   /** The test token with the presented token's digest, if any. */
   token: TestTokenRecord | undefined;
+  /** The application's OIDC provider, when the type is OIDC and one is configured. */
+  oidcProvider?: OidcProvider | undefined;
+}
+
+/**
+ * The first checks of every exchange: the client (530007: unknown client, wrong secret,
+ * or no secret from a confidential client), then the provider (50035 when the type has
+ * none configured).
+ */
+export function checkExchangeClient(request: ExchangeRequest, facts: ExchangeFacts): void {
+  const { client } = facts;
+  if (!client) throw invalidClientSecretError();
+  if (request.clientSecret === null) {
+    if (!client.publicClient) throw invalidClientSecretError();
+  } else if (!secretMatches(request.clientSecret, client.clientSecretHash)) throw invalidClientSecretError();
+  requireIdentityProvider(facts.providerConfigured);
 }
 
 /**
@@ -221,12 +246,7 @@ export function planExchange(
   facts: ExchangeFacts,
   now: Date,
 ): { externalAuthType: string; externalUserId: string } {
-  const { client } = facts;
-  if (!client) throw invalidClientSecretError();
-  if (request.clientSecret === null) {
-    if (!client.publicClient) throw invalidClientSecretError();
-  } else if (!secretMatches(request.clientSecret, client.clientSecretHash)) throw invalidClientSecretError();
-  requireIdentityProvider(facts.providerConfigured);
+  checkExchangeClient(request, facts);
   const token = facts.token;
   if (
     !token ||

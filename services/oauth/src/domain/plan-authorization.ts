@@ -2,6 +2,7 @@ import { ErrorCode } from './error-codes';
 import { FormErrors } from '@acs/validation';
 import { GUILD_INSTALL, USER_INSTALL, type IntegrationType } from './limits';
 import { addChoicesError, addRequired } from './read-value';
+import { isAllowedRedirect, isCustomSchemeRedirect } from './redirect-uris';
 import { INSTALL_SCOPES, needsAuthorizationCode, type Scope } from './scopes';
 import type { AuthorizeInput } from './validate-authorize-body';
 
@@ -31,8 +32,11 @@ const INVALID_REDIRECT = 'Invalid OAuth2 redirect_uri';
  * Decides what a consent does (facts §11; RFC 6749 §3.1.2, RFC 9700 §4.1.3): `bot` or
  * `applications.commands` install the app, in a guild (integration type 0, needs
  * `guild_id`) or to the user (type 1, never with `bot`); any other scope issues a code.
- * A redirect URI must equal a registered one exactly; a code needs one, which may be left
- * out only when exactly one is registered.
+ * A redirect URI must equal a registered one exactly, or be the Social SDK's default
+ * `discord-<application_id>:/authorize/callback`, or a registered loopback URI on another
+ * port (redirect-uris.ts); a code needs one, which may be left out only when exactly one
+ * is registered. A code for a custom-scheme redirect needs a PKCE challenge (facts A.6:
+ * mandatory for deep-link redirects; [Inf] enforced).
  */
 export function planAuthorization(input: AuthorizeInput, app: AuthorizingApplication): AuthorizationPlan {
   const errors = new FormErrors();
@@ -54,7 +58,7 @@ export function planAuthorization(input: AuthorizeInput, app: AuthorizingApplica
 
   const issueCode = needsAuthorizationCode(input.scopes);
   let redirectUri = input.redirectUri;
-  if (redirectUri !== null && !app.redirectUris.includes(redirectUri)) {
+  if (redirectUri !== null && !isAllowedRedirect(redirectUri, app.redirectUris, input.clientId)) {
     errors.add(['redirect_uri'], ErrorCode.OAUTH2_INVALID_REDIRECT_URI, INVALID_REDIRECT);
   } else if (redirectUri === null && issueCode) {
     const [only, ...others] = app.redirectUris;
@@ -62,6 +66,18 @@ export function planAuthorization(input: AuthorizeInput, app: AuthorizingApplica
       errors.add(['redirect_uri'], ErrorCode.OAUTH2_INVALID_REDIRECT_URI, INVALID_REDIRECT);
     else if (others.length > 0) addRequired(errors, ['redirect_uri']);
     else redirectUri = only;
+  }
+  if (
+    issueCode &&
+    redirectUri !== null &&
+    isCustomSchemeRedirect(redirectUri) &&
+    input.codeChallenge === null
+  ) {
+    errors.add(
+      ['code_challenge'],
+      ErrorCode.BASE_TYPE_REQUIRED,
+      'A PKCE code_challenge (S256) is required for a custom-scheme redirect_uri.',
+    );
   }
   errors.throwIfAny();
   const installScopes = install ? input.scopes.filter((s) => INSTALL_SCOPES.includes(s)) : [];

@@ -39,13 +39,15 @@ export interface IdentityOfError {
   userId: string;
   authType: string;
   externalUserId: string;
+  /** The OIDC issuer of an OIDC identity; null otherwise. */
+  providerId?: string | null;
 }
 
 /**
  * 530010: the identity belongs to a full account, which authenticates through OAuth2; the
  * body names the account and the identity (UD): `provider_type` is `DISCORD_BOT` for the bot
  * endpoint's identities, else the `external_auth_type`; `provider_id` the issuer of an OIDC
- * provider (none is verified yet: null).
+ * identity (null for the other types).
  */
 export function nonProvisionalAccountError(identity?: IdentityOfError): ProvisionalAccountError {
   return new ProvisionalAccountError(
@@ -54,7 +56,7 @@ export function nonProvisionalAccountError(identity?: IdentityOfError): Provisio
     identity && {
       user_id: identity.userId,
       provider_type: identity.authType,
-      provider_id: null,
+      provider_id: identity.providerId ?? null,
       provider_issued_user_id: identity.externalUserId,
     },
   );
@@ -111,6 +113,8 @@ export interface FoundIdentity {
   /** The identity's provider type and the provider's id of the player. */
   authType: string;
   externalUserId: string;
+  /** The OIDC issuer of an OIDC identity; null otherwise. */
+  providerId?: string | null;
   /** The owning application of a provisional account; null for a full account. */
   provisionalApplicationId: string | null;
 }

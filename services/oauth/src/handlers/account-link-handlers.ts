@@ -1,19 +1,15 @@
 import type { oauth } from '@acs/protos';
 import { parseJsonObject } from '@acs/discord-errors';
 import { renderBan, validateBanBody } from '../domain/bans';
-import { planExchange, validateExchangeBody } from '../domain/external-credentials';
-import { hashSecret } from '../domain/hash-secret';
+import { validateExchangeBody } from '../domain/external-credentials';
 import { parseSnowflakeParam } from '../domain/parse-snowflake-param';
 import { BOT_AUTH_TYPE, validateUnmergeBotBody } from '../domain/provisional-accounts';
 import type { HandlerDeps } from './handler-deps';
+import { resolveExternalIdentity } from './resolve-external-identity';
 
 /** Handlers of unmerges (the partner-sdk routes) and bans (the admin API). */
-export function createAccountLinkHandlers({
-  accountLinks,
-  identityProviders,
-  snowflakes,
-  now = () => new Date(),
-}: HandlerDeps) {
+export function createAccountLinkHandlers(deps: HandlerDeps) {
+  const { accountLinks, snowflakes, now = () => new Date() } = deps;
   return {
     async UnmergeBotProvisionalAccount(
       request: oauth.UnmergeBotProvisionalAccountRequest__Output,
@@ -31,15 +27,10 @@ export function createAccountLinkHandlers({
     async UnmergeProvisionalAccount(
       request: oauth.UnmergeProvisionalAccountRequest__Output,
     ): Promise<oauth.UnmergeProvisionalAccountResponse> {
-      // The exchange's body and checks (client 530007, provider, token 530020 / 530001).
+      // The exchange's body and checks (client 530007, provider, token: 530020, 530001, OIDC's).
       const body = validateExchangeBody(parseJsonObject(request.body_json));
-      const facts = await identityProviders.readExchangeFacts(
-        body.clientId,
-        body.externalAuthType,
-        hashSecret(body.externalAuthToken),
-      );
       const at = now();
-      const identity = planExchange(body, facts, at);
+      const identity = await resolveExternalIdentity(deps, body, at);
       await accountLinks.unmerge(
         {
           applicationId: body.clientId,

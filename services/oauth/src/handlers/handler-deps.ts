@@ -1,4 +1,5 @@
 import type { SnowflakeGenerator } from '@acs/snowflake';
+import type { OidcIssuers } from '../clients/oidc-issuers';
 import type { PermissionsClient } from '../clients/permissions-client';
 import type { TokenLifetimes } from '../domain/token-lifetimes';
 import type { AccountLinkStore } from '../store/account-link-store';
@@ -35,6 +36,10 @@ export interface HandlerDeps {
   /** How long codes and tokens live. */
   lifetimes: TokenLifetimes;
   permissions: PermissionsClient;
+  /** Verifies ID tokens of applications' OIDC providers (fetching and caching their keys). */
+  oidcIssuers: OidcIssuers;
+  /** The local stack's test setting: `http://127.0.0.1:<port>` OIDC issuers are accepted. */
+  allowLoopbackIssuers?: boolean;
   snowflakes: SnowflakeGenerator;
   /** The clock (tests move it). */
   now?: () => Date;

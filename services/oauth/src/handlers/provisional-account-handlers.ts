@@ -2,7 +2,7 @@ import type { oauth } from '@acs/protos';
 import { parseJsonObject } from '@acs/discord-errors';
 import {
   generateTestExternalToken,
-  planExchange,
+  readProviderType,
   renderTestIssuer,
   TEST_TOKEN_TTL_SECONDS,
   validateExchangeBody,
@@ -10,6 +10,7 @@ import {
   validateTestTokenRequest,
 } from '../domain/external-credentials';
 import { hashSecret } from '../domain/hash-secret';
+import { renderOidcProvider, validateOidcProvider } from '../domain/oidc-providers';
 import { parseSnowflakeParam } from '../domain/parse-snowflake-param';
 import {
   BOT_AUTH_TYPE,
@@ -25,16 +26,19 @@ import { randomToken } from '../domain/random-token';
 import type { IdentityRequest } from '../store/provisional-account-store';
 import type { HandlerDeps } from './handler-deps';
 import { mintIdToken } from './id-token-handlers';
+import { resolveExternalIdentity } from './resolve-external-identity';
 
 /** Handlers of the Social SDK's provisional accounts (api-gateway's `/partner-sdk/…`). */
-export function createProvisionalAccountHandlers({
-  provisionalAccounts,
-  identityProviders,
-  users,
-  idTokenKeys,
-  snowflakes,
-  now = () => new Date(),
-}: HandlerDeps) {
+export function createProvisionalAccountHandlers(deps: HandlerDeps) {
+  const {
+    provisionalAccounts,
+    identityProviders,
+    users,
+    idTokenKeys,
+    snowflakes,
+    allowLoopbackIssuers = false,
+    now = () => new Date(),
+  } = deps;
   /** Issues a 7-day token for the identity's account (created when new) and renders the answer. */
   async function issue(request: IdentityRequest, issuer: string): Promise<oauth.ProvisionalTokenResponse> {
     const accessToken = randomToken(OAUTH2_TOKEN_LENGTH);
@@ -79,18 +83,14 @@ export function createProvisionalAccountHandlers({
       request: oauth.ExchangeExternalCredentialsRequest__Output,
     ): Promise<oauth.ProvisionalTokenResponse> {
       const exchange = validateExchangeBody(parseJsonObject(request.body_json));
-      const facts = await identityProviders.readExchangeFacts(
-        exchange.clientId,
-        exchange.externalAuthType,
-        hashSecret(exchange.externalAuthToken),
-      );
-      const identity = planExchange(exchange, facts, now());
+      const identity = await resolveExternalIdentity(deps, exchange, now());
       return issue(
         {
           applicationId: exchange.clientId,
           authType: identity.externalAuthType,
           externalUserId: identity.externalUserId,
-          displayName: null,
+          displayName: identity.displayName,
+          providerId: identity.providerId,
         },
         request.issuer,
       );
@@ -100,7 +100,13 @@ export function createProvisionalAccountHandlers({
       request: oauth.PutIdentityProviderRequest__Output,
     ): Promise<oauth.PutIdentityProviderResponse> {
       const applicationId = parseSnowflakeParam('application_id', request.application_id).toString();
-      const authType = validateTestIssuer(request.external_auth_type, parseJsonObject(request.body_json));
+      const body = parseJsonObject(request.body_json);
+      if (readProviderType(request.external_auth_type) === 'OIDC') {
+        const provider = validateOidcProvider(body, allowLoopbackIssuers);
+        await identityProviders.putOidcProvider(applicationId, provider);
+        return { provider_json: JSON.stringify(renderOidcProvider(provider)) };
+      }
+      const authType = validateTestIssuer(request.external_auth_type, body);
       await identityProviders.putTestIssuer(applicationId, authType);
       return { provider_json: JSON.stringify(renderTestIssuer(authType)) };
     },

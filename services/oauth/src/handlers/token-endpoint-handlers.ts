@@ -1,5 +1,5 @@
 import type { oauth } from '@acs/protos';
-import { invalidClientError } from '@acs/discord-errors';
+import { DiscordError, invalidClientError } from '@acs/discord-errors';
 import { isSnowflake } from '@acs/snowflake';
 import { authenticateClient, type AuthenticatedClient, type GrantType } from '../domain/authenticate-client';
 import { checkCodeRedemption } from '../domain/check-code-redemption';
@@ -14,7 +14,7 @@ import {
 import type { GrantOutcome } from '../store/grant-store';
 import type { HandlerDeps } from './handler-deps';
 import { mintIdToken } from './id-token-handlers';
-import { readMergeCredential } from '../domain/merge-accounts';
+import { invalidMergeTokenError, readMergeCredential } from '../domain/merge-accounts';
 import { wantsIdToken } from '../domain/id-tokens';
 
 /** Longest token or code we hash and look up; anything longer is none of ours. */
@@ -22,7 +22,33 @@ const MAX_PRESENTED_LENGTH = 512;
 
 /** Handlers of the token endpoint (RFC 6749 §3.2) and of revocation (RFC 7009). */
 export function createTokenEndpointHandlers(deps: HandlerDeps) {
-  const { applications, grants, idTokenKeys, snowflakes, lifetimes, now = () => new Date() } = deps;
+  const {
+    applications,
+    grants,
+    idTokenKeys,
+    identityProviders,
+    oidcIssuers,
+    snowflakes,
+    lifetimes,
+    now = () => new Date(),
+  } = deps;
+
+  /**
+   * The `sub` an OIDC merge credential proves, verified against the application's issuer
+   * before the exchange's transaction (its fetches must not hold rows). Any failure, no
+   * provider included, is the merge table's 403 / 50025 ([Inf]: the table has one code for
+   * an invalid external token).
+   */
+  async function verifiedOidcSubject(clientId: string, token: string, at: Date): Promise<string> {
+    const provider = await identityProviders.readOidcProvider(clientId);
+    if (!provider) throw invalidMergeTokenError();
+    try {
+      return (await oidcIssuers.verify(token, provider, clientId, at)).subject;
+    } catch (error) {
+      if (error instanceof DiscordError) throw invalidMergeTokenError();
+      throw error;
+    }
+  }
 
   /** The authenticated client of a request (401 `invalid_client` otherwise). */
   async function clientOf(
@@ -72,6 +98,10 @@ export function createTokenEndpointHandlers(deps: HandlerDeps) {
         if (!code) throw invalidRequest('Missing "code" in request.');
         // A merge of a provisional account into the code's user (facts A.4).
         const merge = readMergeCredential(params);
+        const verifiedSubject =
+          merge?.externalAuthType === 'OIDC'
+            ? await verifiedOidcSubject(client.id, merge.externalAuthToken, at)
+            : undefined;
         const tokens = issueOAuth2Tokens(lifetimes, at, true);
         // The signing key before the exchange: nothing after the write can fail.
         const key = await idTokenKeys.signingKey();
@@ -89,6 +119,7 @@ export function createTokenEndpointHandlers(deps: HandlerDeps) {
                     applicationId: client.id,
                     credential: merge,
                     tokenHash: hashSecret(merge.externalAuthToken),
+                    ...(verifiedSubject === undefined ? {} : { verifiedSubject }),
                     now: at,
                   },
                 }),

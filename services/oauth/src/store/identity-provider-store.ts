@@ -6,6 +6,7 @@ import {
   type TestTokenRecord,
 } from '../domain/external-credentials';
 import type { Digest } from '../domain/hash-secret';
+import type { OidcProvider } from '../domain/oidc-providers';
 import { UnknownApplicationError } from '../domain/oauth-errors';
 
 /** A test issuer's token to store. */
@@ -39,6 +40,28 @@ export class IdentityProviderStore {
     if (rowCount === 0) throw new UnknownApplicationError();
   }
 
+  /** Sets the application's OIDC provider (replacing the earlier one); 404 / 10002 for no application. */
+  async putOidcProvider(applicationId: string, provider: OidcProvider): Promise<void> {
+    const { rowCount } = await this.pool.query(
+      `INSERT INTO "oauth"."identity_provider" (application_id, auth_type, issuer, audience)
+       SELECT id, 'OIDC', $2, $3 FROM "oauth"."application" WHERE id = $1
+       ON CONFLICT (application_id, auth_type)
+       DO UPDATE SET issuer = EXCLUDED.issuer, audience = EXCLUDED.audience, updated_at = now()`,
+      [applicationId, provider.issuer, provider.audience],
+    );
+    if (rowCount === 0) throw new UnknownApplicationError();
+  }
+
+  /** The application's OIDC provider, if it has one. */
+  async readOidcProvider(applicationId: string): Promise<OidcProvider | undefined> {
+    const { rows } = await this.pool.query<{ issuer: string; audience: string | null }>(
+      `SELECT issuer, audience FROM "oauth"."identity_provider"
+        WHERE application_id = $1 AND auth_type = 'OIDC' AND issuer IS NOT NULL`,
+      [applicationId],
+    );
+    return rows[0];
+  }
+
   /** Stores a minted token: 10002 for no application, 50035 when its type has no provider. */
   async createTestToken(token: NewTestToken): Promise<void> {
     await withTransaction(this.pool, async (client) => {
@@ -65,17 +88,23 @@ export class IdentityProviderStore {
     });
   }
 
-  /** The client, whether it has a provider of `authType`, and the test token with this digest. */
+  /**
+   * The client, its provider of `authType` (with the issuer and audience of an OIDC one),
+   * and the test token with this digest.
+   */
   async readExchangeFacts(clientId: string, authType: string, tokenHash: Digest): Promise<ExchangeFacts> {
     const clients = await this.pool.query<{
       client_secret_hash: Buffer;
       public_client: boolean;
       configured: boolean;
+      issuer: string | null;
+      audience: string | null;
     }>(
-      `SELECT a.client_secret_hash, a.public_client,
-              EXISTS (SELECT 1 FROM "oauth"."identity_provider" p
-                       WHERE p.application_id = a.id AND p.auth_type = $2 AND p.issuer IS NULL) AS configured
-         FROM "oauth"."application" a WHERE a.id = $1`,
+      `SELECT a.client_secret_hash, a.public_client, p.auth_type IS NOT NULL AS configured,
+              p.issuer, p.audience
+         FROM "oauth"."application" a
+         LEFT JOIN "oauth"."identity_provider" p ON p.application_id = a.id AND p.auth_type = $2
+        WHERE a.id = $1`,
       [clientId, authType],
     );
     const tokens = await this.pool.query<{
@@ -96,6 +125,7 @@ export class IdentityProviderStore {
         publicClient: client.public_client,
       },
       providerConfigured: client?.configured ?? false,
+      oidcProvider: client?.issuer ? { issuer: client.issuer, audience: client.audience } : undefined,
       token: token && toTestToken(token),
     };
   }

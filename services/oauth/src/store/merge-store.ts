@@ -17,6 +17,8 @@ export interface MergeRequest {
   destinationUserId: string;
   credential: MergeCredential;
   tokenHash: Digest;
+  /** The `sub` of an OIDC credential, verified against its issuer before the transaction. */
+  verifiedSubject?: string;
   now: Date;
 }
 
@@ -82,13 +84,20 @@ async function findMergeSource(
       source: await lockAccount(tx, userId, request.now),
     };
   }
-  // A test issuer's token of this application and type (OIDC is not verified yet: none).
-  const [minted] = await tx.$queryRaw<{ external_user_id: string }[]>`
-    SELECT external_user_id FROM "oauth"."test_external_token"
-     WHERE token_hash = ${bytes(request.tokenHash)} AND application_id = ${app}
-       AND auth_type = ${request.credential.externalAuthType} AND expires_at > ${request.now}`;
-  if (!minted) return { identity: undefined, source: undefined };
-  const identity = { authType: request.credential.externalAuthType, externalUserId: minted.external_user_id };
+  let externalUserId: string | undefined;
+  if (request.credential.externalAuthType === 'OIDC') {
+    // An ID token its issuer signed, verified by the handler (the fetches stay outside the transaction).
+    externalUserId = request.verifiedSubject;
+  } else {
+    // A test issuer's token of this application and type.
+    const [minted] = await tx.$queryRaw<{ external_user_id: string }[]>`
+      SELECT external_user_id FROM "oauth"."test_external_token"
+       WHERE token_hash = ${bytes(request.tokenHash)} AND application_id = ${app}
+         AND auth_type = ${request.credential.externalAuthType} AND expires_at > ${request.now}`;
+    externalUserId = minted?.external_user_id;
+  }
+  if (externalUserId === undefined) return { identity: undefined, source: undefined };
+  const identity = { authType: request.credential.externalAuthType, externalUserId };
   await lockIdentity(tx, request.applicationId, identity.authType, identity.externalUserId);
   const [owner] = await tx.$queryRaw<{ user_id: bigint }[]>`
     SELECT user_id FROM "oauth"."external_identity"

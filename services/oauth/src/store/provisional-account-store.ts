@@ -16,6 +16,8 @@ export interface IdentityRequest {
   authType: string;
   externalUserId: string;
   displayName: string | null;
+  /** The OIDC issuer of an OIDC identity (named by a 530010); null otherwise. */
+  providerId?: string | null;
 }
 
 /** The ids and the token a call may write (a new account's id is used only when one is created). */
@@ -109,6 +111,7 @@ async function findIdentity(
       provisionalApplicationId: row.provisional_application_id,
       authType: request.authType,
       externalUserId: request.externalUserId,
+      providerId: request.providerId ?? null,
     }
   );
 }

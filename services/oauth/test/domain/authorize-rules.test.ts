@@ -165,6 +165,55 @@ describe('planAuthorization', () => {
     );
   });
 
+  it('accepts the Social SDK redirects: its default scheme, registered custom schemes, loopback on any port', () => {
+    const sdk = {
+      ...app,
+      redirectUris: ['http://127.0.0.1/callback', 'mygame:/authorize/callback', 'http://[::1]/cb'],
+    };
+    const pkce = { code_challenge: CHALLENGE, code_challenge_method: 'S256' };
+    for (const uri of [
+      `discord-${CLIENT}:/authorize/callback`,
+      'mygame:/authorize/callback',
+      'http://127.0.0.1:42149/callback',
+      'http://127.0.0.1/callback',
+      'http://[::1]:5000/cb',
+    ]) {
+      expect(plan({ scope: 'identify', redirect_uri: uri, ...pkce }, sdk).redirectUri).toBe(uri);
+    }
+    for (const uri of [
+      'discord-1:/authorize/callback',
+      `discord-${CLIENT}:/authorize/callback/`,
+      'othergame:/authorize/callback',
+      'http://127.0.0.1:42149/callback/',
+      'http://127.0.0.1:42149/other',
+      'https://127.0.0.1:42149/callback',
+      'http://localhost:42149/callback',
+      'http://127.0.0.2:42149/callback',
+    ]) {
+      expect([uri, planErrors({ scope: 'identify', redirect_uri: uri, ...pkce }, sdk)]).toEqual([
+        uri,
+        oneError(['redirect_uri'], 'OAUTH2_INVALID_REDIRECT_URI', 'Invalid OAuth2 redirect_uri'),
+      ]);
+    }
+  });
+
+  it('requires PKCE for a code to a custom-scheme redirect, not for loopback or https', () => {
+    const sdk = { ...app, redirectUris: ['http://127.0.0.1/callback', 'mygame:/authorize/callback'] };
+    for (const uri of [`discord-${CLIENT}:/authorize/callback`, 'mygame:/authorize/callback']) {
+      expect(planErrors({ scope: 'identify', redirect_uri: uri }, sdk)).toEqual(
+        oneError(
+          ['code_challenge'],
+          'BASE_TYPE_REQUIRED',
+          'A PKCE code_challenge (S256) is required for a custom-scheme redirect_uri.',
+        ),
+      );
+    }
+    expect(plan({ scope: 'identify', redirect_uri: 'http://127.0.0.1:9/callback' }, sdk).issueCode).toBe(
+      true,
+    );
+    expect(plan({ scope: 'identify', redirect_uri: 'https://app.example/cb' }).issueCode).toBe(true);
+  });
+
   it('needs a redirect URI for a code unless exactly one is registered', () => {
     const two = { ...app, redirectUris: ['https://a.example/cb', 'https://b.example/cb'] };
     expect(planErrors({ scope: 'identify' }, two)).toEqual(

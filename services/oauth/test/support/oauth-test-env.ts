@@ -2,8 +2,10 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import { Pool } from 'pg';
 import { serviceDatabaseUrl } from '@acs/service-kit';
 import { DiscordError } from '@acs/discord-errors';
+import { parseAddressPolicy } from '@acs/outbound';
 import { createSnowflakeGenerator } from '@acs/snowflake';
 import { createTestDatabase, type TestDatabase } from '@acs/testing';
+import { OidcIssuers } from '../../src/clients/oidc-issuers';
 import { PrismaClient } from '../../src/generated/prisma/client';
 import { createHandlers, type OAuthHandlers } from '../../src/handlers/create-handlers';
 import type { HandlerDeps } from '../../src/handlers/handler-deps';
@@ -46,6 +48,13 @@ export async function createOAuthTestEnv(): Promise<OAuthTestEnv> {
       refreshToken: REFRESH_TOKEN_TTL_SECONDS,
     },
     permissions: permissions.client,
+    // Loopback issuers, as the local stack allows them: tests run their own issuer.
+    oidcIssuers: new OidcIssuers({
+      policy: parseAddressPolicy('loopback'),
+      allowLoopbackIssuers: true,
+      fetchTimeoutMs: 2000,
+    }),
+    allowLoopbackIssuers: true,
     snowflakes,
     now: () => clock.now,
   };
