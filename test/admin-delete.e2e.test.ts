@@ -194,6 +194,10 @@ describe('DELETE /admin/users/{user_id}', () => {
     expect(
       (await stack.admin('PUT', `/admin/guilds/${world.guild.id}/members/${doomed.id}`, {})).status,
     ).toBe(201);
+    // GUILD_MEMBERS is privileged: the app holds GATEWAY_GUILD_MEMBERS_LIMITED (1 << 15), or Identify closes 4014.
+    expect(
+      (await stack.admin('PATCH', `/admin/applications/${world.application.id}`, { flags: 1 << 15 })).status,
+    ).toBe(200);
     const bot = await GatewayTestClient.connect(gatewayUrl);
     clients.push(bot);
     await bot.identify(world.application.botToken, { intents: (1 << 0) | (1 << 1) });

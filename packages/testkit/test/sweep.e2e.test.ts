@@ -96,7 +96,7 @@ it('invokes every command with valid options and reports the one that throws', a
   expect(callbacks.filter((c) => c.status === 400).length).toBeGreaterThanOrEqual(2);
   expect(callbacks.find((c) => c.status === 400)?.error).toMatchObject({ code: 50035 });
   for (const call of callbacks)
-    expect(call.path).toMatch(/^\/api\/v10\/interactions\/\d+\/\[redacted\]\/callback$/);
+    expect(call.path).toMatch(/^\/api\/v10\/interactions\/\d+\/\[redacted\]\/callback(\?|$)/);
   // The bot saw what the sweep says it sent, and only /boom threw.
   expect(bot?.log.ran).toEqual(
     expect.arrayContaining([
@@ -105,7 +105,11 @@ it('invokes every command with valid options and reports the one that throws', a
       'boom',
     ]),
   );
-  expect(bot?.log.thrown).toEqual(['boom: a bug in the bot']);
+  // /boom's bug, and /fancy's refused reply (discord.js throws the 400 at the bot).
+  expect([...(bot?.log.thrown ?? [])].sort()).toEqual([
+    'Invalid Form Body\ndata.embeds[0].title[BASE_TYPE_MAX_LENGTH]: Must be 256 or fewer in length.',
+    'boom: a bug in the bot',
+  ]);
 });
 
 it('exits 0 when there is nothing to sweep', async () => {

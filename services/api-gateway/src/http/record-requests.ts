@@ -11,6 +11,9 @@ import type { Fault, FaultStore } from '../store/fault-store';
 import type { RequestLog } from '../store/request-log';
 import { sendJson } from './send-json';
 
+/** A route's path parameters, by name. */
+type PathParams = Record<string, string | string[] | undefined>;
+
 /** The route a recorder wraps: its method, Express path and what its Authorization header carries. */
 export interface RecordedRoute {
   method: string;
@@ -62,6 +65,9 @@ export class RequestRecorder {
     const template = `${method} ${route.path.replace(/:(\w+)/g, '{$1}')}`;
     const spec = KNOWN_BODY_FIELDS[routeId];
     return (req, res, next) => {
+      // The route's parameters now: an error answered past the route (Express's error
+      // handlers) finishes with `req.params` emptied.
+      const params: PathParams = { ...req.params };
       const started = performance.now();
       const timestamp = new Date().toISOString();
       let warnings: string[] = [];
@@ -82,14 +88,14 @@ export class RequestRecorder {
         return (end as (...a: unknown[]) => Response).apply(this, args);
       } as typeof res.end;
       res.once('finish', () => {
-        void this.applicationOf(req, res, route.path, res.statusCode).then((applicationId) => {
+        void this.applicationOf(req, params, res, route.path, res.statusCode).then((applicationId) => {
           if (!applicationId) return;
           this.deps.log.append(applicationId, {
             id: this.deps.ids.next(),
             timestamp,
             method,
             route: template,
-            path: redactedPath(req, base, route.path),
+            path: redactedPath(req, params, base, route.path),
             status: res.statusCode,
             error: res.statusCode >= 300 ? readError(errorText) : null,
             bucket: headerText(res.getHeader('X-RateLimit-Bucket')),
@@ -125,7 +131,7 @@ export class RequestRecorder {
 
   /** Whose tokens a call carries, as known before the route runs (never asking oauth). */
   private async faultTargetOf(req: Request, path: string): Promise<string | undefined> {
-    if (WEBHOOK_ROUTE.test(path)) return webhookApplication(req);
+    if (WEBHOOK_ROUTE.test(path)) return webhookApplication(req.params);
     const principal = await this.deps.auth.knownPrincipal(req);
     return principal && principal.kind !== 'user' ? principal.applicationId : undefined;
   }
@@ -137,31 +143,32 @@ export class RequestRecorder {
    */
   private async applicationOf(
     req: Request,
+    params: PathParams,
     res: Response,
     path: string,
     status: number,
   ): Promise<string | undefined> {
-    if (WEBHOOK_ROUTE.test(path)) return status === 401 ? undefined : webhookApplication(req);
-    if (path === CALLBACK_ROUTE) return this.callbackCaller(req, res);
+    if (WEBHOOK_ROUTE.test(path)) return status === 401 ? undefined : webhookApplication(params);
+    if (path === CALLBACK_ROUTE) return this.callbackCaller(params, res);
     const principal = await this.deps.auth.knownPrincipal(req);
     return principal && principal.kind !== 'user' ? principal.applicationId : undefined;
   }
 
   /** Whose interaction a callback named: the route's note when it was taken, else asked (the token checked). */
-  private async callbackCaller(req: Request, res: Response): Promise<string | undefined> {
+  private async callbackCaller(params: PathParams, res: Response): Promise<string | undefined> {
     const noted: unknown = res.locals.callerApplicationId;
     if (typeof noted === 'string' && noted !== '') return noted;
-    const interactionId = String(req.params.interaction_id ?? '');
-    const token = String(req.params.interaction_token ?? '');
+    const interactionId = String(params.interaction_id ?? '');
+    const token = String(params.interaction_token ?? '');
     const lookup = this.deps.callbackApplication;
     if (!lookup || !isSnowflake(interactionId) || !isWellFormedInteractionToken(token)) return undefined;
     return lookup(interactionId, token).catch(() => undefined);
   }
 }
 
-function webhookApplication(req: Request): string | undefined {
-  const applicationId = String(req.params.webhook_id ?? '');
-  const token = String(req.params.webhook_token ?? '');
+function webhookApplication(params: PathParams): string | undefined {
+  const applicationId = String(params.webhook_id ?? '');
+  const token = String(params.webhook_token ?? '');
   return isSnowflake(applicationId) && isWellFormedInteractionToken(token) ? applicationId : undefined;
 }
 
@@ -181,9 +188,9 @@ function readError(text: string): unknown {
 }
 
 /** The concrete path, rebuilt from the route's template with credentials' values redacted. */
-export function redactedPath(req: Request, base: string, template: string): string {
+export function redactedPath(req: Request, params: PathParams, base: string, template: string): string {
   const path = template.replace(/:(\w+)/g, (_, name: string) =>
-    SECRET_NAME.test(name) ? '[redacted]' : encodeURIComponent(String(req.params[name] ?? '')),
+    SECRET_NAME.test(name) ? '[redacted]' : encodeURIComponent(String(params[name] ?? '')),
   );
   const query = req.originalUrl.indexOf('?');
   let search = '';
