@@ -257,6 +257,8 @@ function createRecorder() {
 }
 
 async function main() {
+  /** The replica the bench is killing now (its death is expected). */
+  const killing = new Set();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'acs-chaos-'));
   // PostgreSQL runs as the `postgres` user when this runs as root: it must reach its directory.
   fs.chmodSync(dir, 0o755);
@@ -272,12 +274,23 @@ async function main() {
     const suffix = randomBytes(4).toString('hex');
     const events = { stream: `ACS_EVENTS_C${suffix}`, subjectPrefix: `acsc${suffix}` };
     const adminToken = randomBytes(24).toString('base64url');
+    /** Services that died unasked (not the replicas the bench kills), with their last lines. */
+    const deaths = [];
     const stack = await startStack({
+      onUnexpectedExit: (exit, lines) => {
+        if (killing.has(exit.name)) return;
+        deaths.push({ name: exit.name, code: exit.code, signal: exit.signal, lines: lines.slice(-15) });
+        log(
+          `  !! ${exit.name} died (code ${exit.code}, signal ${exit.signal}):\n${lines.slice(-15).join('\n')}`,
+        );
+      },
       databaseUrl: pg.url,
       natsUrl: nats.urls.join(','),
       adminToken,
       ports: 'free',
       logMode: 'quiet',
+      // CHAOS_LOG_FILE: every service's raw log lines, e.g. to read why one died.
+      logFile: process.env.CHAOS_LOG_FILE || undefined,
       replicas: 2,
       events,
       env: {
@@ -444,6 +457,12 @@ async function main() {
         no_answer: window.filter((a) => a.status === 0).length,
         other_non_2xx: window.filter((a) => a.status >= 300 && a.status < 500).length,
         recover_s: failed.length ? +((Math.max(...failed.map((a) => a.at)) - from) / 1000).toFixed(1) : 0,
+        /** Which requests failed: `<kind> <status>` (0: no answer) → how many. */
+        failed: failed.reduce((counts, a) => {
+          const key = `${a.kind} ${a.status}`;
+          counts[key] = (counts[key] ?? 0) + 1;
+          return counts;
+        }, {}),
       };
       faults.push(row);
       log(`  ${name}: ${JSON.stringify(row)}`);
@@ -453,8 +472,10 @@ async function main() {
         const t = Date.now();
         const victim = stack.processes.find((p) => p.name === `${name}#1`);
         if (!victim) throw new Error(`no ${name}#1 in the stack`);
+        killing.add(victim.name);
         victim.child.kill('SIGKILL');
         await victim.exited;
+        killing.delete(victim.name);
         // As Kubernetes would: the replica is started again at once.
         await stack.restart(`${name}#1`);
         return Date.now() - t;
@@ -479,7 +500,9 @@ async function main() {
       return Date.now() - t;
     });
     running = false;
+    log('traffic stopping');
     await Promise.all(traffic);
+    log('waiting for the events');
 
     // What was acknowledged must be there.
     const drainUntil = Date.now() + DRAIN_MS;
@@ -493,18 +516,15 @@ async function main() {
       await sleep(500);
     }
     const lost = missing();
-    const history = new Set();
-    for (let before; ;) {
-      const page = await api(
-        'GET',
-        `/lobbies/${lobby.body.id}/messages?limit=200${before ? `&before=${before}` : ''}`,
-        posterToken,
-      );
-      if (page.status !== 200) throw new Error(`lobby history: ${page.status} ${JSON.stringify(page.body)}`);
-      page.body.forEach((message) => history.add(message.id));
-      if (page.body.length < 200) break;
-      before = page.body[page.body.length - 1].id;
-    }
+    log('reading back the writes');
+    // The lobby's history route answers the last 200 at most (as Discord's): the stored
+    // messages are read from the bench's own database instead.
+    const reader = new Client({ connectionString: pg.url });
+    await reader.connect();
+    const { rows: stored } = await reader
+      .query('SELECT id::text AS id FROM lobby.lobby_message WHERE id = ANY($1::bigint[])', [acked.messages])
+      .finally(() => reader.end());
+    const history = new Set(stored.map((row) => row.id));
     const lostMessages = acked.messages.filter((id) => !history.has(id));
     const lostCommandWrites = [];
     for (const write of writes) {
@@ -533,6 +553,7 @@ async function main() {
         }),
       ),
       faults,
+      crashed: deaths.map((d) => d.name),
       lost: {
         interactions: lost.invocations.length,
         webhook_events: lost.events.length,
@@ -559,11 +580,16 @@ async function main() {
     }
     if (JSON_OUT) process.stdout.write(`${JSON.stringify(report)}\n`);
     const lostTotal = Object.values(report.lost).reduce((a, b) => a + b, 0);
+    if (deaths.length > 0) {
+      log(`CRASHED: ${deaths.map((d) => d.name).join(', ')} died unasked`);
+      process.exitCode = 1;
+    }
     if (lostTotal > 0) {
       log(`LOST ${lostTotal} acknowledged items\n${stack.recentLogs(10)}`);
       process.exitCode = 1;
     }
   } finally {
+    log('stopping');
     stopTraffic();
     for (const cleanup of cleanups.reverse()) await Promise.resolve(cleanup()).catch(() => undefined);
     fs.rmSync(dir, { recursive: true, force: true });
@@ -582,7 +608,12 @@ function printReport(report) {
   for (const f of report.faults)
     log(
       `  ${f.fault.padEnd(38)} ${String(f.down_s).padStart(6)} ${String(f.requests).padStart(9)} ${String(f['5xx']).padStart(4)} ` +
-        `${String(f.no_answer).padStart(10)} ${String(f.other_non_2xx).padStart(14)} ${String(f.recover_s).padStart(10)}`,
+        `${String(f.no_answer).padStart(10)} ${String(f.other_non_2xx).padStart(14)} ${String(f.recover_s).padStart(10)}` +
+        (Object.keys(f.failed).length
+          ? `  (${Object.entries(f.failed)
+              .map(([k, n]) => `${k}: ${n}`)
+              .join(', ')})`
+          : ''),
     );
   log(
     `\n  lost (goal 0): interactions ${report.lost.interactions} of ${report.expected.interactions}, webhook events ` +
