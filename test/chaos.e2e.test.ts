@@ -14,6 +14,7 @@ import { join } from 'node:path';
 interface ChaosReport {
   traffic: Record<string, { requests: number; acknowledged: number }>;
   faults: { fault: string; requests: number }[];
+  crashed: string[];
   lost: Record<string, number>;
   samples: Record<string, unknown[]>;
   expected: { interactions: number; webhook_events: number };
@@ -65,6 +66,9 @@ test('nothing acknowledged is lost through a replica kill of every service, a NA
   // Each kind of traffic had writes acknowledged, so that "nothing lost" says something.
   for (const kind of ['invocation', 'command write', 'lobby message'])
     expect(report.traffic[kind]?.acknowledged).toBeGreaterThan(0);
+  expect(report.expected.interactions).toBeGreaterThan(0);
+  expect(report.expected.webhook_events).toBeGreaterThan(0);
+  expect(report.crashed).toEqual([]);
   expect({ lost: report.lost, samples: report.samples }).toEqual({
     lost: { interactions: 0, webhook_events: 0, lobby_messages: 0, command_writes: 0 },
     samples: { interactions: [], webhook_events: [], lobby_messages: [], command_writes: [] },
