@@ -202,4 +202,4 @@ function tailOf(file, count = 15) {
   }
 }
 
-module.exports = { startLocalPostgres, ensureDatabase };
+module.exports = { startLocalPostgres, ensureDatabase, loadEmbeddedPostgres };

@@ -8,7 +8,12 @@ export interface ConnectLogger {
 
 /** Where and as whom to connect. */
 export interface NatsTarget {
-  /** The server's URL (`NATS_URL`). */
+  /**
+   * The server's URL (`NATS_URL`), or a comma-separated list of a cluster's servers: each is
+   * tried in turn, at the start and on every reconnect (the client also learns the others
+   * from the cluster once connected, but a process that starts while the one server it was
+   * given is down would wait for it).
+   */
   servers: string;
   /** The connection's name, as NATS monitoring shows it (the service's name). */
   name: string;
@@ -26,7 +31,10 @@ export function connectNats(
   return retry(
     () =>
       connect({
-        servers: target.servers,
+        servers: target.servers
+          .split(',')
+          .map((url) => url.trim())
+          .filter(Boolean),
         name: target.name,
         maxReconnectAttempts: -1,
         reconnectTimeWait: 1000,
