@@ -205,7 +205,8 @@ describe('DELETE /admin/users/{user_id}', () => {
     const user = await ChatUser.open(stack, doomed.id);
     await user.connect();
     const gateway = user.gateway as GatewayTestClient;
-    expect((await api(stack, 'GET', '/users/@me', { token: user.token })).status).toBe(200);
+    const history = `/channels/${world.channel.id}/messages`;
+    expect((await api(stack, 'GET', history, { token: user.token })).status).toBe(200);
 
     expect((await stack.admin('DELETE', `/admin/users/${doomed.id}`)).status).toBe(204);
 
@@ -214,7 +215,7 @@ describe('DELETE /admin/users/{user_id}', () => {
       (p) => p.op === 0 && p.t === 'GUILD_MEMBER_REMOVE' && (p.d.user as { id: string }).id === doomed.id,
     );
     expect(removed.d.guild_id).toBe(world.guild.id);
-    expect((await api(stack, 'GET', '/users/@me', { token: user.token })).status).toBe(401);
+    expect((await api(stack, 'GET', history, { token: user.token })).status).toBe(401);
     expect(await stack.admin('DELETE', `/admin/users/${doomed.id}`)).toMatchObject({
       status: 404,
       body: { code: 10013, message: 'Unknown User' },

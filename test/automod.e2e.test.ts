@@ -6,7 +6,7 @@ import {
   GatewayIntentBits,
 } from 'discord.js';
 import { adminExpect } from '../infra/src/admin-client';
-import { GatewayTestClient } from './helpers/gateway-client';
+import { GatewayTestClient, type Received } from './helpers/gateway-client';
 import {
   createApplication,
   createDemoWorld,
@@ -288,10 +288,10 @@ describe('actions', () => {
       author: { id: member.userId },
       embeds: [{ type: 'auto_moderation_message', description: 'look at my Cats' }],
     });
-    const executions = [];
+    const executions: Received[] = [];
     for (let i = 0; i < 2; i += 1) {
-      const from =
-        executions.length === 0 ? seen : botGateway.received.indexOf(executions[executions.length - 1]) + 1;
+      const last = executions.at(-1);
+      const from: number = last === undefined ? seen : botGateway.received.indexOf(last) + 1;
       executions.push(await botGateway.next((p) => p.t === 'AUTO_MODERATION_ACTION_EXECUTION', 10_000, from));
     }
     const payloads = executions.map((p) => p.d);

@@ -116,6 +116,7 @@ describe('the catalog', () => {
       status: 0 as const,
       canceled_at: null,
     };
+    const autoModRule = { id: '7000', guild_id: '1000', name: 'words', trigger_type: 1, enabled: true };
     const channelAudience = { channel_id: '3000', guild_id: '1000', recipient_ids: [] };
     const valid: { [N in EventName]: EventPayload<N> } = {
       'oauth.application.authorized': authorized,
@@ -124,6 +125,7 @@ describe('the catalog', () => {
       'oauth.application.credentials_changed': { application_id: '4000', changed: ['flags', 'owner_id'] },
       'oauth.user.merged': { application_id: '4000', source_user_id: '3000', destination_user_id: '3001' },
       'oauth.user.updated': { user_id: '3000' },
+      'oauth.user.deleted': { user_id: '3000' },
       'oauth.entitlement.created': { application_id: '4000', entitlement },
       'oauth.entitlement.updated': { application_id: '4000', entitlement: { ...entitlement, ends_at: now } },
       'oauth.entitlement.deleted': { application_id: '4000', entitlement: { ...entitlement, deleted: true } },
@@ -215,6 +217,20 @@ describe('the catalog', () => {
         emoji: { id: null, name: '👍' },
       },
       'interactions.typing.started': { ...channelAudience, user_id: '3000', timestamp: 1_800_000_000 },
+      'interactions.automod_rule.created': { guild_id: '1000', rule: autoModRule },
+      'interactions.automod_rule.updated': { guild_id: '1000', rule: { ...autoModRule, enabled: false } },
+      'interactions.automod_rule.deleted': { guild_id: '1000', rule: autoModRule },
+      'interactions.automod.action_executed': {
+        guild_id: '1000',
+        action: { type: 1 },
+        rule_id: '7000',
+        rule_trigger_type: 1,
+        user_id: '3000',
+        channel_id: '3000',
+        content: 'a bad word',
+        matched_keyword: 'bad',
+        matched_content: 'bad',
+      },
       'lobby.lobby.created': { ...lobby, lobby: { id: '7000' } },
       'lobby.lobby.updated': { ...lobby, lobby: { id: '7000' } },
       'lobby.lobby.deleted': { ...lobby, reason: 'deleted' },

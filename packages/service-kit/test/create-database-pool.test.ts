@@ -23,7 +23,7 @@ test('a checked-out connection that the server ends between two queries does not
     const client = await pool.connect();
     const { rows } = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
     const ended = new Promise((resolve) => client.once('end', resolve));
-    await pool.query('SELECT pg_terminate_backend($1)', [rows[0].pid]);
+    await pool.query('SELECT pg_terminate_backend($1)', [rows[0]!.pid]);
     await ended;
     // Without a listener the 'error' event would have been thrown (an uncaught exception).
     expect(warnings).toContain('database connection lost');
