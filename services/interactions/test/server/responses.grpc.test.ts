@@ -77,6 +77,7 @@ describe('CreateCallback', () => {
       callback(interaction.id, interaction.token, { type: 4, data: { content: 'pong' } }),
     ).resolves.toEqual({
       response_json: '',
+      application_id: APP, // whose callback it was: the edge's request log
     });
     expect(parsed(await messageCall('GetWebhookMessage', interaction.token, '@original'))).toMatchObject({
       content: 'pong',
@@ -156,7 +157,7 @@ describe('CreateCallback', () => {
         type: 8,
         data: { choices: [{ name: 'One', value: 1 }] },
       }),
-    ).resolves.toEqual({ response_json: '' });
+    ).resolves.toEqual({ response_json: '', application_id: APP });
     expect(server.applications.asked).toEqual([]);
   });
 
@@ -221,6 +222,7 @@ describe('CreateCallback', () => {
     // None of it counted as the response.
     await expect(callback(interaction.id, interaction.token, { type: 5 })).resolves.toEqual({
       response_json: '',
+      application_id: APP, // whose callback it was: the edge's request log
     });
   });
 });
