@@ -92,6 +92,10 @@ it('answers the channel permissions of members, nothing for strangers, the DM se
     is_member: true,
     permissions: DM_USER_PERMISSIONS.toString(),
     recipient_ids: [OWNER, PINNER, FRIEND],
+    // Create Message's and AutoMod's fields: empty for a DM.
+    member_json: '',
+    known_role_ids: [],
+    member_role_ids: [],
   });
   expect(DM_USER_PERMISSIONS & P.PIN_MESSAGES).toBe(P.PIN_MESSAGES);
   expect(await describe(group.id, MODERATOR)).toMatchObject({ is_member: false, permissions: '0' });
