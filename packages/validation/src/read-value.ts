@@ -199,3 +199,26 @@ export function readEnumSet<T extends string | number>(
   });
   return errors.count === before ? result : undefined;
 }
+
+/**
+ * The snowflakes of a list already read (its length is the caller's rule): each checked
+ * (readSnowflake) and kept once, a repeat refused with SET_TYPE_ALREADY_CONTAINS_VALUE at
+ * its index (`exempt_roles`, `allowed_mentions.users`, `recipients`).
+ */
+export function readSnowflakeSet(list: readonly unknown[], errors: FormErrors, path: ErrorPath): string[] {
+  const ids = new Set<string>();
+  list.forEach((item, index) => {
+    const id = readSnowflake(item, errors, [...path, index]);
+    if (id === undefined) return;
+    if (ids.has(id)) {
+      errors.add(
+        [...path, index],
+        ErrorCode.SET_TYPE_ALREADY_CONTAINS_VALUE,
+        'The set already contains this value',
+      );
+      return;
+    }
+    ids.add(id);
+  });
+  return [...ids];
+}

@@ -17,6 +17,7 @@ import {
   readString,
   type ErrorPath,
   type JsonObject,
+  readSnowflakeSet,
 } from '@acs/validation';
 import { AutoModErrorCode } from './automod-error-codes';
 import {
@@ -283,21 +284,7 @@ function readPresets(raw: unknown, errors: FormErrors, path: ErrorPath): Keyword
 function readIdSet(raw: unknown, max: number, errors: FormErrors, path: ErrorPath): string[] | undefined {
   const list = readList(raw, errors, path);
   if (!list || !checkMaxItems(list, max, errors, path)) return undefined;
-  const ids: string[] = [];
-  list.forEach((item, index) => {
-    const id = readSnowflake(item, errors, [...path, index]);
-    if (id === undefined) return;
-    if (ids.includes(id)) {
-      errors.add(
-        [...path, index],
-        BaseErrorCode.SET_TYPE_ALREADY_CONTAINS_VALUE,
-        'The set already contains this value',
-      );
-      return;
-    }
-    ids.push(id);
-  });
-  return ids;
+  return readSnowflakeSet(list, errors, path);
 }
 
 /** Actions (D §Auto Moderation Action Object): 1-5, each with its type's metadata. */

@@ -9,10 +9,10 @@ import {
   readEnumSet,
   readList,
   readModel,
-  readSnowflake,
   checkMaxItems,
   type ErrorPath,
   type FormErrors,
+  readSnowflakeSet,
 } from '@acs/validation';
 import { MessageErrorCode as ErrorCode } from './message-error-codes';
 import { MAX_ALLOWED_MENTION_IDS } from './message-limits';
@@ -50,19 +50,5 @@ function readIdSet(raw: unknown, errors: FormErrors, path: ErrorPath): string[] 
   if (isAbsent(raw)) return undefined;
   const list = readList(raw, errors, path);
   if (!list || !checkMaxItems(list, MAX_ALLOWED_MENTION_IDS, errors, path)) return undefined;
-  const ids: string[] = [];
-  list.forEach((item, index) => {
-    const id = readSnowflake(item, errors, [...path, index]);
-    if (id === undefined) return;
-    if (ids.includes(id)) {
-      errors.add(
-        [...path, index],
-        ErrorCode.SET_TYPE_ALREADY_CONTAINS_VALUE,
-        'The set already contains this value',
-      );
-      return;
-    }
-    ids.push(id);
-  });
-  return ids;
+  return readSnowflakeSet(list, errors, path);
 }

@@ -1,5 +1,5 @@
 import { InvalidRecipientsError } from '@acs/discord-errors';
-import { FormErrors, isAbsent, type ErrorPath } from '@acs/validation';
+import { FormErrors, isAbsent, readSnowflakeSet, type ErrorPath } from '@acs/validation';
 import { MAX_GROUP_DM_RECIPIENTS } from '../limits';
 import { ErrorCode } from '../validation/error-codes';
 import { getField, readList, readModel, readRequired, readSnowflake } from '../validation/read-value';
@@ -19,21 +19,7 @@ function readRecipients(value: unknown, errors: FormErrors, path: ErrorPath): st
     );
     return undefined;
   }
-  const ids: string[] = [];
-  list.forEach((item, index) => {
-    const id = readSnowflake(item, errors, [...path, index]);
-    if (id === undefined) return;
-    if (ids.includes(id)) {
-      errors.add(
-        [...path, index],
-        ErrorCode.SET_TYPE_ALREADY_CONTAINS_VALUE,
-        'The set already contains this value',
-      );
-      return;
-    }
-    ids.push(id);
-  });
-  return ids;
+  return readSnowflakeSet(list, errors, path);
 }
 
 /**
