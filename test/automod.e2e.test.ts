@@ -362,7 +362,13 @@ describe('alert only, mention spam and presets', () => {
     const seen = botGateway.received.length;
     const kept = await send(member, '<@1> <@2> <@&3>');
     expect(kept.status).toBe(200);
-    const execution = await botGateway.next((p) => p.t === 'AUTO_MODERATION_ACTION_EXECUTION', 10_000, seen);
+    // The earlier tests' executions travel through the outbox too and may still arrive:
+    // this rule's own is the one to read.
+    const execution = await botGateway.next(
+      (p) => p.t === 'AUTO_MODERATION_ACTION_EXECUTION' && p.d.rule_id === rule.id,
+      10_000,
+      seen,
+    );
     expect(execution.d).toMatchObject({
       rule_id: rule.id,
       rule_trigger_type: 5,
