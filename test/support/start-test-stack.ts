@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { connect } from 'nats';
 import { createTestDatabase } from '@acs/testing';
 import { startStack, type Stack } from '../../infra/src/stack';
+import { findServices } from '../../infra/src/find-services';
 import { createAdminClient, type AdminRequest } from '../../infra/src/admin-client';
 
 /** A whole ACS for one test file: its own database, stream, socket directory and ports. */
@@ -47,9 +48,9 @@ export interface TestStack {
  * back by each service), a random admin token and no log output; a service that dies or
  * does not get ready in time makes this reject with its name and last lines.
  *
- * The database comes empty from createTestDatabase and startStack migrates it: both run
- * `infra/bin/prisma.js migrate deploy`, but startStack ends each run when Prisma reports
- * success instead of waiting ~10 s for its CLI to exit (see migrate-services.js).
+ * The database comes from createTestDatabase already migrated, a copy of a template the
+ * first stack of a run migrated with `infra/bin/prisma.js migrate deploy` (what `npm start`
+ * runs), so startStack does not migrate it again.
  */
 export async function startTestStack(
   options: {
@@ -67,7 +68,11 @@ export async function startTestStack(
   } = {},
 ): Promise<TestStack> {
   const replicas = options.replicas ?? Number(process.env.ACS_TEST_REPLICAS ?? 1);
-  const database = await createTestDatabase([]);
+  const database = await createTestDatabase(
+    findServices(join(__dirname, '..', '..'))
+      .filter((service) => service.hasPrisma)
+      .map((service) => service.name),
+  );
   const adminToken = randomBytes(24).toString('base64url');
   // Stacks share the machine's NATS: each gets its own stream and subjects.
   const suffix = randomBytes(4).toString('hex');
@@ -78,6 +83,7 @@ export async function startTestStack(
   try {
     stack = await startStack({
       databaseUrl: database.url,
+      migrate: false,
       natsUrl: options.natsUrl ?? database.natsUrl,
       adminToken,
       events,
