@@ -944,7 +944,9 @@ function handleDispatch({ t, d }: Dispatch): void {
       replaceChildren(ui.status, failureText({ reason_code: d?.reason_code, reason: d?.reason }));
       break;
     case 'INTERACTION_SUCCESS':
-      replaceChildren(ui.status);
+      // Ends "Sending…"; what the `?wait=true` answer said (e.g. an activity launched) stays,
+      // whichever of the two arrives first.
+      if (ui.status.textContent === SENDING) replaceChildren(ui.status);
       break;
     case 'INTERACTION_MODAL_CREATE':
       // The modal also comes in the answer to `?wait=true`, which opens it.
@@ -957,12 +959,15 @@ function handleDispatch({ t, d }: Dispatch): void {
  * gateway session; waits for its outcome (`?wait=true`) to show a refusal or a failure,
  * open a modal, or hand autocomplete its choices. The messages also arrive on the gateway.
  */
+/** The status line while an interaction waits for its answer. */
+const SENDING = 'Sending…';
+
 async function interact(body: Record<string, unknown>, { quiet = false } = {}): Promise<any> {
   const viewer = state.viewer;
   if (!viewer || !state.channel) return undefined;
   if (!quiet) {
     clearAlert();
-    replaceChildren(ui.status, 'Sending…');
+    replaceChildren(ui.status, SENDING);
   }
   const answer = await call('POST', '/api/v10/interactions?wait=true', viewer.token, {
     nonce: newNonce(),
