@@ -212,3 +212,20 @@ it("shows no user's private fields to anyone but themselves, in any answer, even
   );
   expect(authors.length).toBeGreaterThan(5);
 });
+
+it('shows a user their own whole object at GET /users/@me through their chat-client session, and a Bearer token only what its scopes allow', async () => {
+  const session = await ChatUser.open(stack, alice.id);
+  const own = await api(stack, 'GET', '/users/@me', { token: session.token });
+  expect(own.status).toBe(200);
+  expect(own.body).toMatchObject({
+    id: alice.id,
+    username: 'alice',
+    email: 'alice@private.test',
+    locale: 'fr',
+  });
+  const scoped = await api(stack, 'GET', '/users/@me', { token: await bearer(alice.id) });
+  expect(scoped.status).toBe(200);
+  expect(scoped.body.id).toBe(alice.id);
+  expect(scoped.body).not.toHaveProperty('email');
+  expect((await api(stack, 'GET', '/users/@me', { token: 'not-a-session' })).status).toBe(401);
+});

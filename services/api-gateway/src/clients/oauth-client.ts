@@ -250,7 +250,9 @@ export function createOAuthClient(client: oauth.OAuthServiceClient): OAuthClient
       const answer = await callPeer(client, client.GetCurrentUser, {
         user_id: principal.userId,
         scopes: [...principal.scopes],
-        bot: principal.kind === 'bot',
+        // Only a Bearer token is narrowed by its scopes: a bot and the user's own
+        // chat-client session see the whole object (e-mail included), as Discord's client does.
+        bot: principal.kind !== 'bearer',
       });
       return answer.user_json;
     },

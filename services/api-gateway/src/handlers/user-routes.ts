@@ -12,7 +12,8 @@ import type { GuildGrant } from '../domain/guild-grant';
 const MAX_GUILDS_LIMIT = 200;
 
 /**
- * The current user's routes (facts §12): `GET /users/@me` (bot, or Bearer `identify`),
+ * The current user's routes (facts §12): `GET /users/@me` (bot, Bearer `identify`, or the
+ * user's own chat-client session, which sees the whole object as Discord's client does),
  * `/users/@me/guilds` (bot: the guilds it is installed in, those of one `shard` when asked,
  * which an app on large bot sharding must; Bearer `guilds`: the user's),
  * `/users/@me/connections` (Bearer `connections`; a bot has none).
@@ -35,7 +36,8 @@ export function userRoutes(clients: PeerClients, auth: Authenticator): Route[] {
   }
 
   const me: RequestHandler = async (req, res) => {
-    const principal = await auth.authenticate(req);
+    // The chat client reads its user with its session token too (no prefix).
+    const principal = await auth.authenticate(req, true);
     requireScope(principal, 'identify');
     sendJson(res, 200, await oauth.getCurrentUser(principal));
   };
