@@ -8,6 +8,7 @@ import {
   userMerged,
   userUpdated,
   userDeleted,
+  userBanned,
 } from './catalog/oauth-events';
 import {
   entitlementCreated,
@@ -43,6 +44,7 @@ import {
   lobbyMessageCreated,
   lobbyMessageUpdated,
   lobbyUpdated,
+  mergeCompleted,
 } from './catalog/lobby-events';
 import {
   applicationCommandPermissionsUpdated,
@@ -73,6 +75,7 @@ export const EVENT_CATALOG = {
   'oauth.user.merged': userMerged,
   'oauth.user.updated': userUpdated,
   'oauth.user.deleted': userDeleted,
+  'oauth.user.banned': userBanned,
   'oauth.entitlement.created': entitlementCreated,
   'oauth.entitlement.updated': entitlementUpdated,
   'oauth.entitlement.deleted': entitlementDeleted,
@@ -122,6 +125,7 @@ export const EVENT_CATALOG = {
   'lobby.member.changed': lobbyMemberChanged,
   'lobby.message.created': lobbyMessageCreated,
   'lobby.message.updated': lobbyMessageUpdated,
+  'lobby.merge.completed': mergeCompleted,
 } as const satisfies Record<string, z.ZodType>;
 
 /** The name of an event: `oauth.application.authorized`. */

@@ -44,6 +44,8 @@ export const applicationCredentialsChanged = z.object({
  * elsewhere (lobby memberships) moves to the full account asynchronously.
  */
 export const userMerged = z.object({
+  /** The merge's id, minted by the code exchange: USER_MERGE_OPERATION_COMPLETED's `merge_operation_id`. */
+  merge_operation_id: snowflake,
   application_id: snowflake,
   source_user_id: snowflake,
   destination_user_id: snowflake,
@@ -57,3 +59,9 @@ export const userUpdated = z.object({ user_id: snowflake });
  * their gateway sessions end (4004).
  */
 export const userDeleted = z.object({ user_id: snowflake });
+
+/**
+ * A user was banned (POST /admin/users/{id}/ban): their tokens, codes and sessions are
+ * revoked in the ban's transaction; their gateway sessions end (4004) on every replica.
+ */
+export const userBanned = z.object({ user_id: snowflake });

@@ -8,6 +8,7 @@ import { moveMergedMembers } from '../store/move-merged-members';
  * merge): their lobby memberships move to the full account. A durable consumer shared by
  * the replicas, so that a merge whose event arrived while lobby was down (or crashed midway:
  * the move is one transaction, acknowledged after it commits) completes when it is back.
+ * The move's transaction announces the completion (`lobby.merge.completed`).
  */
 export function followMerges(options: {
   natsUrl: string;
@@ -24,6 +25,7 @@ export function followMerges(options: {
     logger: options.logger,
     handle: async (event) => {
       const moved = await moveMergedMembers(options.pool, {
+        mergeOperationId: event.data.merge_operation_id,
         applicationId: event.data.application_id,
         sourceUserId: event.data.source_user_id,
         destinationUserId: event.data.destination_user_id,

@@ -92,6 +92,8 @@ export class AccountLinkStore {
         await tx.$executeRaw`
           UPDATE "oauth"."session" SET revoked_at = ${now} WHERE user_id = ${user} AND revoked_at IS NULL`;
         for (const row of [...grants, ...loose]) applications.add(row.application_id.toString());
+        // The user's gateway sessions end on every dispatcher replica (4004).
+        await writeOutboxEvent(tx, 'user.banned', { user_id: userId });
         for (const applicationId of [...applications].sort()) {
           await writeOutboxEvent(tx, 'application.deauthorized', {
             application_id: applicationId,

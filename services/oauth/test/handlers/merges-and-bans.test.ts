@@ -95,6 +95,7 @@ describe('merging', () => {
     // The identity is a full account's now: the bot endpoint refuses it.
     expect((await discordErrorOf(botToken('merge-1'))).code).toBe(530010);
     expect(await outbox('oauth.user.merged')).toContainEqual({
+      merge_operation_id: expect.stringMatching(/^\d+$/),
       application_id: app.id,
       source_user_id: player.userId,
       destination_user_id: dana,
@@ -228,6 +229,8 @@ describe('bans', () => {
     await expect(
       env.handlers.ResolveToken({ kind: 'PRINCIPAL_KIND_USER_SESSION', token: session }),
     ).rejects.toMatchObject({ httpStatus: 401 });
+    // The user's gateway sessions end on every dispatcher replica (4004).
+    expect(await outbox('oauth.user.banned')).toContainEqual({ user_id: jo });
     // The refresh token died with the grant: invalid_grant.
     await expect(
       env.handlers.ExchangeToken({
