@@ -36,6 +36,10 @@ export const EVENT_DOCS: { readonly [N in EventName]: EventDoc } = {
     consumers:
       "lobby: the provisional account's lobby memberships move to the full account (then `lobby.merge.completed`)",
   },
+  'oauth.user.unmerged': {
+    producer: 'oauth: an unmerge route or a ban gives a game identity a new provisional account (Social SDK)',
+    consumers: "lobby: the full account's lobby memberships of the application are copied to the new account",
+  },
   'oauth.user.updated': {
     producer: 'oauth: a provisional account is renamed (PATCH /users/@me/account)',
     consumers: "dispatcher: USER_UPDATE (the user as others see them) to the user's sessions",

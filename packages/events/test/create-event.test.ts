@@ -129,6 +129,7 @@ describe('the catalog', () => {
         source_user_id: '3000',
         destination_user_id: '3001',
       },
+      'oauth.user.unmerged': { application_id: '4000', full_user_id: '3001', provisional_user_id: '3002' },
       'oauth.user.updated': { user_id: '3000' },
       'oauth.user.deleted': { user_id: '3000' },
       'oauth.user.banned': { user_id: '3000' },

@@ -51,6 +51,17 @@ export const userMerged = z.object({
   destination_user_id: snowflake,
 });
 
+/**
+ * A game identity was cut from its full account (an unmerge route, or a ban's unmerge; facts
+ * A.4b, A.5): a new provisional account holds it now; the full account's active lobby
+ * memberships of the application are copied to it asynchronously.
+ */
+export const userUnmerged = z.object({
+  application_id: snowflake,
+  full_user_id: snowflake,
+  provisional_user_id: snowflake,
+});
+
 /** A user's profile changed (a provisional account renamed): USER_UPDATE to their sessions. */
 export const userUpdated = z.object({ user_id: snowflake });
 
