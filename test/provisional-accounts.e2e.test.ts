@@ -384,6 +384,11 @@ async function mergeExchange(code: string, externalAuthType: string, externalAut
   return { status: response.status, body: (await response.json()) as Record<string, any> };
 }
 
+/** The gateway's URL, as a client library asks for it. */
+async function gatewayUrl(): Promise<string> {
+  return ((await (await fetch(`${stack.apiUrl}/api/v10/gateway`)).json()) as { url: string }).url;
+}
+
 /** Polls `read` until `done` holds, failing after `ms`. */
 async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 15_000): Promise<T> {
   const deadline = Date.now() + ms;
@@ -446,6 +451,46 @@ describe('merging a provisional account into a full account', () => {
     expect(said.status).toBe(201);
   });
 
+  it('finishes a merge whose lobby side died, on restart, and tells the full account’s sessions', async () => {
+    const player = await botEndpoint({ external_user_id: 'crash-player' });
+    const bearer = `Bearer ${player.body.access_token}`;
+    const provisionalId = (await api(stack, 'GET', '/users/@me', { token: bearer })).body.id as string;
+    const lobby = await api(stack, 'PUT', '/lobbies', { token: bearer, body: { secret: 'crash-lobby' } });
+    expect(lobby.status).toBe(200);
+    const person = await newFullAccount('crash-merger');
+    const session = await adminExpect(stack.admin, 201, 'POST', `/admin/users/${person.id}/sessions`, {});
+    const gateway = await GatewayTestClient.connect(await gatewayUrl());
+    try {
+      await gateway.identify(session.token as string, { intents: undefined, capabilities: 16381 });
+      // lobby dies (SIGKILL: no drain); the merge commits in oauth with its event.
+      const lobbies = stack.processes.filter((p) => p.name.replace(/#\d+$/, '') === 'lobby');
+      for (const process of lobbies) process.child.kill('SIGKILL');
+      await Promise.all(lobbies.map((process) => process.exited));
+      const merged = await mergeExchange(
+        await person.code(),
+        'DISCORD_BOT_ISSUED_ACCESS_TOKEN',
+        player.body.access_token as string,
+      );
+      expect(merged.status).toBe(200);
+
+      // Back up, lobby's durable consumer gets the merge and completes it: the full account's
+      // session hears USER_MERGE_OPERATION_COMPLETED once the memberships moved.
+      await stack.restart('lobby');
+      const completed = await gateway.dispatch('USER_MERGE_OPERATION_COMPLETED', 60_000);
+      expect(completed.d).toEqual({
+        merge_operation_id: expect.stringMatching(/^\d+$/),
+        source_user_id: provisionalId,
+      });
+      const members = (await api(stack, 'GET', `/lobbies/${lobby.body.id}`, { token: bot() })).body
+        .members as {
+        id: string;
+      }[];
+      expect(members.map((m) => m.id)).toEqual([person.id]);
+    } finally {
+      gateway.close();
+    }
+  });
+
   it('refuses with 50025, 530014, 530023, changing nothing, never a 5xx', async () => {
     const person = await newFullAccount('refused-merger');
     const code = await person.code();
@@ -492,6 +537,11 @@ describe('unmerging', () => {
     );
     const fullBearer = `Bearer ${merged.body.access_token}`;
     expect((await api(stack, 'GET', '/users/@me', { token: fullBearer })).status).toBe(200);
+    const lobby = await api(stack, 'PUT', '/lobbies', {
+      token: fullBearer,
+      body: { secret: 'unmerge-lobby' },
+    });
+    expect(lobby.status).toBe(200);
 
     const unmerge = (body: unknown, token = bot()) =>
       api(stack, 'POST', '/partner-sdk/provisional-accounts/unmerge/bot', { token, body });
@@ -499,9 +549,24 @@ describe('unmerging', () => {
     expect((await api(stack, 'GET', '/users/@me', { token: fullBearer })).status).toBe(401);
     const back = await botEndpoint({ external_user_id: 'unmerge-player' });
     expect(back.status).toBe(200);
-    const me = await api(stack, 'GET', '/users/@me', { token: `Bearer ${back.body.access_token}` });
+    const backBearer = `Bearer ${back.body.access_token}`;
+    const me = await api(stack, 'GET', '/users/@me', { token: backBearer });
     expect(me.body.id).not.toBe(person.id);
     expect(me.body.flags).toBe(1 << 23);
+    // The full account's lobby membership is copied to the new account (lobby consumes oauth.user.unmerged).
+    const members = await eventually(
+      async () =>
+        (await api(stack, 'GET', `/lobbies/${lobby.body.id}`, { token: bot() })).body.members as {
+          id: string;
+        }[],
+      (list) => list.some((m) => m.id === me.body.id),
+    );
+    expect(members.map((m) => m.id).sort()).toEqual([person.id, me.body.id].sort());
+    const said = await api(stack, 'POST', `/lobbies/${lobby.body.id}/messages`, {
+      token: backBearer,
+      body: { content: 'unmerged' },
+    });
+    expect(said.status).toBe(201);
 
     const again = await unmerge({ external_user_id: 'unmerge-player' });
     expect([again.status, again.body.code]).toEqual([400, 50229]);
@@ -521,6 +586,54 @@ describe('unmerging', () => {
       },
     });
     expect([client.status, client.body.code]).toEqual([400, 530007]);
+  });
+
+  it('unmerges with client credentials and the identity’s provider token (204)', async () => {
+    // The test issuer of STEAM_SESSION_TICKET is on for the demo application (the exchange's tests).
+    const app = world.application;
+    const ticket = async () =>
+      (
+        await adminExpect(stack.admin, 200, 'POST', `/admin/applications/${app.id}/external-tokens`, {
+          external_auth_type: 'STEAM_SESSION_TICKET',
+          external_user_id: 'steam-unmerger',
+        })
+      ).external_auth_token as string;
+    const steam = async () => ({
+      client_id: app.id,
+      client_secret: app.clientSecret,
+      external_auth_type: 'STEAM_SESSION_TICKET',
+      external_auth_token: await ticket(),
+    });
+    const first = await api(stack, 'POST', '/partner-sdk/token', { body: await steam() });
+    expect(first.status).toBe(200);
+    const person = await newFullAccount('steam-unmerger');
+    const merged = await mergeExchange(await person.code(), 'STEAM_SESSION_TICKET', await ticket());
+    expect(merged.status).toBe(200);
+    const fullBearer = `Bearer ${merged.body.access_token}`;
+    expect((await api(stack, 'GET', '/users/@me', { token: fullBearer })).body.id).toBe(person.id);
+
+    const unmerged = await api(stack, 'POST', '/partner-sdk/provisional-accounts/unmerge', {
+      body: await steam(),
+    });
+    expect(unmerged.status).toBe(204);
+    expect((await api(stack, 'GET', '/users/@me', { token: fullBearer })).status).toBe(401);
+    const back = await api(stack, 'POST', '/partner-sdk/token', { body: await steam() });
+    expect(back.status).toBe(200);
+    const me = await api(stack, 'GET', '/users/@me', { token: `Bearer ${back.body.access_token}` });
+    expect(me.body.id).not.toBe(person.id);
+    expect(me.body.flags).toBe(1 << 23);
+    // Hostile input on the client route: its documented codes, never a 5xx.
+    for (const body of [
+      { ...(await steam()), external_auth_token: 'x'.repeat(10241) },
+      { ...(await steam()), external_auth_type: 'NOT_A_TYPE' },
+      { ...(await steam()), client_id: '18446744073709551616' },
+      { ...(await steam()), external_auth_token: 'a\u0000' },
+    ]) {
+      const bad = await api(stack, 'POST', '/partner-sdk/provisional-accounts/unmerge', { body });
+      expect(bad.status).toBeGreaterThanOrEqual(400);
+      expect(bad.status).toBeLessThan(500);
+      expect(typeof bad.body.code).toBe('number');
+    }
   });
 });
 
@@ -547,11 +660,17 @@ describe('bans', () => {
     );
     const fullBearer = `Bearer ${merged.body.access_token}`;
     expect((await api(stack, 'GET', '/users/@me', { token: fullBearer })).status).toBe(200);
+    // A gateway session of the player (the admin API's session stands in for the SDK's connection).
+    const session = await adminExpect(stack.admin, 201, 'POST', `/admin/users/${person.id}/sessions`, {});
+    const gateway = await GatewayTestClient.connect(await gatewayUrl());
+    await gateway.identify(session.token as string, { intents: undefined, capabilities: 16381 });
 
     const until = new Date(Date.now() + 3_600_000).toISOString();
     const ban = await stack.admin('POST', `/admin/users/${person.id}/ban`, { reason: 'cheating', until });
     expect([ban.status, ban.body]).toEqual([200, { user_id: person.id, reason: 'cheating', until }]);
     expect((await api(stack, 'GET', '/users/@me', { token: fullBearer })).status).toBe(401);
+    // The session ends at once (oauth.user.banned: every dispatcher replica closes the user's sessions).
+    await expect(gateway.closed).resolves.toMatchObject({ code: 4004 });
     const refresh = await fetch(`${stack.apiUrl}/api/v10/oauth2/token`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/x-www-form-urlencoded' },

@@ -6,8 +6,10 @@ import {
   applicationCredentialsChanged,
   applicationDeauthorized,
   userMerged,
+  userUnmerged,
   userUpdated,
   userDeleted,
+  userBanned,
 } from './catalog/oauth-events';
 import {
   entitlementCreated,
@@ -43,6 +45,7 @@ import {
   lobbyMessageCreated,
   lobbyMessageUpdated,
   lobbyUpdated,
+  mergeCompleted,
 } from './catalog/lobby-events';
 import {
   applicationCommandPermissionsUpdated,
@@ -71,8 +74,10 @@ export const EVENT_CATALOG = {
   'oauth.application.bot_token_reset': applicationBotTokenReset,
   'oauth.application.credentials_changed': applicationCredentialsChanged,
   'oauth.user.merged': userMerged,
+  'oauth.user.unmerged': userUnmerged,
   'oauth.user.updated': userUpdated,
   'oauth.user.deleted': userDeleted,
+  'oauth.user.banned': userBanned,
   'oauth.entitlement.created': entitlementCreated,
   'oauth.entitlement.updated': entitlementUpdated,
   'oauth.entitlement.deleted': entitlementDeleted,
@@ -122,6 +127,7 @@ export const EVENT_CATALOG = {
   'lobby.member.changed': lobbyMemberChanged,
   'lobby.message.created': lobbyMessageCreated,
   'lobby.message.updated': lobbyMessageUpdated,
+  'lobby.merge.completed': mergeCompleted,
 } as const satisfies Record<string, z.ZodType>;
 
 /** The name of an event: `oauth.application.authorized`. */

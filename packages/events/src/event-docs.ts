@@ -33,7 +33,12 @@ export const EVENT_DOCS: { readonly [N in EventName]: EventDoc } = {
   },
   'oauth.user.merged': {
     producer: 'oauth: a code exchange merges a provisional account into a full account (Social SDK)',
-    consumers: "lobby: the provisional account's lobby memberships move to the full account",
+    consumers:
+      "lobby: the provisional account's lobby memberships move to the full account (then `lobby.merge.completed`)",
+  },
+  'oauth.user.unmerged': {
+    producer: 'oauth: an unmerge route or a ban gives a game identity a new provisional account (Social SDK)',
+    consumers: "lobby: the full account's lobby memberships of the application are copied to the new account",
   },
   'oauth.user.updated': {
     producer: 'oauth: a provisional account is renamed (PATCH /users/@me/account)',
@@ -41,6 +46,10 @@ export const EVENT_DOCS: { readonly [N in EventName]: EventDoc } = {
   },
   'oauth.user.deleted': {
     producer: 'oauth: a user is deleted (DELETE /admin/users/{id})',
+    consumers: "dispatcher: the user's gateway sessions close with 4004",
+  },
+  'oauth.user.banned': {
+    producer: 'oauth: a user is banned (POST /admin/users/{id}/ban)',
     consumers: "dispatcher: the user's gateway sessions close with 4004",
   },
   'oauth.entitlement.created': {
@@ -247,5 +256,10 @@ export const EVENT_DOCS: { readonly [N in EventName]: EventDoc } = {
   'lobby.message.updated': {
     producer: "lobby: a message's moderation metadata changed",
     consumers: 'dispatcher: LOBBY_MESSAGE_UPDATE, the same routes',
+  },
+  'lobby.merge.completed': {
+    producer: "lobby: a merged provisional account's lobby memberships moved (the merge is complete)",
+    consumers:
+      "dispatcher: USER_MERGE_OPERATION_COMPLETED `{merge_operation_id, source_user_id}` to the full account's sessions",
   },
 };

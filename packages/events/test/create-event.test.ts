@@ -123,9 +123,16 @@ describe('the catalog', () => {
       'oauth.application.deauthorized': { application_id: '4000', integration_type: 0, guild_id: '2000' },
       'oauth.application.bot_token_reset': { application_id: '4000' },
       'oauth.application.credentials_changed': { application_id: '4000', changed: ['flags', 'owner_id'] },
-      'oauth.user.merged': { application_id: '4000', source_user_id: '3000', destination_user_id: '3001' },
+      'oauth.user.merged': {
+        merge_operation_id: '5000',
+        application_id: '4000',
+        source_user_id: '3000',
+        destination_user_id: '3001',
+      },
+      'oauth.user.unmerged': { application_id: '4000', full_user_id: '3001', provisional_user_id: '3002' },
       'oauth.user.updated': { user_id: '3000' },
       'oauth.user.deleted': { user_id: '3000' },
+      'oauth.user.banned': { user_id: '3000' },
       'oauth.entitlement.created': { application_id: '4000', entitlement },
       'oauth.entitlement.updated': { application_id: '4000', entitlement: { ...entitlement, ends_at: now } },
       'oauth.entitlement.deleted': { application_id: '4000', entitlement: { ...entitlement, deleted: true } },
@@ -237,6 +244,12 @@ describe('the catalog', () => {
       'lobby.member.changed': { ...lobby, change: 'added', member: { id: '3000' } },
       'lobby.message.created': lobbyMessage,
       'lobby.message.updated': { ...lobbyMessage, override_event_webhooks_url: 'https://example.com/hook' },
+      'lobby.merge.completed': {
+        merge_operation_id: '5000',
+        application_id: '4000',
+        source_user_id: '3000',
+        destination_user_id: '3001',
+      },
     };
     for (const [name, data] of Object.entries(valid))
       expect(EVENT_CATALOG[name as EventName].safeParse(data).success).toBe(true);

@@ -53,3 +53,16 @@ export const lobbyMessageCreated = z.object({
 
 /** A lobby message changed (moderation metadata): LOBBY_MESSAGE_UPDATE, same routes. */
 export const lobbyMessageUpdated = lobbyMessageCreated;
+
+/**
+ * A merge's lobby side is done (oauth's `oauth.user.merged`: the provisional account's lobby
+ * memberships moved to the full account, written in the move's transaction): the merge is
+ * complete, USER_MERGE_OPERATION_COMPLETED `{merge_operation_id, source_user_id}` to the full
+ * account's sessions (UD:gateway/gateway-events.mdx; facts A.4).
+ */
+export const mergeCompleted = z.object({
+  merge_operation_id: snowflake,
+  application_id: snowflake,
+  source_user_id: snowflake,
+  destination_user_id: snowflake,
+});

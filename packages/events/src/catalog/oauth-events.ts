@@ -44,9 +44,22 @@ export const applicationCredentialsChanged = z.object({
  * elsewhere (lobby memberships) moves to the full account asynchronously.
  */
 export const userMerged = z.object({
+  /** The merge's id, minted by the code exchange: USER_MERGE_OPERATION_COMPLETED's `merge_operation_id`. */
+  merge_operation_id: snowflake,
   application_id: snowflake,
   source_user_id: snowflake,
   destination_user_id: snowflake,
+});
+
+/**
+ * A game identity was cut from its full account (an unmerge route, or a ban's unmerge; facts
+ * A.4b, A.5): a new provisional account holds it now; the full account's active lobby
+ * memberships of the application are copied to it asynchronously.
+ */
+export const userUnmerged = z.object({
+  application_id: snowflake,
+  full_user_id: snowflake,
+  provisional_user_id: snowflake,
 });
 
 /** A user's profile changed (a provisional account renamed): USER_UPDATE to their sessions. */
@@ -57,3 +70,9 @@ export const userUpdated = z.object({ user_id: snowflake });
  * their gateway sessions end (4004).
  */
 export const userDeleted = z.object({ user_id: snowflake });
+
+/**
+ * A user was banned (POST /admin/users/{id}/ban): their tokens, codes and sessions are
+ * revoked in the ban's transaction; their gateway sessions end (4004) on every replica.
+ */
+export const userBanned = z.object({ user_id: snowflake });

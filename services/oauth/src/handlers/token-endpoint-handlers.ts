@@ -116,6 +116,7 @@ export function createTokenEndpointHandlers(deps: HandlerDeps) {
                 now: at,
                 ...(merge && {
                   merge: {
+                    operationId: snowflakes.next(),
                     applicationId: client.id,
                     credential: merge,
                     tokenHash: hashSecret(merge.externalAuthToken),

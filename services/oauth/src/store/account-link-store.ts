@@ -92,6 +92,8 @@ export class AccountLinkStore {
         await tx.$executeRaw`
           UPDATE "oauth"."session" SET revoked_at = ${now} WHERE user_id = ${user} AND revoked_at IS NULL`;
         for (const row of [...grants, ...loose]) applications.add(row.application_id.toString());
+        // The user's gateway sessions end on every dispatcher replica (4004).
+        await writeOutboxEvent(tx, 'user.banned', { user_id: userId });
         for (const applicationId of [...applications].sort()) {
           await writeOutboxEvent(tx, 'application.deauthorized', {
             application_id: applicationId,
@@ -113,7 +115,10 @@ export class AccountLinkStore {
   }
 }
 
-/** Creates the plan's provisional account and gives it the identity. */
+/**
+ * Creates the plan's provisional account and gives it the identity; `oauth.user.unmerged`
+ * has lobby copy the full account's lobby memberships of the application to it (facts A.4b).
+ */
 async function applyUnmerge(
   tx: Prisma.TransactionClient,
   identity: IdentityKey,
@@ -128,6 +133,11 @@ async function applyUnmerge(
     UPDATE "oauth"."external_identity" SET user_id = ${BigInt(user.id)}
      WHERE application_id = ${BigInt(identity.applicationId)} AND auth_type = ${identity.authType}
        AND external_user_id = ${identity.externalUserId}`;
+  await writeOutboxEvent(tx, 'user.unmerged', {
+    application_id: identity.applicationId,
+    full_user_id: plan.fullUserId,
+    provisional_user_id: user.id,
+  });
 }
 
 /**

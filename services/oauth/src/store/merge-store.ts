@@ -13,6 +13,8 @@ import { writeOutboxEvent } from './write-outbox-event';
 
 /** A merge the code exchange asks for, with the digest of the presented external token. */
 export interface MergeRequest {
+  /** The merge's id (a snowflake): the `merge_operation_id` its completion event carries. */
+  operationId: string;
   applicationId: string;
   destinationUserId: string;
   credential: MergeCredential;
@@ -150,6 +152,7 @@ export async function mergeProvisionalAccount(
   await tx.$executeRaw`UPDATE "oauth"."user" SET merged_into_user_id = ${dest} WHERE id = ${src}`;
   await announceCredentialsChange(tx, app, ['tokens_revoked']);
   await writeOutboxEvent(tx, 'user.merged', {
+    merge_operation_id: request.operationId,
     application_id: request.applicationId,
     source_user_id: plan.sourceUserId,
     destination_user_id: request.destinationUserId,

@@ -95,6 +95,7 @@ describe('merging', () => {
     // The identity is a full account's now: the bot endpoint refuses it.
     expect((await discordErrorOf(botToken('merge-1'))).code).toBe(530010);
     expect(await outbox('oauth.user.merged')).toContainEqual({
+      merge_operation_id: expect.stringMatching(/^\d+$/),
       application_id: app.id,
       source_user_id: player.userId,
       destination_user_id: dana,
@@ -151,6 +152,12 @@ describe('unmerging', () => {
       application_id: app.id,
       user_id: hal,
     });
+    // lobby copies the full account's lobby memberships of the app to the new account.
+    expect(await outbox('oauth.user.unmerged')).toContainEqual({
+      application_id: app.id,
+      full_user_id: hal,
+      provisional_user_id: again.userId,
+    });
     // Unmerging it again: it is provisional now (50229); an unknown identity is 404.
     const unmerge = (id: string) =>
       env.handlers.UnmergeBotProvisionalAccount({
@@ -190,7 +197,8 @@ describe('unmerging', () => {
       }),
       issuer: '',
     });
-    await exchange(await code(ivy), { type: 'STEAM_SESSION_TICKET', token: await mint() });
+    const full = await exchange(await code(ivy), { type: 'STEAM_SESSION_TICKET', token: await mint() });
+    expect((await resolve(full.access_token as string)).user_id).toBe(ivy);
     const body = async (secret: string) =>
       JSON.stringify({
         client_id: app.id,
@@ -203,12 +211,19 @@ describe('unmerging', () => {
     ).toBe(530007);
     await env.handlers.UnmergeProvisionalAccount({ body_json: await body(app.secret) });
     const { rows } = await env.pool.query(
-      `SELECT u.provisional_application_id::text AS owner FROM "oauth"."external_identity" i
+      `SELECT u.id::text, u.provisional_application_id::text AS owner FROM "oauth"."external_identity" i
          JOIN "oauth"."user" u ON u.id = i.user_id
         WHERE i.application_id = $1 AND i.external_user_id = 'steam-9'`,
       [app.id],
     );
-    expect(rows).toEqual([{ owner: app.id }]);
+    expect(rows).toEqual([{ id: expect.not.stringMatching(ivy), owner: app.id }]);
+    // The full account's tokens for the app die at once, and lobby hears of the new account.
+    await expect(resolve(full.access_token as string)).rejects.toMatchObject({ httpStatus: 401 });
+    expect(await outbox('oauth.user.unmerged')).toContainEqual({
+      application_id: app.id,
+      full_user_id: ivy,
+      provisional_user_id: (rows[0] as { id: string }).id,
+    });
   });
 });
 
@@ -228,6 +243,8 @@ describe('bans', () => {
     await expect(
       env.handlers.ResolveToken({ kind: 'PRINCIPAL_KIND_USER_SESSION', token: session }),
     ).rejects.toMatchObject({ httpStatus: 401 });
+    // The user's gateway sessions end on every dispatcher replica (4004).
+    expect(await outbox('oauth.user.banned')).toContainEqual({ user_id: jo });
     // The refresh token died with the grant: invalid_grant.
     await expect(
       env.handlers.ExchangeToken({
