@@ -44,8 +44,13 @@ export const applicationCredentialsChanged = z.object({
  * elsewhere (lobby memberships) moves to the full account asynchronously.
  */
 export const userMerged = z.object({
-  /** The merge's id, minted by the code exchange: USER_MERGE_OPERATION_COMPLETED's `merge_operation_id`. */
-  merge_operation_id: snowflake,
+  /**
+   * The merge's id, minted by the code exchange: USER_MERGE_OPERATION_COMPLETED's
+   * `merge_operation_id`. Absent from the events written before it existed, which a
+   * stream may still hold after an upgrade: their merge is named by `source_user_id` (a
+   * provisional account is merged once).
+   */
+  merge_operation_id: snowflake.optional(),
   application_id: snowflake,
   source_user_id: snowflake,
   destination_user_id: snowflake,

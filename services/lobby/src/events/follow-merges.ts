@@ -30,7 +30,7 @@ export function followMerges(options: {
     logger: options.logger,
     handle: async (event) => {
       const moved = await moveMergedMembers(options.pool, {
-        mergeOperationId: event.data.merge_operation_id,
+        mergeOperationId: event.data.merge_operation_id ?? event.data.source_user_id,
         applicationId: event.data.application_id,
         sourceUserId: event.data.source_user_id,
         destinationUserId: event.data.destination_user_id,
