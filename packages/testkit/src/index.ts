@@ -6,6 +6,7 @@
 export { connectAcs, Acs, type ConnectOptions, type WorldSpec } from './connect-acs';
 export { World, type WorldApp, type WorldChannel } from './world/world';
 export { WorldUser, type InvokeOptions } from './world/world-user';
+export { WorldPlayer, type DiscordLobby } from './world/world-player';
 export type { RequestEntry, FaultOptions, InjectedFault } from './world/request-log';
 export type {
   InteractionResult,

@@ -13,6 +13,7 @@ import type { ChannelRef, DiscordMessage, InteractionResult, TimelineEntry, Timi
 import type { Dispatch } from './user-session';
 import type { WorldContext } from './world-context';
 import { WorldUser } from './world-user';
+import { WorldPlayer } from './world-player';
 
 /** The world's application: what a bot needs to log in or verify requests. */
 export interface WorldApp {
@@ -60,6 +61,7 @@ export class World implements WorldContext {
   /** @internal */ readonly timing: Required<Timing>;
   private readonly channels: WorldChannel[];
   private readonly users: Map<string, WorldUser>;
+  private readonly players = new Map<string, WorldPlayer>();
   private readonly log = new Transcript();
   /** The app's REST calls as `requests()` last read them, for the transcript. */
   private requestLog: RequestEntry[] = [];
@@ -92,6 +94,37 @@ export class World implements WorldContext {
     if (!user)
       throw new Error(`no user "${name}" in this world (its users: ${[...this.users.keys()].join(', ')})`);
     return user;
+  }
+
+  /**
+   * A game's player without a chat account: the world's app makes them a provisional
+   * account with its Bot Token Endpoint (`POST /partner-sdk/token/bot`; the same
+   * `externalUserId` is the same player every time). `name` is their display name
+   * (`preferred_global_name`). The player joins lobbies and chats with their Bearer token.
+   */
+  async player(externalUserId: string, { name }: { name?: string } = {}): Promise<WorldPlayer> {
+    const answer = await callApi(this.base, 'POST', '/api/v10/partner-sdk/token/bot', {
+      token: `Bot ${this.app.botToken}`,
+      body: {
+        external_user_id: externalUserId,
+        ...(name === undefined ? {} : { preferred_global_name: name }),
+      },
+    });
+    if (answer.status !== 200)
+      throw new Error(`making the player "${externalUserId}" failed:\n${describeError(answer)}`);
+    const token = `Bearer ${String(answer.body.access_token)}`;
+    const me = await callApi(this.base, 'GET', '/api/v10/users/@me', { token });
+    if (me.status !== 200)
+      throw new Error(`reading the player "${externalUserId}" failed:\n${describeError(me)}`);
+    const player = new WorldPlayer(
+      { base: this.base, note: (line) => this.log.note(line) },
+      String(me.body.id),
+      externalUserId,
+      token,
+    );
+    this.players.set(player.id, player);
+    this.log.note(`player ${externalUserId}: provisional account ${player.id}`);
+    return player;
   }
 
   /** A channel of the world by name (or its object or id); no argument: the first one. Throws naming the channels. */
@@ -185,8 +218,8 @@ export class World implements WorldContext {
    * Cleans up through the admin API: closes the users' sessions, deletes the app
    * (`DELETE /admin/applications/{id}`: its bot leaves the guild and its sessions end, its
    * commands, installs and tokens go), then the guild with its channels and members
-   * (`DELETE /admin/guilds/{id}`), then the users and the owner (`DELETE /admin/users/{id}`:
-   * their sessions and tokens end).
+   * (`DELETE /admin/guilds/{id}`), then the users, the players and the owner
+   * (`DELETE /admin/users/{id}`: their sessions and tokens end).
    */
   async destroy(): Promise<void> {
     if (this.destroyed) return;
@@ -195,7 +228,10 @@ export class World implements WorldContext {
     const steps: [string, string][] = [
       ['DELETE', `/admin/applications/${this.app.id}`],
       ['DELETE', `/admin/guilds/${this.guild.id}`],
-      ...[...this.users.values()].map((user): [string, string] => ['DELETE', `/admin/users/${user.id}`]),
+      ...[...this.users.values(), ...this.players.values()].map((user): [string, string] => [
+        'DELETE',
+        `/admin/users/${user.id}`,
+      ]),
       ['DELETE', `/admin/users/${this.owner.id}`],
     ];
     const failures: string[] = [];
