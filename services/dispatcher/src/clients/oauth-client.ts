@@ -16,8 +16,8 @@ export interface ApplicationSettings {
 }
 
 /**
- * What the dispatcher asks of oauth: applications (their webhook settings and bot), bot
- * and chat-client session tokens, users, the guilds a bot is in. A failure oauth answers with its own error
+ * What the dispatcher asks of oauth: applications (their webhook settings and bot), bot,
+ * chat-client session and Bearer tokens, users, the guilds a bot is in. A failure oauth answers with its own error
  * rejects with that DiscordError (e.g. 404 for an application it does not know); one in
  * transport with 503 or 504.
  */
@@ -35,12 +35,21 @@ export interface OAuthClient {
   resolveBotToken(token: string): Promise<string | undefined>;
   /** The user a chat-client session token belongs to, or undefined when the token is not valid. */
   resolveUserSession(token: string): Promise<string | undefined>;
+  /**
+   * The user, application and scopes of an OAuth2 access token, or undefined when the
+   * token is unknown, revoked or expired (or acts for no user: a client-credentials token).
+   */
+  resolveBearer(
+    token: string,
+  ): Promise<{ userId: string; applicationId: string; scopes: readonly string[] } | undefined>;
   /** A user as others see it (cached for a few seconds: a burst of events names the same users). */
   user(userId: string): Promise<Record<string, unknown>>;
   /** Users as others see them (at most 1,000 ids; unknown ones are absent), by id. */
   users(userIds: readonly string[]): Promise<Map<string, Record<string, unknown>>>;
   /** A user as they see themselves (`GET /users/@me`: email, locale...), for their own READY; not cached. */
   currentUser(userId: string): Promise<Record<string, unknown>>;
+  /** A user as `GET /users/@me` shows them to a Bearer token with `scopes` (e-mail only with `email`); not cached. */
+  currentUserOfBearer(userId: string, scopes: readonly string[]): Promise<Record<string, unknown>>;
   /** Who may see the user's custom status (`profile_privacy`); not cached: it gates what bots see. */
   profilePrivacy(userId: string): Promise<ProfilePrivacy>;
   /** The guilds the application's bot is in. */
@@ -140,6 +149,12 @@ export function createOAuthClient(client: oauth.OAuthServiceClient): OAuthClient
       return answer?.kind === 'PRINCIPAL_KIND_USER_SESSION' ? answer.user_id : undefined;
     },
 
+    async resolveBearer(token) {
+      const answer = await resolveToken('PRINCIPAL_KIND_BEARER', token);
+      if (answer?.kind !== 'PRINCIPAL_KIND_BEARER' || !answer.user_id) return undefined;
+      return { userId: answer.user_id, applicationId: answer.application_id, scopes: answer.scopes };
+    },
+
     user: (userId) =>
       cached(userCache, userId, async () => {
         const answer = await call(client.GetUser, { user_id: userId });
@@ -165,6 +180,11 @@ export function createOAuthClient(client: oauth.OAuthServiceClient): OAuthClient
     async currentUser(userId) {
       // GetUser renders the user whole, as GET /users/@me shows a user to themselves.
       const answer = await call(client.GetUser, { user_id: userId });
+      return JSON.parse(answer.user_json) as Record<string, unknown>;
+    },
+
+    async currentUserOfBearer(userId, scopes) {
+      const answer = await call(client.GetCurrentUser, { user_id: userId, scopes: [...scopes], bot: false });
       return JSON.parse(answer.user_json) as Record<string, unknown>;
     },
 

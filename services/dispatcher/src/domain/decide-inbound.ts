@@ -38,13 +38,13 @@ export type ChannelInfoField = (typeof CHANNEL_INFO_FIELDS)[number];
 
 /** The fields of Identify (op 2) this server reads. */
 export interface IdentifyRequest {
-  /** The token, without the `Bot ` prefix some clients keep on it. */
+  /** The token, without its `Bot ` or `Bearer ` prefix. */
   token: string;
-  /** Whether the token came with the `Bot ` prefix: then it can only be a bot's. */
-  botPrefixed: boolean;
+  /** The prefix the token came with: `Bot ` (only a bot's), `Bearer ` (an OAuth2 access token), or none. */
+  prefix: TokenPrefix;
   /**
-   * The intents asked for; null when absent or not a bit set. A bot must send them (4013);
-   * a user's chat client sends `capabilities` instead, and its sessions need none.
+   * The intents asked for; null when absent or not a bit set. A bot must send them (4013,
+   * `identifyAs`); a user's client sends `capabilities` instead, and its sessions need none.
    */
   intents: number | null;
   shard: [number, number] | null;
@@ -63,7 +63,7 @@ export interface IdentifyRequest {
 /** The fields of Resume (op 6). */
 export interface ResumeRequest {
   token: string;
-  botPrefixed: boolean;
+  prefix: TokenPrefix;
   sessionId: string;
   seq: number;
 }
@@ -83,20 +83,25 @@ function readSnowflake(value: unknown): string | undefined {
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** The token without the `Bot ` prefix some clients keep on it, and whether it had it. */
-function readToken(token: string): { token: string; botPrefixed: boolean } {
-  return token.startsWith('Bot ')
-    ? { token: token.slice(4), botPrefixed: true }
-    : { token, botPrefixed: false };
+/** The prefix of an Identify's or a Resume's token: what kind of token it says it is. */
+export type TokenPrefix = 'Bot' | 'Bearer' | null;
+
+/**
+ * The token without its prefix, and the prefix: `Bot ` (which bots keep on it as often as
+ * not), `Bearer ` (a Social SDK client's OAuth2 access token), or none.
+ */
+function readToken(token: string): { token: string; prefix: TokenPrefix } {
+  if (token.startsWith('Bot ')) return { token: token.slice(4), prefix: 'Bot' };
+  if (token.startsWith('Bearer ')) return { token: token.slice(7), prefix: 'Bearer' };
+  return { token, prefix: null };
 }
 
 /**
  * The protocol's answer to one text frame, as a pure function of the connection's phase:
  * undecodable → 4002; unknown op → 4001; anything but heartbeat, identify or resume
  * before identify → 4003; identify or resume twice → 4005; bad shard → 4010; a Request
- * Guild Members (op 8) of the wrong shape → 4001; intents
- * missing with a `Bot ` token → 4013 (without the prefix the token may be a user's
- * session token, which needs no intents: the connection decides once it knows whose).
+ * Guild Members (op 8) of the wrong shape → 4001. What an Identify then starts (or the
+ * close it ends with) is `identify-flow.ts`'s to decide.
  */
 export function decideInbound(phase: ConnectionPhase, text: string): InboundDecision {
   if (text.length > MAX_PAYLOAD_BYTES) return { kind: 'close', close: Close.DECODE_ERROR };
@@ -158,7 +163,6 @@ function readIdentify(d: unknown): InboundDecision {
   const token = readToken(d.token);
   const intents =
     typeof d.intents === 'number' && Number.isInteger(d.intents) && d.intents >= 0 ? d.intents : null;
-  if (intents === null && token.botPrefixed) return { kind: 'close', close: Close.INVALID_INTENTS };
   let shard: [number, number] | null = null;
   if (d.shard !== undefined && d.shard !== null) {
     const [id, count] = Array.isArray(d.shard) ? d.shard : [];

@@ -1,3 +1,5 @@
+import type { BearerGrant } from './gateway-principal';
+import { LOBBIES_SCOPE } from './identify-flow';
 import { shardOf } from './shard-of';
 
 /**
@@ -47,6 +49,11 @@ export interface UserDispatch {
   t: string;
   d: unknown;
   sessionId: string | null;
+  /**
+   * A lobby's dispatch: its application. A Bearer session receives it only when its token
+   * was granted to that application with `sdk.social_layer`; a chat client's always.
+   */
+  lobbyOf?: string;
   /** Set: no dispatch, the sessions end with this close code (the user was deleted). */
   close?: { code: number; reason: string };
 }
@@ -89,7 +96,30 @@ export function botSessionReceives(session: BotSessionFacts, dispatch: BotDispat
   return shardOf(dispatch.guildId, shard[1]) === shard[0];
 }
 
-/** Whether a user session receives a dispatch addressed to its user. */
-export function userSessionReceives(sessionId: string, dispatch: UserDispatch): boolean {
-  return dispatch.sessionId === null || dispatch.sessionId === sessionId;
+/** What routing knows of a user session: its id, and the Bearer token's grant when it identified with one. */
+export interface UserSessionFacts {
+  id: string;
+  grant?: BearerGrant;
+}
+
+/**
+ * Whether a user session receives a dispatch addressed to its user: one for every session
+ * of the user or for this one; a lobby's only on a chat client's session or a Bearer
+ * session of the lobby's application holding `sdk.social_layer` (a Social SDK client hears
+ * of its own game's lobbies).
+ */
+export function userSessionReceives(session: UserSessionFacts, dispatch: UserDispatch): boolean {
+  if (dispatch.sessionId !== null && dispatch.sessionId !== session.id) return false;
+  const { grant } = session;
+  if (dispatch.lobbyOf === undefined || !grant) return true;
+  return grant.applicationId === dispatch.lobbyOf && grant.scopes.includes(LOBBIES_SCOPE);
+}
+
+/**
+ * Whether a user session hears of guild channels' messages (those whose channel its user
+ * may view): a chat client's does; a Bearer session's does not (its READY lists no guild
+ * channels, and no Social SDK scope reads guild messages).
+ */
+export function userSessionFollowsChannels(session: UserSessionFacts): boolean {
+  return !session.grant;
 }

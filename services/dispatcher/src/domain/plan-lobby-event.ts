@@ -47,7 +47,8 @@ const MEMBER_DISPATCH = {
 
 /**
  * The deliveries of a lobby event (UD:gateway/gateway-events.mdx §Lobbies; D:events/webhook-events.mdx):
- * each user of `user_ids` gets, on every session of theirs, LOBBY_CREATE / LOBBY_UPDATE (the
+ * each user of `user_ids` gets, on every session of theirs (a Bearer session: of the lobby's
+ * application, `userSessionReceives`), LOBBY_CREATE / LOBBY_UPDATE (the
  * gateway lobby), LOBBY_DELETE `{id, reason}`, LOBBY_MEMBER_ADD / _UPDATE / _REMOVE `{member,
  * lobby_id, application_id}`, LOBBY_MESSAGE_CREATE / _UPDATE (the message). A message is also
  * the application's LOBBY_MESSAGE_CREATE / _UPDATE webhook event (B4: bots get no LOBBY_* dispatch).
@@ -56,7 +57,7 @@ export function planLobbyEvent(event: LobbyEvent): LobbyPlan {
   const { data } = event;
   // One message object for every member: the bus encodes it once.
   const toMembers = (t: string, d: unknown): GatewayRoute[] => {
-    const message = { t, d, sessionId: null };
+    const message = { t, d, sessionId: null, lobbyOf: data.application_id };
     return [...new Set(data.user_ids)].map((userId) => ({ to: 'user', userId, message }));
   };
   switch (event.name) {

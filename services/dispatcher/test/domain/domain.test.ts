@@ -14,7 +14,7 @@ describe('decideInbound', () => {
       kind: 'identify',
       identify: {
         token: 'abc',
-        botPrefixed: true,
+        prefix: 'Bot',
         intents: 1,
         shard: null,
         capabilities: 0,
@@ -32,7 +32,7 @@ describe('decideInbound', () => {
     expect(decideInbound('hello', '{"op":1,"d":7}')).toEqual({ kind: 'heartbeat', seq: 7 });
     expect(decideInbound('hello', '{"op":6,"d":{"token":"t","session_id":"s","seq":3}}')).toEqual({
       kind: 'resume',
-      resume: { token: 't', botPrefixed: false, sessionId: 's', seq: 3 },
+      resume: { token: 't', prefix: null, sessionId: 's', seq: 3 },
     });
   });
   it("reads Identify's large_threshold: 50-250, the nearest bound beyond, 50 for anything else", () => {
@@ -50,17 +50,24 @@ describe('decideInbound', () => {
       50, 50, 50, 50,
     ]);
   });
-  it('checks intents and shards', () => {
-    // A `Bot ` token must come with intents; a bare one may be a user's, which needs none.
-    expect(decideInbound('hello', '{"op":2,"d":{"token":"Bot t"}}')).toMatchObject({ close: { code: 4013 } });
+  it('reads the token prefix, intents and shards', () => {
+    // Whether intents are missing is the Identify flow's to decide (identify-flow.test.ts).
     expect(decideInbound('hello', '{"op":2,"d":{"token":"Bot t","intents":-1}}')).toMatchObject({
-      close: { code: 4013 },
+      identify: { token: 't', prefix: 'Bot', intents: null },
+    });
+    expect(decideInbound('hello', '{"op":2,"d":{"token":"Bearer abc"}}')).toMatchObject({
+      identify: { token: 'abc', prefix: 'Bearer', intents: null },
+    });
+    expect(
+      decideInbound('hello', '{"op":6,"d":{"token":"Bearer t","session_id":"s","seq":0}}'),
+    ).toMatchObject({
+      resume: { token: 't', prefix: 'Bearer' },
     });
     expect(decideInbound('hello', '{"op":2,"d":{"token":"t","capabilities":16381}}')).toEqual({
       kind: 'identify',
       identify: {
         token: 't',
-        botPrefixed: false,
+        prefix: null,
         intents: null,
         shard: null,
         capabilities: 16381,

@@ -50,8 +50,16 @@ describe('lobby events', () => {
   it('sends LOBBY_MESSAGE_CREATE to each member once and a webhook event to the application', async () => {
     const plan = await planDeliveries(messageEvent(null), oauthWith({}), permissions);
     expect(plan.gateway).toEqual([
-      { to: 'user', userId: ALICE, message: { t: 'LOBBY_MESSAGE_CREATE', d: message, sessionId: null } },
-      { to: 'user', userId: BOB, message: { t: 'LOBBY_MESSAGE_CREATE', d: message, sessionId: null } },
+      {
+        to: 'user',
+        userId: ALICE,
+        message: { t: 'LOBBY_MESSAGE_CREATE', d: message, sessionId: null, lobbyOf: APP },
+      },
+      {
+        to: 'user',
+        userId: BOB,
+        message: { t: 'LOBBY_MESSAGE_CREATE', d: message, sessionId: null, lobbyOf: APP },
+      },
     ]);
     expect(plan.webhook).toMatchObject({ eventType: 'LOBBY_MESSAGE_CREATE', url: settings.webhookUrl });
     expect(JSON.parse(plan.webhook!.body)).toEqual({
@@ -133,7 +141,7 @@ describe('lobby events', () => {
       const plan = await planDeliveries(event, oauth, permissions);
       expect(plan).toEqual({
         webhook: null,
-        gateway: [{ to: 'user', userId: ALICE, message: { t, d, sessionId: null } }],
+        gateway: [{ to: 'user', userId: ALICE, message: { t, d, sessionId: null, lobbyOf: APP } }],
       });
     }
   });

@@ -10,11 +10,11 @@ import {
   type ConnectionPhase,
   type IdentifyRequest,
   type ResumeRequest,
+  type TokenPrefix,
   type VoiceStateCommand,
 } from '../../domain/decide-inbound';
 import {
   Close,
-  GATEWAY_VERSION,
   Intent,
   MAX_SENDS_PER_WINDOW,
   Op,
@@ -24,12 +24,21 @@ import {
 import { payload, type GatewayPayload } from '../../domain/gateway-payload';
 import type { GatewayPrincipal } from '../../domain/gateway-principal';
 import { CROWDED_GUILD_SIZE, guildCreatePayload, type GuildCrowd } from '../../domain/guild-create';
-import { identifyRefusal, rateLimitKey, type IdentifyDecision } from '../../domain/identify-limits';
+import {
+  decideBotIdentify,
+  identifyAs,
+  identifyBeforeLookup,
+  principalOf,
+  refusedIdentify,
+  tokenLookups,
+  userReadyLists,
+  type TokenAnswer,
+  type TokenLookup,
+} from '../../domain/identify-flow';
+import { rateLimitKey, type IdentifyDecision } from '../../domain/identify-limits';
 import { SendWindow } from '../../domain/send-window';
-import { shardOf } from '../../domain/shard-of';
 import { OFFLINE_PRESENCE, readPresence, type Presence } from '../../domain/presence';
-import { userReadyPayload } from '../../domain/user-ready';
-import { disallowedIntents } from '../../domain/privileged-intents';
+import { readyPayload } from '../../domain/ready';
 import type { RequestGuildMembers } from '../../domain/read-request-guild-members';
 import type { IdentifyStore } from '../../store/identify-store';
 import type { PresenceAnnouncer } from './presence-announcer';
@@ -58,10 +67,12 @@ export interface ConnectionContext extends MemberRequestContext {
 /**
  * One WebSocket of the gateway (D:events/gateway.mdx): Hello at once; then Identify
  * (a bot's: READY and a GUILD_CREATE per guild; a user's chat client: READY with its
- * guilds) or Resume (the missed dispatches, then RESUMED);
- * Heartbeat → ACK, and a connection that stops heartbeating is closed (4009); more than
- * 120 payloads a minute → 4008; an Identify over the bot's (or user's) limits → 4008; neither
- * Identify nor Resume in time → 4003. The protocol decisions are `decideInbound`'s.
+ * guilds; a Social SDK client's Bearer token: READY with the user) or Resume (the missed
+ * dispatches, then RESUMED); Heartbeat → ACK, and a connection that stops heartbeating is
+ * closed (4009); more than 120 payloads a minute → 4008; an Identify over the bot's (or
+ * user's) limits → 4008; neither Identify nor Resume in time → 4003. It carries decisions
+ * out: the protocol's are `decideInbound`'s, the Identify flow's `identify-flow.ts`'s and
+ * READY is `readyPayload`'s.
  */
 export class GatewayConnection implements SessionSink {
   private phase: ConnectionPhase = 'hello';
@@ -242,38 +253,48 @@ export class GatewayConnection implements SessionSink {
     ).catch((error: unknown) => logger.warn({ err: error, applicationId }, 'member request not answered'));
   }
 
+  /**
+   * Identify (op 2), carried out as `identify-flow.ts` decides it: the token looked up,
+   * whose it is, then a bot's or a user's session started (or the close it ends with).
+   */
   private async identify(request: IdentifyRequest): Promise<void> {
-    const principal = await this.resolvePrincipal(request.token, request.botPrefixed);
-    if (!principal) return this.end(Close.AUTHENTICATION_FAILED);
+    const early = identifyBeforeLookup(request);
+    if (early) return this.end(early.close);
+    const start = identifyAs(request, await this.resolvePrincipal(request.token, request.prefix));
     if (this.closed) return;
-    if (principal.kind === 'user') return this.identifyUser(principal.userId, request.presence);
-    if (request.intents === null) return this.end(Close.INVALID_INTENTS);
-    const { applicationId } = principal;
+    switch (start.kind) {
+      case 'close':
+        return this.end(start.close);
+      case 'user':
+        return this.identifyUser(start.principal, request.presence);
+      case 'bot':
+        return this.identifyBot(start.applicationId, start.intents, request);
+    }
+  }
+
+  /** A bot's Identify: READY with its shard's guilds unavailable, then a GUILD_CREATE for each. */
+  private async identifyBot(applicationId: string, intents: number, request: IdentifyRequest): Promise<void> {
     const { oauth, permissions, registry } = this.context;
-    const shard = request.shard;
+    const { shard } = request;
     // The flags as they are now: a portal toggle counts from the next Identify on.
     oauth.forgetSettings(applicationId);
-    const [settings, guildIds] = await Promise.all([
+    const [settings, botGuildIds] = await Promise.all([
       oauth.settings(applicationId),
       oauth.botGuilds(applicationId),
     ]);
     if (this.closed) return;
-    if (
-      disallowedIntents(
-        request.intents,
-        settings.flags,
-        guildIds.length,
-        this.context.privilegedIntentsGuildThreshold,
-      ) !== 0
-    ) {
-      return this.end(Close.DISALLOWED_INTENTS);
-    }
-    if (!(await this.claimIdentify(principal, shard))) return;
-    const mine = shard ? guildIds.filter((id) => shardOf(id, shard[1]) === shard[0]) : guildIds;
+    const decision = decideBotIdentify(intents, shard, {
+      applicationFlags: settings.flags,
+      guildIds: botGuildIds,
+      privilegedIntentsGuildThreshold: this.context.privilegedIntentsGuildThreshold,
+    });
+    if (decision.kind === 'close') return this.end(decision.close);
+    if (!(await this.claimIdentify({ kind: 'bot', applicationId }, shard))) return;
+    const mine = decision.guildIds;
     const guilds = await Promise.all(mine.map((id) => permissions.guild(id, applicationId)));
     // Looked up before READY: the GUILD_CREATEs then follow it with nothing in between.
     const crowds =
-      (request.intents & Intent.GUILD_PRESENCES) !== 0
+      (intents & Intent.GUILD_PRESENCES) !== 0
         ? await this.crowdsOf(
             mine.filter((_, index) => guilds[index]),
             applicationId,
@@ -285,31 +306,26 @@ export class GatewayConnection implements SessionSink {
       applicationId,
       {
         shard,
-        intents: request.intents,
+        intents,
         capabilities: request.capabilities,
         largeThreshold: request.largeThreshold,
       },
       this,
     );
     this.session = session;
-    registry.dispatch(session, 'READY', {
-      v: GATEWAY_VERSION,
-      user_settings: {},
-      user: settings.botUser,
-      guilds: mine.map((id) => ({ id, unavailable: true })),
-      session_id: session.id,
-      session_type: 'normal',
-      resume_gateway_url: this.context.publicUrl,
-      ...(shard ? { shard } : {}),
-      application: { id: applicationId, flags: settings.flags },
-      private_channels: [],
-      relationships: [],
-      presences: [],
-      guild_join_requests: [],
-      geo_ordered_rtc_regions: [],
-      auth: {},
-      _trace: ['acs-dispatcher'],
-    });
+    registry.dispatch(
+      session,
+      'READY',
+      readyPayload({
+        kind: 'bot',
+        user: settings.botUser,
+        guildIds: mine,
+        shard,
+        application: { id: applicationId, flags: settings.flags },
+        sessionId: session.id,
+        resumeGatewayUrl: this.context.publicUrl,
+      }),
+    );
     // The presence Identify asked for, when it holds a valid one (D:events/gateway-events.mdx §Identify).
     const presence =
       request.presence === undefined ? null : readPresence(request.presence, 'bot', Date.now());
@@ -358,23 +374,37 @@ export class GatewayConnection implements SessionSink {
   }
 
   /**
-   * A user's chat client (UD:gateway/gateway-events.mdx §Ready): no intents and no shard
-   * (its `capabilities` are accepted and ignored); the Identify limits count per user;
-   * READY carries the user as they see themselves and their guilds.
+   * A user's client (UD:gateway/gateway-events.mdx §Ready): a chat client, or a Social SDK
+   * client with its Bearer token. The Identify limits count per user; READY carries the
+   * user as their token shows them and, for a chat client or a Bearer token with `guilds`,
+   * their guilds.
    */
-  private async identifyUser(userId: string, requested: unknown): Promise<void> {
+  private async identifyUser(
+    principal: Extract<GatewayPrincipal, { kind: 'user' }>,
+    requested: unknown,
+  ): Promise<void> {
     const { oauth, permissions, registry } = this.context;
-    if (!(await this.claimIdentify({ kind: 'user', userId }, null))) return;
-    const [user, guilds] = await Promise.all([oauth.currentUser(userId), permissions.memberGuilds(userId)]);
+    if (!(await this.claimIdentify(principal, null))) return;
+    const { userId, grant } = principal;
+    const [user, guilds] = await Promise.all([
+      grant ? oauth.currentUserOfBearer(userId, grant.scopes) : oauth.currentUser(userId),
+      userReadyLists(principal).guilds ? permissions.memberGuilds(userId) : [],
+    ]);
     if (this.closed) return;
-    const session = registry.createUserSession(userId, this);
+    const session = registry.createUserSession(principal, this);
     this.session = session;
     registry.dispatch(
       session,
       'READY',
-      userReadyPayload({ user, guilds, sessionId: session.id, resumeGatewayUrl: this.context.publicUrl }),
+      readyPayload({
+        kind: 'user',
+        user,
+        guilds,
+        sessionId: session.id,
+        resumeGatewayUrl: this.context.publicUrl,
+      }),
     );
-    // A chat client that connects is online (or what its Identify's presence says).
+    // A client that connects is online (or what its Identify's presence says).
     const presence = (requested === undefined ? null : readPresence(requested, 'user', Date.now())) ?? {
       ...OFFLINE_PRESENCE,
       status: 'online',
@@ -391,7 +421,7 @@ export class GatewayConnection implements SessionSink {
 
   private async resume(request: ResumeRequest): Promise<void> {
     const { registry } = this.context;
-    const principal = await this.resolvePrincipal(request.token, request.botPrefixed);
+    const principal = await this.resolvePrincipal(request.token, request.prefix);
     if (!principal) return this.end(Close.AUTHENTICATION_FAILED);
     if (this.closed) return;
     const resumed = registry.resume(request.sessionId, principal, request.seq, this);
@@ -406,27 +436,39 @@ export class GatewayConnection implements SessionSink {
     registry.dispatch(resumed.session, 'RESUMED', null);
   }
 
-  /**
-   * Whose token it is: a bot's, or else a user's chat-client session token. Bots send
-   * their token bare as often as not (discord.js and discord.py do), so only the `Bot `
-   * prefix settles it; a bare token that is no bot's is looked up as a session token
-   * (oauth refuses a string without a bot token's shape without a lookup). Undefined
-   * when it is neither.
-   */
-  private async resolvePrincipal(token: string, botPrefixed: boolean): Promise<GatewayPrincipal | undefined> {
+  /** Whose token it is (`principalOf`), after the lookups `tokenLookups` names, in turn. */
+  private async resolvePrincipal(token: string, prefix: TokenPrefix): Promise<GatewayPrincipal | undefined> {
+    for (const lookup of tokenLookups(prefix)) {
+      const answer = await this.lookUp(lookup, token);
+      if (answer) return principalOf(answer);
+    }
+    return undefined;
+  }
+
+  /** One of oauth's token lookups (oauth refuses a string without a bot token's shape without a lookup). */
+  private async lookUp(lookup: TokenLookup, token: string): Promise<TokenAnswer | undefined> {
     const { oauth } = this.context;
-    const applicationId = await oauth.resolveBotToken(token);
-    if (applicationId) return { kind: 'bot', applicationId };
-    if (botPrefixed) return undefined;
-    const userId = await oauth.resolveUserSession(token);
-    return userId ? { kind: 'user', userId } : undefined;
+    switch (lookup) {
+      case 'bot': {
+        const applicationId = await oauth.resolveBotToken(token);
+        return applicationId ? { kind: 'bot', applicationId } : undefined;
+      }
+      case 'user-session': {
+        const userId = await oauth.resolveUserSession(token);
+        return userId ? { kind: 'user-session', userId } : undefined;
+      }
+      case 'bearer': {
+        const bearer = await oauth.resolveBearer(token);
+        return bearer ? { kind: 'bearer', ...bearer } : undefined;
+      }
+    }
   }
 
   /**
    * Decides and counts the Identify before READY, so a /gateway/bot that follows sees it;
-   * false (the client told, the socket closing) when it is over the limits. A database
-   * hiccup lets the session start uncounted: the limits protect the service, and an outage
-   * of the database must not take the gateway down with it.
+   * false (the client told, the socket closing: `refusedIdentify`) when it is over the
+   * limits. A database hiccup lets the session start uncounted: the limits protect the
+   * service, and an outage of the database must not take the gateway down with it.
    */
   private async claimIdentify(principal: GatewayPrincipal, shard: [number, number] | null): Promise<boolean> {
     const { identifies, logger } = this.context;
@@ -437,12 +479,10 @@ export class GatewayConnection implements SessionSink {
       logger.warn({ err: error, principal }, 'identify not counted');
       return true;
     }
-    if (decision.granted) return true;
-    // D:events/gateway.mdx §Rate Limiting: over max_concurrency the gateway answers Invalid
-    // Session; the socket then closes with 4008 and a reason, so that a client ignoring op 9
-    // cannot hold it. Over the day's total Discord resets the token; ACS refuses instead.
-    this.send(payload(Op.INVALID_SESSION, false));
-    this.end(identifyRefusal(identifies.limits, decision));
+    const refused = refusedIdentify(identifies.limits, decision);
+    if (!refused) return true;
+    this.send(refused.send);
+    this.end(refused.close);
     return false;
   }
 

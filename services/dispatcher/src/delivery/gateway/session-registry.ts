@@ -4,6 +4,7 @@ import { dispatchPayload, type GatewayPayload } from '../../domain/gateway-paylo
 import { isSamePrincipal, type GatewayPrincipal } from '../../domain/gateway-principal';
 import {
   botSessionReceives,
+  userSessionFollowsChannels,
   userSessionReceives,
   type BotDispatch,
   type BotMessage,
@@ -107,13 +108,17 @@ export class SessionRegistry {
     return session;
   }
 
-  /** A new session of the user's chat client, attached to `sink`. */
-  createUserSession(userId: string, sink: SessionSink): Session {
-    const session = this.newSession({ kind: 'user', userId }, null, sink);
+  /**
+   * A new session of a user's client (a chat client's, or a Social SDK client's with its
+   * Bearer token's grant), attached to `sink`; only a chat client's follows guild channels.
+   */
+  createUserSession(principal: Extract<GatewayPrincipal, { kind: 'user' }>, sink: SessionSink): Session {
+    const session = this.newSession(principal, null, sink);
+    const { userId } = principal;
     const unsubscribeUser = this.bus.subscribeUser(userId, (message) => this.receiveUser(session, message));
-    const unsubscribeChannels = this.bus.subscribeChannels((message) =>
-      this.receiveChannel(session, message),
-    );
+    const unsubscribeChannels = userSessionFollowsChannels({ id: session.id, grant: principal.grant })
+      ? this.bus.subscribeChannels((message) => this.receiveChannel(session, message))
+      : () => undefined;
     session.unsubscribe = () => {
       unsubscribeUser();
       unsubscribeChannels();
@@ -388,7 +393,8 @@ export class SessionRegistry {
   }
 
   private receiveUser(session: Session, message: UserDispatch): void {
-    if (!userSessionReceives(session.id, message)) return;
+    const grant = session.principal.kind === 'user' ? session.principal.grant : undefined;
+    if (!userSessionReceives({ id: session.id, grant }, message)) return;
     if (message.close) {
       session.sink?.end(message.close);
       this.destroy(session);

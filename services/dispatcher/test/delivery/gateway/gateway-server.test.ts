@@ -45,14 +45,31 @@ let nextApplication = 1400000000000000000n;
 
 let nextUser = 1450000000000000000n;
 
+/** The application the Bearer tokens of the fake oauth were granted to. */
+const SOCIAL_APP = '1490000000000000001';
+
 /**
  * oauth and permissions, the network edge: a token `token:<id>` is application <id>'s
  * bot, which is in one guild; a token `session:<id>` is a chat-client session of user <id>,
- * who is in two guilds.
+ * who is in two guilds; an access token `bearer:<id>:<scope,scope>` is user <id>'s, granted
+ * to SOCIAL_APP with those scopes.
  */
 const oauth = {
   resolveBotToken: async (token: string) => (token.startsWith('token:') ? token.slice(6) : undefined),
   resolveUserSession: async (token: string) => (token.startsWith('session:') ? token.slice(8) : undefined),
+  resolveBearer: async (token: string) => {
+    const [kind, userId, scopes] = token.split(':');
+    return kind === 'bearer'
+      ? { userId, applicationId: SOCIAL_APP, scopes: (scopes ?? '').split(',') }
+      : undefined;
+  },
+  currentUserOfBearer: async (userId: string, scopes: readonly string[]) => ({
+    id: userId,
+    username: 'provisional_1',
+    discriminator: '0',
+    flags: 1 << 23,
+    ...(scopes.includes('email') ? { email: 'someone@example.com' } : {}),
+  }),
   currentUser: async (userId: string) => ({
     id: userId,
     username: 'someone',
@@ -601,6 +618,72 @@ describe("a user's chat-client session", () => {
     await identifyAsUser(third, other.token);
     await third.dispatch('READY');
     expect((await identifies.usage({ kind: 'user', userId: user.userId })).count).toBe(1);
+  });
+});
+
+describe("a Social SDK client's Bearer session", () => {
+  /** Identifies as the Social SDK client does: `Bearer <access token>`, no intents. */
+  async function identifyWithBearer(client: GatewayTestClient, token: string): Promise<void> {
+    await client.next((p) => p.op === 10);
+    client.send({ op: 2, d: { token: `Bearer ${token}`, capabilities: 0, properties: {} } });
+  }
+
+  it("identifies with sdk.social_layer: READY with the user as the token shows them, no guilds, its application's lobbies only", async () => {
+    const { userId } = newUser();
+    const { url } = await startReplica({ limits: { ...LIMITS, concurrencyWindowMs: 1 } });
+    const client = await open(url);
+    await identifyWithBearer(client, `bearer:${userId}:identify,sdk.social_layer`);
+    const ready = await client.dispatch('READY');
+    expect(ready.d).toMatchObject({
+      v: 10,
+      user: { id: userId, username: 'provisional_1', flags: 1 << 23 },
+      guilds: [],
+      session_type: 'normal',
+    });
+    expect(ready.d.user).not.toHaveProperty('email');
+    expect(ready.d).not.toHaveProperty('application');
+
+    const lobbyMessage = (lobbyOf: string, content: string) => ({
+      to: 'user' as const,
+      userId,
+      message: { t: 'LOBBY_MESSAGE_CREATE', d: { content }, sessionId: null, lobbyOf },
+    });
+    bus.send(lobbyMessage('1490000000000000099', 'another game'));
+    bus.send(lobbyMessage(SOCIAL_APP, 'this game'));
+    bus.send({ to: 'user', userId, message: { t: 'USER_UPDATE', d: { id: userId }, sessionId: null } });
+    await bus.flush();
+    await client.dispatch('USER_UPDATE');
+    expect(client.received.filter((p) => p.op === 0).map((p) => [p.t, p.d.content])).toEqual([
+      ['READY', undefined],
+      ['LOBBY_MESSAGE_CREATE', 'this game'],
+      ['USER_UPDATE', undefined],
+    ]);
+  });
+
+  it('lists the guilds with `guilds`; closes 4004 without a Social SDK scope or for an unknown token, and resumes only with a Bearer token', async () => {
+    const { userId, token: sessionToken } = newUser();
+    const { url } = await startReplica({ limits: { ...LIMITS, concurrencyWindowMs: 1 } });
+    const scoped = await open(url);
+    await identifyWithBearer(scoped, `bearer:${userId}:sdk.social_layer_presence,guilds`);
+    const ready = await scoped.dispatch('READY');
+    expect(ready.d.guilds).toEqual([
+      expect.objectContaining({ id: `${userId}1`, unavailable: false }),
+      expect.objectContaining({ id: `${userId}2`, unavailable: false }),
+    ]);
+
+    for (const token of [`bearer:${userId}:identify,guilds`, 'unknown']) {
+      const client = await open(url);
+      await identifyWithBearer(client, token);
+      expect([token, (await client.closed).code]).toEqual([token, 4004]);
+    }
+
+    // The same user's session token does not resume the Bearer session.
+    scoped.close(4000);
+    await scoped.closed;
+    const resumer = await open(url);
+    await resumer.next((p) => p.op === 10);
+    resumer.send({ op: 6, d: { token: sessionToken, session_id: ready.d.session_id, seq: 1 } });
+    expect(await resumer.next((p) => p.op === 9)).toMatchObject({ d: false });
   });
 });
 
