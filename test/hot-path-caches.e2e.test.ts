@@ -210,10 +210,15 @@ describe("oauth's invocation facts", () => {
       expect(endpoint.received.length).toBe(stayed);
     } finally {
       // Back to the first endpoint for the tests after this one.
-      await stack.admin('PATCH', `/admin/applications/${app.id}`, { interactions_endpoint_url: endpoint.url });
+      await stack.admin('PATCH', `/admin/applications/${app.id}`, {
+        interactions_endpoint_url: endpoint.url,
+      });
       await moved.stop();
     }
-    await invokeUntil(command, () => endpoint.received.length > 0 && endpoint.received.at(-1)?.data?.id === command.id);
+    await invokeUntil(
+      command,
+      () => endpoint.received.length > 0 && endpoint.received.at(-1)?.data?.id === command.id,
+    );
   });
 
   it("the invoker's new name is in the next invocations on every replica", async () => {
@@ -221,7 +226,9 @@ describe("oauth's invocation facts", () => {
     for (let i = 0; i < 4; i++) expect((await invoke(command)).status).toBe(204);
     const name = `Renamed ${Date.now()}`;
     const announced = nextEvent('oauth.user.updated', (d) => d.user_id === world.user.id);
-    expect((await stack.admin('PATCH', `/admin/users/${world.user.id}`, { global_name: name })).status).toBe(200);
+    expect((await stack.admin('PATCH', `/admin/users/${world.user.id}`, { global_name: name })).status).toBe(
+      200,
+    );
     await announced;
     const invokerName = () => {
       const last = endpoint.received.at(-1);
@@ -242,7 +249,9 @@ describe("oauth's invocation facts", () => {
       (d) => d.application_id === app.id && d.guild_id === world.guild.id,
     );
     // The bot leaves the guild: the guild install ends.
-    expect((await stack.admin('DELETE', `/admin/guilds/${world.guild.id}/members/${app.id}`)).status).toBe(204);
+    expect((await stack.admin('DELETE', `/admin/guilds/${world.guild.id}/members/${app.id}`)).status).toBe(
+      204,
+    );
     await announced;
     const refused = (a: { status: number; body: any }) =>
       a.status === 400 && JSON.stringify(a.body).includes('not installed');

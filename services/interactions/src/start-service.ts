@@ -84,7 +84,13 @@ export async function startService(
   });
   // oauth's invocation facts, remembered until oauth announces a change (core subscription per replica).
   const oauth = new CachedOAuthClient(createOAuthClient(oauthGrpc), () => oauthFeed.isLive());
-  const oauthFeed = followOAuthChanges({ natsUrl: config.NATS_URL, events: eventStreamOf(config), cache: oauth, logger, name: SERVICE_NAME });
+  const oauthFeed = followOAuthChanges({
+    natsUrl: config.NATS_URL,
+    events: eventStreamOf(config),
+    cache: oauth,
+    logger,
+    name: SERVICE_NAME,
+  });
   const windows = {
     deadlineMs: config.INTERACTION_RESPONSE_DEADLINE_MS,
     tokenTtlSeconds: config.INTERACTION_TOKEN_TTL_SECONDS,
