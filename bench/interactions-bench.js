@@ -139,7 +139,12 @@ async function measure(name, send, arrivals, seen, cpuGroups) {
     await sleep(Math.max(0, at - performance.now()));
     pacedSent++;
     // An invocation the stack refuses (a 504 on an overloaded machine) is counted, not fatal.
-    inFlight.push(fire().then((m) => paced.push(m), () => pacedErrors++));
+    inFlight.push(
+      fire().then(
+        (m) => paced.push(m),
+        () => pacedErrors++,
+      ),
+    );
   }
   await Promise.all(inFlight);
   await sleep(1500);

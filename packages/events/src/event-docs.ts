@@ -33,7 +33,8 @@ export const EVENT_DOCS: { readonly [N in EventName]: EventDoc } = {
     consumers: 'api-gateway: drops cached tokens; interactions: drops cached invocation facts',
   },
   'oauth.application.updated': {
-    producer: "oauth: an application is patched (PATCH /admin/applications/{id}), or the dispatcher disables its event webhooks",
+    producer:
+      'oauth: an application is patched (PATCH /admin/applications/{id}), or the dispatcher disables its event webhooks',
     consumers: "interactions: drops the application's cached invocation facts (keys, endpoint, bot user)",
   },
   'oauth.user.merged': {
@@ -58,23 +59,19 @@ export const EVENT_DOCS: { readonly [N in EventName]: EventDoc } = {
   },
   'oauth.entitlement.updated': {
     producer: 'oauth: an entitlement is consumed or ends',
-    consumers:
-      'dispatcher: ENTITLEMENT_UPDATE to the bot; interactions: drops cached invocation facts',
+    consumers: 'dispatcher: ENTITLEMENT_UPDATE to the bot; interactions: drops cached invocation facts',
   },
   'oauth.entitlement.deleted': {
     producer: 'oauth: an entitlement is refunded or a test entitlement deleted',
-    consumers:
-      'dispatcher: ENTITLEMENT_DELETE to the bot; interactions: drops cached invocation facts',
+    consumers: 'dispatcher: ENTITLEMENT_DELETE to the bot; interactions: drops cached invocation facts',
   },
   'oauth.subscription.created': {
     producer: 'oauth: a user subscribes to a subscription SKU',
-    consumers:
-      'dispatcher: SUBSCRIPTION_CREATE to the bot; interactions: drops cached invocation facts',
+    consumers: 'dispatcher: SUBSCRIPTION_CREATE to the bot; interactions: drops cached invocation facts',
   },
   'oauth.subscription.updated': {
     producer: 'oauth: a subscription is cancelled, ended or its renewal SKUs change',
-    consumers:
-      'dispatcher: SUBSCRIPTION_UPDATE to the bot; interactions: drops cached invocation facts',
+    consumers: 'dispatcher: SUBSCRIPTION_UPDATE to the bot; interactions: drops cached invocation facts',
   },
   'command-registry.command.deleted': {
     producer: 'command-registry: a command is deleted (alone or by a bulk overwrite)',

@@ -98,7 +98,11 @@ describe('CachedOAuthClient', () => {
   it('keeps an answer only until its entitlements start or end', async () => {
     let now = 1_000;
     const oauth = fakeOAuth(5_000);
-    const cache = new CachedOAuthClient(oauth.client, () => true, () => now);
+    const cache = new CachedOAuthClient(
+      oauth.client,
+      () => true,
+      () => now,
+    );
     await cache.describeInvocation(query());
     now = 4_999;
     await cache.describeInvocation(query());

@@ -35,15 +35,15 @@ export class UserStore {
   async update(id: bigint, update: UserUpdate): Promise<UserRecord> {
     await this.prisma.$transaction(async (tx) => {
       const { count } = await tx.user.updateMany({
-      where: { id },
-      data: {
-        ...(update.globalName !== undefined ? { globalName: update.globalName } : {}),
-        ...(update.locale !== undefined ? { locale: update.locale } : {}),
-        ...(update.profilePrivacy !== undefined ? { profilePrivacy: update.profilePrivacy } : {}),
-        ...(update.primaryGuild !== undefined
-          ? { primaryGuild: update.primaryGuild === null ? Prisma.DbNull : { ...update.primaryGuild } }
-          : {}),
-      },
+        where: { id },
+        data: {
+          ...(update.globalName !== undefined ? { globalName: update.globalName } : {}),
+          ...(update.locale !== undefined ? { locale: update.locale } : {}),
+          ...(update.profilePrivacy !== undefined ? { profilePrivacy: update.profilePrivacy } : {}),
+          ...(update.primaryGuild !== undefined
+            ? { primaryGuild: update.primaryGuild === null ? Prisma.DbNull : { ...update.primaryGuild } }
+            : {}),
+        },
       });
       if (count === 0) throw new UnknownUserError();
       // Their sessions get USER_UPDATE; caches of invocation facts drop the user.
