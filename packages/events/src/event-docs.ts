@@ -16,12 +16,13 @@ export interface EventDoc {
 export const EVENT_DOCS: { readonly [N in EventName]: EventDoc } = {
   'oauth.application.authorized': {
     producer: 'oauth: a consent installs an application (guild or user install)',
-    consumers: 'dispatcher: APPLICATION_AUTHORIZED webhook event, GUILD_CREATE when the bot joined a guild',
+    consumers:
+      'dispatcher: APPLICATION_AUTHORIZED webhook event, GUILD_CREATE when the bot joined a guild; interactions: drops cached invocation facts',
   },
   'oauth.application.deauthorized': {
     producer: "oauth: a user's authorization ends, or the bot leaves a guild",
     consumers:
-      'dispatcher: APPLICATION_DEAUTHORIZED webhook event, GUILD_DELETE; api-gateway: drops cached tokens',
+      'dispatcher: APPLICATION_DEAUTHORIZED webhook event, GUILD_DELETE; api-gateway: drops cached tokens; interactions: drops cached invocation facts',
   },
   'oauth.application.bot_token_reset': {
     producer: 'oauth: a bot token is reset',
@@ -29,48 +30,58 @@ export const EVENT_DOCS: { readonly [N in EventName]: EventDoc } = {
   },
   'oauth.application.credentials_changed': {
     producer: 'oauth: flags, owner or public client changed, or tokens revoked without a deauthorization',
-    consumers: 'api-gateway: drops cached tokens',
+    consumers: 'api-gateway: drops cached tokens; interactions: drops cached invocation facts',
+  },
+  'oauth.application.updated': {
+    producer:
+      'oauth: an application is patched (PATCH /admin/applications/{id}), or the dispatcher disables its event webhooks',
+    consumers: "interactions: drops the application's cached invocation facts (keys, endpoint, bot user)",
   },
   'oauth.user.merged': {
     producer: 'oauth: a code exchange merges a provisional account into a full account (Social SDK)',
     consumers:
-      "lobby: the provisional account's lobby memberships move to the full account (then `lobby.merge.completed`)",
+      "lobby: the provisional account's lobby memberships move to the full account (then `lobby.merge.completed`); interactions: drops cached invocation facts",
   },
   'oauth.user.unmerged': {
     producer: 'oauth: an unmerge route or a ban gives a game identity a new provisional account (Social SDK)',
-    consumers: "lobby: the full account's lobby memberships of the application are copied to the new account",
+    consumers:
+      "lobby: the full account's lobby memberships of the application are copied to the new account; interactions: drops cached invocation facts",
   },
   'oauth.user.updated': {
-    producer: 'oauth: a provisional account is renamed (PATCH /users/@me/account)',
-    consumers: "dispatcher: USER_UPDATE (the user as others see them) to the user's sessions",
+    producer: 'oauth: a provisional account is renamed (PATCH /users/@me/account), an admin updates a user',
+    consumers:
+      "dispatcher: USER_UPDATE (the user as others see them) to the user's sessions; interactions: drops cached invocation facts",
   },
   'oauth.user.deleted': {
     producer: 'oauth: a user is deleted (DELETE /admin/users/{id})',
-    consumers: "dispatcher: the user's gateway sessions close with 4004",
+    consumers:
+      "dispatcher: the user's gateway sessions close with 4004; interactions: drops cached invocation facts",
   },
   'oauth.user.banned': {
     producer: 'oauth: a user is banned (POST /admin/users/{id}/ban)',
-    consumers: "dispatcher: the user's gateway sessions close with 4004",
+    consumers:
+      "dispatcher: the user's gateway sessions close with 4004; interactions: drops cached invocation facts",
   },
   'oauth.entitlement.created': {
     producer: 'oauth: a purchase, a test entitlement or a subscription grants an SKU',
-    consumers: 'dispatcher: ENTITLEMENT_CREATE to the bot and as a webhook event',
+    consumers:
+      'dispatcher: ENTITLEMENT_CREATE to the bot and as a webhook event; interactions: drops cached invocation facts',
   },
   'oauth.entitlement.updated': {
     producer: 'oauth: an entitlement is consumed or ends',
-    consumers: 'dispatcher: ENTITLEMENT_UPDATE to the bot',
+    consumers: 'dispatcher: ENTITLEMENT_UPDATE to the bot; interactions: drops cached invocation facts',
   },
   'oauth.entitlement.deleted': {
     producer: 'oauth: an entitlement is refunded or a test entitlement deleted',
-    consumers: 'dispatcher: ENTITLEMENT_DELETE to the bot',
+    consumers: 'dispatcher: ENTITLEMENT_DELETE to the bot; interactions: drops cached invocation facts',
   },
   'oauth.subscription.created': {
     producer: 'oauth: a user subscribes to a subscription SKU',
-    consumers: 'dispatcher: SUBSCRIPTION_CREATE to the bot',
+    consumers: 'dispatcher: SUBSCRIPTION_CREATE to the bot; interactions: drops cached invocation facts',
   },
   'oauth.subscription.updated': {
     producer: 'oauth: a subscription is cancelled, ended or its renewal SKUs change',
-    consumers: 'dispatcher: SUBSCRIPTION_UPDATE to the bot',
+    consumers: 'dispatcher: SUBSCRIPTION_UPDATE to the bot; interactions: drops cached invocation facts',
   },
   'command-registry.command.deleted': {
     producer: 'command-registry: a command is deleted (alone or by a bulk overwrite)',

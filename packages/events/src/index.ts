@@ -53,3 +53,4 @@ export {
 export { WakeSignal } from './wake-signal';
 export { schedulePruning, type PruningLogger, type ScheduledPruning } from './schedule-pruning';
 export { botGatewaySubject, hasBotSession } from './bot-sessions';
+export { followEventsLive, type LiveEventFeed } from './follow-events-live';

@@ -123,6 +123,7 @@ describe('the catalog', () => {
       'oauth.application.deauthorized': { application_id: '4000', integration_type: 0, guild_id: '2000' },
       'oauth.application.bot_token_reset': { application_id: '4000' },
       'oauth.application.credentials_changed': { application_id: '4000', changed: ['flags', 'owner_id'] },
+      'oauth.application.updated': { application_id: '4000' },
       'oauth.user.merged': {
         merge_operation_id: '5000',
         application_id: '4000',

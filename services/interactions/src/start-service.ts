@@ -14,6 +14,7 @@ import {
 import { createSnowflakeGenerator } from '@acs/snowflake';
 import { CachedCommandRegistryClient } from './clients/cached-command-registry-client';
 import { createCommandRegistryClient } from './clients/command-registry-client';
+import { CachedOAuthClient } from './clients/cached-oauth-client';
 import { createOAuthClient } from './clients/oauth-client';
 import { createPermissionsClient } from './clients/permissions-client';
 import { DB_SCHEMA, loadConfig, SERVICE_NAME } from './config';
@@ -25,6 +26,7 @@ import { OutcomeWaiter } from './delivery/outcome-waiter';
 import { blobReleaser, OrphanBlobSweep } from './blobs/orphan-blob-sweep';
 import { createAttachmentSigner } from './domain/messages';
 import { followCommandChanges } from './events/follow-command-changes';
+import { followOAuthChanges } from './events/follow-oauth-changes';
 import { LINKED_LOBBY_EVENTS, postLinkedLobbyMessages } from './events/post-linked-lobby-messages';
 import {
   SEARCH_INDEX_EVENTS,
@@ -80,7 +82,15 @@ export async function startService(
     workerId: config.SNOWFLAKE_WORKER_ID,
     processId: snowflakeLease.processId,
   });
-  const oauth = createOAuthClient(oauthGrpc);
+  // oauth's invocation facts, remembered until oauth announces a change (core subscription per replica).
+  const oauth = new CachedOAuthClient(createOAuthClient(oauthGrpc), () => oauthFeed.isLive());
+  const oauthFeed = followOAuthChanges({
+    natsUrl: config.NATS_URL,
+    events: eventStreamOf(config),
+    cache: oauth,
+    logger,
+    name: SERVICE_NAME,
+  });
   const windows = {
     deadlineMs: config.INTERACTION_RESPONSE_DEADLINE_MS,
     tokenTtlSeconds: config.INTERACTION_TOKEN_TTL_SECONDS,
@@ -226,6 +236,7 @@ export async function startService(
       { name: 'outcome listener', run: () => listener.stop() },
       { name: 'linked lobbies consumer', run: () => linkedLobbies.stop() },
       { name: 'command changes consumer', run: () => commandFeed.consumer.stop() },
+      { name: 'oauth changes feed', run: () => oauthFeed.stop() },
       { name: 'search index consumer', run: () => searchFeed.stop() },
       { name: 'search indexer', run: () => searchIndexer.stop() },
       { name: 'orphan blob sweep', run: () => blobSweep.stop() },

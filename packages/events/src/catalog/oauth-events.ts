@@ -39,6 +39,13 @@ export const applicationCredentialsChanged = z.object({
 });
 
 /**
+ * Something an invocation reads of the application changed (any admin PATCH: its
+ * interactions endpoint, name, flags, integration types; its event webhooks disabled):
+ * caches of the application's invocation facts drop it.
+ */
+export const applicationUpdated = z.object({ application_id: snowflake });
+
+/**
  * A provisional account was merged into a full account of the application (facts A.4):
  * its identities are the full account's now and its tokens are revoked; what it had
  * elsewhere (lobby memberships) moves to the full account asynchronously.
@@ -67,7 +74,10 @@ export const userUnmerged = z.object({
   provisional_user_id: snowflake,
 });
 
-/** A user's profile changed (a provisional account renamed): USER_UPDATE to their sessions. */
+/**
+ * A user's profile changed (a provisional account renamed, an admin update of their name,
+ * locale, privacy or primary guild): USER_UPDATE to their sessions.
+ */
 export const userUpdated = z.object({ user_id: snowflake });
 
 /**

@@ -52,6 +52,9 @@ export function createOAuthClient(client: oauth.OAuthServiceClient): OAuthClient
           ? (JSON.parse(answer.resolved_users_json) as Record<string, JsonRecord>)
           : {},
         entitlements: answer.entitlements_json ? (JSON.parse(answer.entitlements_json) as JsonRecord[]) : [],
+        ...(answer.entitlements_change_at
+          ? { entitlementsChangeAtMs: Date.parse(answer.entitlements_change_at) }
+          : {}),
       };
     },
 

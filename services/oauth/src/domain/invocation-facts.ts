@@ -24,4 +24,6 @@ export interface InvocationFacts {
   resolvedUsers: UserRecord[];
   /** The invoker's active entitlements to the application's SKUs: their own and the guild's. */
   entitlements: EntitlementRecord[];
+  /** When the next of those entitlements (active or not yet) starts or ends; null when none will. */
+  entitlementsChangeAt: Date | null;
 }

@@ -38,6 +38,7 @@ export function createInvocationHandlers({ invocations }: Pick<HandlerDeps, 'inv
         ),
         integration_types: app.integrationTypes,
         entitlements_json: JSON.stringify(facts.entitlements.map((e) => renderEntitlement(e))),
+        entitlements_change_at: facts.entitlementsChangeAt?.toISOString() ?? '',
       };
     },
   };

@@ -92,7 +92,8 @@ export class ApplicationStore {
    * tokens, which act as the old one, and so does becoming a public client, which may not
    * hold any; that and changed flags (which resolved tokens carry) are announced
    * (`application.credentials_changed`) in the same transaction. A patch with a
-   * `flagsMask` writes only those bits of the flags, under the row's lock.
+   * `flagsMask` writes only those bits of the flags, under the row's lock. Every patch is
+   * announced (`application.updated`): interactions' replicas drop their cached facts.
    */
   async update(id: bigint, patch: ApplicationPatch, now: Date): Promise<ApplicationRecord> {
     const row = await this.prisma.$transaction(async (tx) => {
@@ -119,6 +120,8 @@ export class ApplicationStore {
         await revokeClientCredentialsGrants(tx, id, now);
       }
       if (changed.length > 0) await announceCredentialsChange(tx, id, changed);
+      // Whatever the patch changed, invocation facts cached from before must not be trusted.
+      await writeOutboxEvent(tx, 'application.updated', { application_id: id.toString() });
       return updated;
     });
     return toApplicationRecord(row);

@@ -1,3 +1,4 @@
+import { writeOutboxEvent } from './write-outbox-event';
 import { UnknownApplicationError } from '../domain/oauth-errors';
 import type { UserRecord } from '../domain/records';
 import type { PrismaClient } from '../generated/prisma/client';
@@ -34,12 +35,16 @@ export class EventWebhookSettingsStore {
     };
   }
 
-  /** Marks the event webhooks disabled by the dispatcher (status 3); 404 / 10002 when unknown. */
+  /** Marks the event webhooks disabled by the dispatcher (status 3), announced; 404 / 10002 when unknown. */
   async disable(applicationId: bigint): Promise<void> {
-    const { count } = await this.prisma.application.updateMany({
-      where: { id: applicationId },
-      data: { eventWebhooksDisabledAt: new Date() },
+    await this.prisma.$transaction(async (tx) => {
+      const { count } = await tx.application.updateMany({
+        where: { id: applicationId },
+        data: { eventWebhooksDisabledAt: new Date() },
+      });
+      if (count === 0) throw new UnknownApplicationError();
+      // The application as an invocation shows it changed (its event webhooks status).
+      await writeOutboxEvent(tx, 'application.updated', { application_id: applicationId.toString() });
     });
-    if (count === 0) throw new UnknownApplicationError();
   }
 }

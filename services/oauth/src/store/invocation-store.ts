@@ -19,7 +19,8 @@ import { readProfilePrivacy, type PrimaryGuild } from '../domain/validate-user-u
 // user to read (the invoker first). The invoker's active entitlements (isEntitlementActive:
 // not deleted, not consumed, started, not ended) are the user's own and the guild's. No row when the application is unknown. The guild
 // install's scopes are null when the application is not installed there (the column is
-// never null). The counts are those GetApplication shows. Users are JSON objects with their
+// never null). `entitlements_change_at` is when the next of those entitlements starts or
+// ends (null: none will): the active set changes then without an event. The counts are those GetApplication shows. Users are JSON objects with their
 // ids as text: a JSON number would lose a snowflake's low digits.
 const DESCRIBE_INVOCATION_SQL = `
   SELECT a.id::text AS id, a.name, a.flags::text AS flags, a.integration_types, a.redirect_uris,
@@ -60,7 +61,12 @@ const DESCRIBE_INVOCATION_SQL = `
                    '[]'::json) FROM "oauth"."entitlement" e
            WHERE e.application_id = a.id AND NOT e.deleted AND NOT e.consumed
              AND (e.starts_at IS NULL OR e.starts_at <= now()) AND (e.ends_at IS NULL OR e.ends_at > now())
-             AND ((e.user_id = $3::bigint AND e.guild_id IS NULL) OR e.guild_id = $2::bigint)) AS entitlements
+             AND ((e.user_id = $3::bigint AND e.guild_id IS NULL) OR e.guild_id = $2::bigint)) AS entitlements,
+         (SELECT min(t) FROM "oauth"."entitlement" e,
+                 LATERAL (VALUES (e.starts_at), (e.ends_at)) AS boundary(t)
+           WHERE e.application_id = a.id AND NOT e.deleted AND NOT e.consumed AND t > now()
+             AND ((e.user_id = $3::bigint AND e.guild_id IS NULL) OR e.guild_id = $2::bigint))
+           AS entitlements_change_at
     FROM "oauth"."application" a
    WHERE a.id = $1::bigint`;
 
@@ -109,6 +115,7 @@ interface InvocationRow {
   user_installed: boolean;
   users: UserJson[];
   entitlements: EntitlementJson[];
+  entitlements_change_at: Date | null;
 }
 
 /** An active entitlement as the statement's `json_build_object` has it (timestamps as JSON text). */
@@ -157,6 +164,7 @@ export class InvocationStore {
       userInstalled: row.user_installed,
       resolvedUsers: query.resolveUserIds.flatMap((id) => byId.get(id.toString()) ?? []),
       entitlements: row.entitlements.map((e) => toEntitlementRecord(row.id, e)),
+      entitlementsChangeAt: row.entitlements_change_at,
     };
   }
 }

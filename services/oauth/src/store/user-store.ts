@@ -5,6 +5,7 @@ import type { NewUser } from '../domain/validate-user-body';
 import { Prisma, type PrismaClient } from '../generated/prisma/client';
 import type { UserUpdate } from '../domain/validate-user-update';
 import { toUserRecord } from './to-user-record';
+import { writeOutboxEvent } from './write-outbox-event';
 
 /** Users: people created through the admin API (bot users are made with their application). */
 export class UserStore {
@@ -30,20 +31,24 @@ export class UserStore {
     return toUserRecord(row);
   }
 
-  /** Applies an admin update (absent fields kept); 404 / 10013 when the user is unknown. */
+  /** Applies an admin update (absent fields kept), announced (`user.updated`); 404 / 10013 when the user is unknown. */
   async update(id: bigint, update: UserUpdate): Promise<UserRecord> {
-    const { count } = await this.prisma.user.updateMany({
-      where: { id },
-      data: {
-        ...(update.globalName !== undefined ? { globalName: update.globalName } : {}),
-        ...(update.locale !== undefined ? { locale: update.locale } : {}),
-        ...(update.profilePrivacy !== undefined ? { profilePrivacy: update.profilePrivacy } : {}),
-        ...(update.primaryGuild !== undefined
-          ? { primaryGuild: update.primaryGuild === null ? Prisma.DbNull : { ...update.primaryGuild } }
-          : {}),
-      },
+    await this.prisma.$transaction(async (tx) => {
+      const { count } = await tx.user.updateMany({
+        where: { id },
+        data: {
+          ...(update.globalName !== undefined ? { globalName: update.globalName } : {}),
+          ...(update.locale !== undefined ? { locale: update.locale } : {}),
+          ...(update.profilePrivacy !== undefined ? { profilePrivacy: update.profilePrivacy } : {}),
+          ...(update.primaryGuild !== undefined
+            ? { primaryGuild: update.primaryGuild === null ? Prisma.DbNull : { ...update.primaryGuild } }
+            : {}),
+        },
+      });
+      if (count === 0) throw new UnknownUserError();
+      // Their sessions get USER_UPDATE; caches of invocation facts drop the user.
+      await writeOutboxEvent(tx, 'user.updated', { user_id: id.toString() });
     });
-    if (count === 0) throw new UnknownUserError();
     return this.get(id);
   }
 

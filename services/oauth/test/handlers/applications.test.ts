@@ -207,6 +207,30 @@ describe('GetApplication and UpdateApplication', () => {
   });
 });
 
+describe('invocation facts', () => {
+  it('announces every patch (application.updated) and an admin update of a user (user.updated)', async () => {
+    const app = await createApp(env.handlers, { name: 'Announced' });
+    await env.handlers.UpdateApplication({
+      application_id: app.id as string,
+      body_json: '{"description":"changed"}',
+    });
+    const updated = await env.prisma.outboxEvent.findMany({
+      where: { subject: 'acs.oauth.application.updated' },
+    });
+    expect(updated.map((e) => (e.payload as { data: unknown }).data)).toContainEqual({
+      application_id: app.id,
+    });
+
+    const created = await env.handlers.CreateUser({ body_json: '{"username":"renamed_user"}' });
+    const userId = (JSON.parse(created.user_json as string) as { id: string }).id;
+    const before = await env.prisma.outboxEvent.count({ where: { subject: 'acs.oauth.user.updated' } });
+    await env.handlers.UpdateUser({ user_id: userId, body_json: '{"global_name":"New Name"}' });
+    const after = await env.prisma.outboxEvent.findMany({ where: { subject: 'acs.oauth.user.updated' } });
+    expect(after).toHaveLength(before + 1);
+    expect(after.map((e) => (e.payload as { data: unknown }).data)).toContainEqual({ user_id: userId });
+  });
+});
+
 describe('credentials', () => {
   it('resets the bot token: the old one fails at once, the new one works, and the reset is announced', async () => {
     const app = await createApp(env.handlers, { name: 'Resettable' });

@@ -24,6 +24,11 @@ export interface InvocationParties {
   resolvedUsers: Record<string, JsonRecord>;
   /** The invoker's active entitlements to the application's SKUs (their own and the guild's), as oauth renders them. */
   entitlements: JsonRecord[];
+  /**
+   * When the next of the invoker's entitlements starts or ends (ms since the epoch), so that
+   * `entitlements` changes without an event; absent when none will.
+   */
+  entitlementsChangeAtMs?: number;
 }
 
 /** What command-registry says of the command an invocation names. */
