@@ -1,0 +1,176 @@
+import type { Pool } from 'pg';
+import { eventStreamOf, startOutboxRelay, type EventSettings } from '@acs/events';
+import { createSnowflakeGenerator, type SnowflakeGenerator } from '@acs/snowflake';
+import { createDatabasePool } from './create-database-pool';
+import { createLogger, type Logger } from './create-logger';
+import { installGracefulShutdown, type ShutdownStep } from './graceful-shutdown';
+import { holdSnowflakeProcessId } from './lease-snowflake-process-id';
+import { reportListening, type ListeningPorts } from './report-listening';
+import type { Telemetry } from './start-telemetry';
+
+/** The settings every service's runtime reads (parse-config's commonConfig). */
+export interface RuntimeConfig {
+  LOG_LEVEL: string;
+  SHUTDOWN_TIMEOUT_MS: number;
+}
+
+/** The settings of a service with a database schema (parse-config's dataServiceConfig). */
+export interface DatabaseConfig extends RuntimeConfig, EventSettings {
+  DATABASE_URL: string;
+  DB_POOL_SIZE: number;
+  NATS_URL: string;
+  SNOWFLAKE_WORKER_ID: number;
+  SNOWFLAKE_PROCESS_ID?: number | undefined;
+}
+
+/** What of the database a service uses: its pool always; ids and the outbox relay if it says so. */
+export interface DatabaseParts {
+  /** The service's schema: the pool's search_path and the outbox the relay reads. */
+  schema: string;
+  /** Set on every connection (createDatabasePool's `settings`). */
+  settings?: Record<string, string>;
+  /** Holds a snowflake process id (leased unless SNOWFLAKE_PROCESS_ID is set) for an id generator. */
+  snowflakes?: boolean;
+  /** Relays the schema's outbox to NATS. */
+  outbox?: boolean;
+}
+
+/**
+ * When a service's own stop runs: `work` (its servers first, then consumers, workers and
+ * timers) before the outbox relay stops; `connections` (peer clients, an ORM client, and
+ * what else must outlive the relay) after it, before the snowflake lease and the pool.
+ */
+export type ShutdownPhase = 'work' | 'connections';
+
+/** A started service's shared parts, and the ordered list that stops them. */
+export interface ServiceRuntime {
+  readonly logger: Logger;
+  /**
+   * Adds a stop of the service's own, run in the order added within its phase. The whole
+   * order: `work` stops, the outbox relay, `connections` stops, the snowflake lease, the
+   * database pool, telemetry.
+   */
+  onShutdown(name: string, run: ShutdownStep['run'], phase?: ShutdownPhase): void;
+  /** The stops in the order they run. */
+  shutdownSteps(): ShutdownStep[];
+  /**
+   * Runs the stops in order on SIGTERM or SIGINT (at most SHUTDOWN_TIMEOUT_MS); answers the
+   * function that runs them, for tests and launchers.
+   */
+  installShutdown(): () => Promise<void>;
+  /** Logs `<name> listening` with `fields` and reports `ports` and telemetry's to the launcher. */
+  reportListening(ports: ListeningPorts, fields?: Record<string, unknown>): Promise<void>;
+}
+
+/** A runtime with a database: the pool, and whether the database answers (for readiness). */
+export interface DatabaseRuntime extends ServiceRuntime {
+  readonly pool: Pool;
+  /** Whether the database answers a query (rejects when it does not). */
+  databaseAnswers(): Promise<true>;
+}
+
+/** A runtime that also holds a snowflake process id: the generator of this replica's ids. */
+export interface SnowflakeRuntime extends DatabaseRuntime {
+  readonly ids: SnowflakeGenerator;
+}
+
+interface RuntimeOptions<C> {
+  /** The service's name: its logger's, its NATS connection's, its `listening` line's. */
+  name: string;
+  config: C;
+  telemetry: Telemetry;
+  /** The logger to use (tests); by default one of `name` at LOG_LEVEL. */
+  logger?: Logger;
+}
+
+/**
+ * Starts what every service starts the same way, and keeps the ordered list that stops it:
+ * the logger; with `database`, the pool, with `snowflakes` the held process id and its
+ * generator, with `outbox` the relay. The service then builds its own parts, adds their
+ * stops with `onShutdown`, and calls `installShutdown` once it listens.
+ */
+export async function startServiceRuntime(
+  options: RuntimeOptions<DatabaseConfig> & { database: DatabaseParts & { snowflakes: true } },
+): Promise<SnowflakeRuntime>;
+export async function startServiceRuntime(
+  options: RuntimeOptions<DatabaseConfig> & { database: DatabaseParts },
+): Promise<DatabaseRuntime>;
+export async function startServiceRuntime(options: RuntimeOptions<RuntimeConfig>): Promise<ServiceRuntime>;
+export async function startServiceRuntime(
+  options: RuntimeOptions<RuntimeConfig | DatabaseConfig> & { database?: DatabaseParts },
+): Promise<ServiceRuntime | DatabaseRuntime | SnowflakeRuntime> {
+  const { name, config, telemetry, database } = options;
+  const logger = options.logger ?? createLogger(name, config.LOG_LEVEL);
+  const work: ShutdownStep[] = [];
+  const connections: ShutdownStep[] = [];
+  // The runtime's own stops, each at its fixed place.
+  let relay: ShutdownStep | undefined;
+  let lease: ShutdownStep | undefined;
+  let pool: Pool | undefined;
+  let ids: SnowflakeGenerator | undefined;
+
+  const runtime: ServiceRuntime = {
+    logger,
+    onShutdown(stepName, run, phase = 'work') {
+      (phase === 'work' ? work : connections).push({ name: stepName, run });
+    },
+    shutdownSteps() {
+      return [
+        ...work,
+        ...(relay ? [relay] : []),
+        ...connections,
+        ...(lease ? [lease] : []),
+        ...(pool ? [{ name: 'database pool', run: () => pool!.end() }] : []),
+        { name: 'telemetry', run: () => telemetry.shutdown() },
+      ];
+    },
+    installShutdown() {
+      return installGracefulShutdown(logger, runtime.shutdownSteps(), config.SHUTDOWN_TIMEOUT_MS);
+    },
+    async reportListening(ports, fields = {}) {
+      logger.info(fields, `${name} listening`);
+      reportListening({ ...ports, ...(await telemetry.listening()) });
+    },
+  };
+  if (!database) return runtime;
+
+  const settings = config as DatabaseConfig;
+  const opened = createDatabasePool({
+    databaseUrl: settings.DATABASE_URL,
+    schema: database.schema,
+    size: settings.DB_POOL_SIZE,
+    logger,
+    ...(database.settings ? { settings: database.settings } : {}),
+  });
+  pool = opened;
+  try {
+    if (database.snowflakes) {
+      const held = await holdSnowflakeProcessId(settings.SNOWFLAKE_PROCESS_ID, { pool: opened, logger });
+      lease = { name: 'snowflake lease', run: () => held.release() };
+      ids = createSnowflakeGenerator({ workerId: settings.SNOWFLAKE_WORKER_ID, processId: held.processId });
+    }
+  } catch (error) {
+    await opened.end().catch(() => undefined);
+    throw error;
+  }
+  if (database.outbox) {
+    const running = startOutboxRelay({
+      pool: opened,
+      schema: database.schema,
+      natsUrl: settings.NATS_URL,
+      logger,
+      name,
+      events: eventStreamOf(settings),
+    });
+    relay = { name: 'outbox relay', run: () => running.stop() };
+  }
+  const withDatabase: DatabaseRuntime = {
+    ...runtime,
+    pool: opened,
+    async databaseAnswers() {
+      await opened.query('SELECT 1');
+      return true;
+    },
+  };
+  return ids ? { ...withDatabase, ids } : withDatabase;
+}
