@@ -1,10 +1,10 @@
 import type { Pool } from 'pg';
-import { eventStreamOf, startOutboxRelay, type EventSettings } from '@acs/events';
+import { eventStreamOf, startOutboxRelay, type EventSettings, type RunningRelay } from '@acs/events';
 import { createSnowflakeGenerator, type SnowflakeGenerator } from '@acs/snowflake';
 import { createDatabasePool } from './create-database-pool';
 import { createLogger, type Logger } from './create-logger';
 import { installGracefulShutdown, type ShutdownStep } from './graceful-shutdown';
-import { holdSnowflakeProcessId } from './lease-snowflake-process-id';
+import { holdSnowflakeProcessId, type SnowflakeLease } from './lease-snowflake-process-id';
 import { reportListening, type ListeningPorts } from './report-listening';
 import type { Telemetry } from './start-telemetry';
 
@@ -101,13 +101,9 @@ export async function startServiceRuntime(
 ): Promise<ServiceRuntime | DatabaseRuntime | SnowflakeRuntime> {
   const { name, config, telemetry, database } = options;
   const logger = options.logger ?? createLogger(name, config.LOG_LEVEL);
+  const opened = database ? await openDatabase(name, config as DatabaseConfig, database, logger) : undefined;
   const work: ShutdownStep[] = [];
   const connections: ShutdownStep[] = [];
-  // The runtime's own stops, each at its fixed place.
-  let relay: ShutdownStep | undefined;
-  let lease: ShutdownStep | undefined;
-  let pool: Pool | undefined;
-  let ids: SnowflakeGenerator | undefined;
 
   const runtime: ServiceRuntime = {
     logger,
@@ -115,12 +111,13 @@ export async function startServiceRuntime(
       (phase === 'work' ? work : connections).push({ name: stepName, run });
     },
     shutdownSteps() {
+      const { relay, lease, pool } = opened ?? {};
       return [
         ...work,
-        ...(relay ? [relay] : []),
+        ...(relay ? [{ name: 'outbox relay', run: () => relay.stop() }] : []),
         ...connections,
-        ...(lease ? [lease] : []),
-        ...(pool ? [{ name: 'database pool', run: () => pool!.end() }] : []),
+        ...(lease ? [{ name: 'snowflake lease', run: () => lease.release() }] : []),
+        ...(pool ? [{ name: 'database pool', run: () => pool.end() }] : []),
         { name: 'telemetry', run: () => telemetry.shutdown() },
       ];
     },
@@ -132,45 +129,59 @@ export async function startServiceRuntime(
       reportListening({ ...ports, ...(await telemetry.listening()) });
     },
   };
-  if (!database) return runtime;
-
-  const settings = config as DatabaseConfig;
-  const opened = createDatabasePool({
-    databaseUrl: settings.DATABASE_URL,
-    schema: database.schema,
-    size: settings.DB_POOL_SIZE,
-    logger,
-    ...(database.settings ? { settings: database.settings } : {}),
-  });
-  pool = opened;
-  try {
-    if (database.snowflakes) {
-      const held = await holdSnowflakeProcessId(settings.SNOWFLAKE_PROCESS_ID, { pool: opened, logger });
-      lease = { name: 'snowflake lease', run: () => held.release() };
-      ids = createSnowflakeGenerator({ workerId: settings.SNOWFLAKE_WORKER_ID, processId: held.processId });
-    }
-  } catch (error) {
-    await opened.end().catch(() => undefined);
-    throw error;
-  }
-  if (database.outbox) {
-    const running = startOutboxRelay({
-      pool: opened,
-      schema: database.schema,
-      natsUrl: settings.NATS_URL,
-      logger,
-      name,
-      events: eventStreamOf(settings),
-    });
-    relay = { name: 'outbox relay', run: () => running.stop() };
-  }
+  if (!opened) return runtime;
+  const { pool, ids } = opened;
   const withDatabase: DatabaseRuntime = {
     ...runtime,
-    pool: opened,
+    pool,
     async databaseAnswers() {
-      await opened.query('SELECT 1');
+      await pool.query('SELECT 1');
       return true;
     },
   };
   return ids ? { ...withDatabase, ids } : withDatabase;
+}
+
+/** The database parts a service asked for, opened in order: pool, snowflake lease, relay. */
+async function openDatabase(
+  name: string,
+  config: DatabaseConfig,
+  database: DatabaseParts,
+  logger: Logger,
+): Promise<{ pool: Pool; lease?: SnowflakeLease; ids?: SnowflakeGenerator; relay?: RunningRelay }> {
+  const pool = createDatabasePool({
+    databaseUrl: config.DATABASE_URL,
+    schema: database.schema,
+    size: config.DB_POOL_SIZE,
+    logger,
+    ...(database.settings ? { settings: database.settings } : {}),
+  });
+  let lease: SnowflakeLease | undefined;
+  try {
+    if (database.snowflakes)
+      lease = await holdSnowflakeProcessId(config.SNOWFLAKE_PROCESS_ID, { pool, logger });
+  } catch (error) {
+    await pool.end().catch(() => undefined);
+    throw error;
+  }
+  const relay = database.outbox
+    ? startOutboxRelay({
+        pool,
+        schema: database.schema,
+        natsUrl: config.NATS_URL,
+        logger,
+        name,
+        events: eventStreamOf(config),
+      })
+    : undefined;
+  return {
+    pool,
+    ...(lease
+      ? {
+          lease,
+          ids: createSnowflakeGenerator({ workerId: config.SNOWFLAKE_WORKER_ID, processId: lease.processId }),
+        }
+      : {}),
+    ...(relay ? { relay } : {}),
+  };
 }

@@ -15,15 +15,20 @@ function telemetryInto(stopped: string[]): Telemetry {
 
 const baseConfig = { LOG_LEVEL: 'silent', SHUTDOWN_TIMEOUT_MS: 10_000 };
 
+type SignalListener = (...args: unknown[]) => void;
 /** Signal listeners installShutdown adds, removed after each test so none outlives it. */
-let signalListeners: { SIGTERM: Function[]; SIGINT: Function[] };
+let signalListeners: { SIGTERM: SignalListener[]; SIGINT: SignalListener[] };
 beforeEach(() => {
-  signalListeners = { SIGTERM: process.listeners('SIGTERM'), SIGINT: process.listeners('SIGINT') };
+  signalListeners = {
+    SIGTERM: process.listeners('SIGTERM') as SignalListener[],
+    SIGINT: process.listeners('SIGINT') as SignalListener[],
+  };
 });
 afterEach(() => {
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     for (const listener of process.listeners(signal)) {
-      if (!signalListeners[signal].includes(listener)) process.removeListener(signal, listener as () => void);
+      if (!signalListeners[signal].includes(listener as SignalListener))
+        process.removeListener(signal, listener);
     }
   }
 });
@@ -147,7 +152,12 @@ describe('startServiceRuntime with a database', () => {
       // The relay reads this schema's outbox and publishes under the configured prefix.
       const published = nats.subscribe(`${config.EVENTS_SUBJECT_PREFIX}.svc.>`, { max: 1 });
       await writeOutboxRows(runtime.pool, SCHEMA, [
-        { id: 'e1', subject: 'acs.svc.thing.happened', payload: {} },
+        {
+          id: 'e1',
+          subject: 'acs.svc.thing.happened',
+          payload: { id: 'e1', type: 'thing.happened', occurred_at: new Date().toISOString(), data: {} },
+          traceContext: null,
+        },
       ]);
       for await (const message of published)
         expect(message.subject).toBe(`${config.EVENTS_SUBJECT_PREFIX}.svc.thing.happened`);
