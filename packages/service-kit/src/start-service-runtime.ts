@@ -74,32 +74,44 @@ export interface SnowflakeRuntime extends DatabaseRuntime {
   readonly ids: SnowflakeGenerator;
 }
 
-interface RuntimeOptions<C> {
-  /** The service's name: its logger's, its NATS connection's, its `listening` line's. */
-  name: string;
-  config: C;
-  telemetry: Telemetry;
-  /** The logger to use (tests); by default one of `name` at LOG_LEVEL. */
+/** What a service may add to its runtime. */
+interface RuntimeOptions {
+  /** The logger to use (tests); by default one of the service's name at LOG_LEVEL. */
   logger?: Logger;
 }
 
 /**
  * Starts what every service starts the same way, and keeps the ordered list that stops it:
- * the logger; with `database`, the pool, with `snowflakes` the held process id and its
- * generator, with `outbox` the relay. The service then builds its own parts, adds their
- * stops with `onShutdown`, and calls `installShutdown` once it listens.
+ * the logger (named `name`, as the service's NATS connections and `listening` line); with
+ * `database`, the pool, with `snowflakes` the held process id and its generator, with
+ * `outbox` the relay. The service then builds its own parts, adds their stops with
+ * `onShutdown`, and calls `installShutdown` once it listens.
  */
 export async function startServiceRuntime(
-  options: RuntimeOptions<DatabaseConfig> & { database: DatabaseParts & { snowflakes: true } },
+  name: string,
+  config: DatabaseConfig,
+  telemetry: Telemetry,
+  options: RuntimeOptions & { database: DatabaseParts & { snowflakes: true } },
 ): Promise<SnowflakeRuntime>;
 export async function startServiceRuntime(
-  options: RuntimeOptions<DatabaseConfig> & { database: DatabaseParts },
+  name: string,
+  config: DatabaseConfig,
+  telemetry: Telemetry,
+  options: RuntimeOptions & { database: DatabaseParts },
 ): Promise<DatabaseRuntime>;
-export async function startServiceRuntime(options: RuntimeOptions<RuntimeConfig>): Promise<ServiceRuntime>;
 export async function startServiceRuntime(
-  options: RuntimeOptions<RuntimeConfig | DatabaseConfig> & { database?: DatabaseParts },
+  name: string,
+  config: RuntimeConfig,
+  telemetry: Telemetry,
+  options?: RuntimeOptions,
+): Promise<ServiceRuntime>;
+export async function startServiceRuntime(
+  name: string,
+  config: RuntimeConfig | DatabaseConfig,
+  telemetry: Telemetry,
+  options: RuntimeOptions & { database?: DatabaseParts } = {},
 ): Promise<ServiceRuntime | DatabaseRuntime | SnowflakeRuntime> {
-  const { name, config, telemetry, database } = options;
+  const { database } = options;
   const logger = options.logger ?? createLogger(name, config.LOG_LEVEL);
   const opened = database ? await openDatabase(name, config as DatabaseConfig, database, logger) : undefined;
   const work: ShutdownStep[] = [];

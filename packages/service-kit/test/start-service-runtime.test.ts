@@ -36,10 +36,7 @@ afterEach(() => {
 describe('startServiceRuntime without a database (api-gateway)', () => {
   it('stops the work, then the connections, in the order added, and telemetry last', async () => {
     const stopped: string[] = [];
-    const runtime = await startServiceRuntime({
-      name: 'svc',
-      config: baseConfig,
-      telemetry: telemetryInto(stopped),
+    const runtime = await startServiceRuntime('svc', baseConfig, telemetryInto(stopped), {
       logger,
     });
     const stop = (name: string) => () => void stopped.push(name);
@@ -62,10 +59,7 @@ describe('startServiceRuntime without a database (api-gateway)', () => {
 
   it('runs every later stop when one throws or rejects', async () => {
     const stopped: string[] = [];
-    const runtime = await startServiceRuntime({
-      name: 'svc',
-      config: baseConfig,
-      telemetry: telemetryInto(stopped),
+    const runtime = await startServiceRuntime('svc', baseConfig, telemetryInto(stopped), {
       logger,
     });
     runtime.onShutdown('grpc', () => {
@@ -81,10 +75,7 @@ describe('startServiceRuntime without a database (api-gateway)', () => {
 
   it('runs the stops once however often shutdown is asked for', async () => {
     const stopped: string[] = [];
-    const runtime = await startServiceRuntime({
-      name: 'svc',
-      config: baseConfig,
-      telemetry: telemetryInto(stopped),
+    const runtime = await startServiceRuntime('svc', baseConfig, telemetryInto(stopped), {
       logger,
     });
     runtime.onShutdown('grpc', () => void stopped.push('grpc'));
@@ -136,10 +127,7 @@ describe('startServiceRuntime with a database', () => {
   it('holds a process id, relays the outbox, and stops relay, lease and pool at their places', async () => {
     const nats: NatsConnection = await connect({ servers: db.natsUrl });
     const stopped: string[] = [];
-    const runtime = await startServiceRuntime({
-      name: 'svc',
-      config,
-      telemetry: telemetryInto(stopped),
+    const runtime = await startServiceRuntime('svc', config, telemetryInto(stopped), {
       logger,
       database: { schema: SCHEMA, snowflakes: true, outbox: true },
     });
@@ -185,10 +173,7 @@ describe('startServiceRuntime with a database', () => {
 
   it('opens only the pool when the service asks for neither ids nor the outbox (dispatcher)', async () => {
     const stopped: string[] = [];
-    const runtime = await startServiceRuntime({
-      name: 'svc',
-      config,
-      telemetry: telemetryInto(stopped),
+    const runtime = await startServiceRuntime('svc', config, telemetryInto(stopped), {
       logger,
       database: { schema: SCHEMA },
     });
@@ -204,13 +189,15 @@ describe('startServiceRuntime with a database', () => {
   });
 
   it('uses the configured process id without leasing one', async () => {
-    const runtime = await startServiceRuntime({
-      name: 'svc',
-      config: { ...config, SNOWFLAKE_PROCESS_ID: 7 },
-      telemetry: telemetryInto([]),
-      logger,
-      database: { schema: SCHEMA, snowflakes: true },
-    });
+    const runtime = await startServiceRuntime(
+      'svc',
+      { ...config, SNOWFLAKE_PROCESS_ID: 7 },
+      telemetryInto([]),
+      {
+        logger,
+        database: { schema: SCHEMA, snowflakes: true },
+      },
+    );
     const { rows } = await admin.query(`SELECT process_id FROM ${SCHEMA}.snowflake_lease`);
     expect(rows).toEqual([]);
     expect(runtime.shutdownSteps().map((s) => s.name)).toEqual([

@@ -21,7 +21,7 @@ export async function startService(
 ): Promise<void> {
   const config = loadConfig(env);
   // No database: nothing of its own to store, no outbox, no ids.
-  const runtime = await startServiceRuntime({ name: SERVICE_NAME, config, telemetry });
+  const runtime = await startServiceRuntime(SERVICE_NAME, config, telemetry);
   const { logger } = runtime;
   const backends = createBackendClients({
     registry: config.COMMAND_REGISTRY_GRPC_URL,

@@ -30,10 +30,7 @@ export async function startService(
 ): Promise<void> {
   const config = loadConfig(env);
   // No outbox (it publishes nothing through one) and no snowflakes (it mints no ids).
-  const runtime = await startServiceRuntime({
-    name: SERVICE_NAME,
-    config,
-    telemetry,
+  const runtime = await startServiceRuntime(SERVICE_NAME, config, telemetry, {
     database: { schema: DB_SCHEMA },
   });
   const { logger, pool } = runtime;

@@ -15,10 +15,7 @@ export async function startService(
   telemetry: Telemetry,
 ): Promise<void> {
   const config = loadConfig(env);
-  const runtime = await startServiceRuntime({
-    name: SERVICE_NAME,
-    config,
-    telemetry,
+  const runtime = await startServiceRuntime(SERVICE_NAME, config, telemetry, {
     database: { schema: DB_SCHEMA, snowflakes: true, outbox: true },
   });
   const { logger, pool } = runtime;

@@ -24,10 +24,7 @@ export async function startService(
 ): Promise<void> {
   const config = loadConfig(env);
   // The relay publishes APPLICATION_COMMAND_PERMISSIONS_UPDATE.
-  const runtime = await startServiceRuntime({
-    name: SERVICE_NAME,
-    config,
-    telemetry,
+  const runtime = await startServiceRuntime(SERVICE_NAME, config, telemetry, {
     database: { schema: DB_SCHEMA, snowflakes: true, outbox: true },
   });
   const { logger, pool, ids: snowflakes } = runtime;
