@@ -9,7 +9,7 @@ export {
   type EventPayloads,
 } from './event-catalog';
 export { createEvent } from './create-event';
-export { writePrismaOutboxEvent, type PrismaOutboxTransaction } from './write-outbox-event';
+export { writePrismaOutboxEvent, prismaSqlRunner, type PrismaOutboxTransaction } from './write-outbox-event';
 export type { EventEnvelope, OutboxRow } from './event-envelope';
 export { outboxNotifySql, outboxChannel } from './outbox-sql';
 export { insertOutboxSql, writeOutboxRows, type SqlParameters, type SqlRunner } from './write-outbox-rows';

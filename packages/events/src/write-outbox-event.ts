@@ -1,24 +1,24 @@
 import { createEvent } from './create-event';
 import type { EventName, EventPayload } from './event-catalog';
-import { outboxNotifySql } from './outbox-sql';
+import { writeOutboxRows, type SqlRunner } from './write-outbox-rows';
 
 /**
- * What a Prisma transaction of a service with the `outbox` model offers (oauth's and
- * permissions' generated clients): one row written, one raw statement run.
+ * What a Prisma transaction offers to run a statement of its own (oauth's and permissions'
+ * generated clients): the outbox is written with plain SQL, as every service writes it.
  */
 export interface PrismaOutboxTransaction {
-  outboxEvent: {
-    create(args: {
-      data: { id: string; subject: string; payload: never; traceContext?: never };
-    }): PromiseLike<unknown>;
-  };
-  $executeRawUnsafe(query: string): PromiseLike<unknown>;
+  $executeRawUnsafe(query: string, ...values: unknown[]): PromiseLike<unknown>;
+}
+
+/** A Prisma transaction as the runner of one plain-SQL statement, on the transaction's connection. */
+export function prismaSqlRunner(tx: PrismaOutboxTransaction): SqlRunner {
+  return { query: async (text, values = []) => tx.$executeRawUnsafe(text, ...values) };
 }
 
 /**
  * Writes the event `name` of the catalog to the outbox of `schema` inside the Prisma
- * transaction `tx` that makes the change it announces, and wakes the relay at commit
- * (NOTIFY is delivered only if `tx` commits).
+ * transaction `tx` that makes the change it announces, through `writeOutboxRows` (the one
+ * outbox writer: ordered, with the relay's wake-up, delivered only if `tx` commits).
  */
 export async function writePrismaOutboxEvent<N extends EventName>(
   tx: PrismaOutboxTransaction,
@@ -26,14 +26,5 @@ export async function writePrismaOutboxEvent<N extends EventName>(
   name: N,
   data: EventPayload<N>,
 ): Promise<void> {
-  const row = createEvent(name, data);
-  await tx.outboxEvent.create({
-    data: {
-      id: row.id,
-      subject: row.subject,
-      payload: row.payload as never,
-      traceContext: (row.traceContext ?? undefined) as never,
-    },
-  });
-  await tx.$executeRawUnsafe(outboxNotifySql(schema));
+  await writeOutboxRows(prismaSqlRunner(tx), schema, [createEvent(name, data)]);
 }

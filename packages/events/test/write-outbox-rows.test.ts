@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { NatsConnection } from 'nats';
 import type { Pool } from 'pg';
 import type { TestDatabase } from '@acs/testing';
-import { insertOutboxSql, startOutboxRelay, writeOutboxRows } from '../src';
+import { insertOutboxSql, startOutboxRelay, writeOutboxRows, writePrismaOutboxEvent } from '../src';
 import { createOutboxRow } from '../src/event-envelope';
 import { openOutboxTestbed, readStream, waitUntilPublished, type OutboxTestbed } from './outbox-fixture';
 
@@ -104,5 +104,42 @@ describe('insertOutboxSql', () => {
     expect(written.stored).toEqual(written.rows.map((r) => r.id));
     // Leave nothing for the other test's relay that it did not write.
     await pool.query(`UPDATE ${SCHEMA}.outbox SET published_at = now() WHERE published_at IS NULL`);
+  });
+});
+
+describe('writePrismaOutboxEvent', () => {
+  it("writes through writeOutboxRows on the transaction's connection: nothing if it rolls back", async () => {
+    const client = await pool.connect();
+    // A Prisma transaction's raw statement, run on the transaction's connection.
+    const tx = { $executeRawUnsafe: (text: string, ...values: unknown[]) => client.query(text, values) };
+    const user = (id: string) => ({ user_id: id });
+    try {
+      await client.query('BEGIN');
+      await writePrismaOutboxEvent(tx, SCHEMA, 'oauth.user.deleted', user('1'));
+      await client.query('ROLLBACK');
+      await client.query('BEGIN');
+      await client.query(`LISTEN ${SCHEMA}_outbox`);
+      const woken = new Promise((resolve) => client.once('notification', resolve));
+      await writePrismaOutboxEvent(tx, SCHEMA, 'oauth.user.deleted', user('2'));
+      await writePrismaOutboxEvent(tx, SCHEMA, 'oauth.user.deleted', user('3'));
+      await client.query('COMMIT');
+      await woken;
+      await client.query(`UNLISTEN ${SCHEMA}_outbox`);
+    } finally {
+      client.release();
+    }
+    const { rows } = await pool.query<{ subject: string; payload: { data: unknown } }>(
+      `SELECT subject, payload FROM ${SCHEMA}.outbox WHERE subject = 'acs.oauth.user.deleted' ORDER BY seq`,
+    );
+    expect(rows.map((r) => r.payload.data)).toEqual([user('2'), user('3')]);
+  });
+
+  it('refuses an event the catalog does not describe before writing anything', async () => {
+    const queries: unknown[] = [];
+    const tx = { $executeRawUnsafe: async (text: string) => queries.push(text) };
+    await expect(
+      writePrismaOutboxEvent(tx, SCHEMA, 'oauth.user.deleted', { user: 1 } as never),
+    ).rejects.toThrow();
+    expect(queries).toEqual([]);
   });
 });

@@ -58,3 +58,13 @@ export {
   type ListeningMessage,
   type ListeningPorts,
 } from './report-listening';
+export {
+  startServiceRuntime,
+  type DatabaseConfig,
+  type DatabaseParts,
+  type DatabaseRuntime,
+  type RuntimeConfig,
+  type ServiceRuntime,
+  type ShutdownPhase,
+  type SnowflakeRuntime,
+} from './start-service-runtime';

@@ -90,3 +90,28 @@ export function startTelemetry(options: TelemetryOptions): Telemetry {
     },
   };
 }
+
+/** What a service's start-service module exports. */
+export interface ServiceModule {
+  startService(env: Record<string, string | undefined>, telemetry: Telemetry): Promise<void>;
+}
+
+/**
+ * A service's main: starts telemetry from the environment, then `load`s the service (its
+ * start-service module, required only now so that what telemetry instruments loads after
+ * it) and starts it; a start that fails prints why and exits 1.
+ */
+export function launchService(serviceName: string, load: () => ServiceModule): void {
+  const telemetry = startTelemetry({
+    serviceName,
+    otlpEndpoint: process.env.OTEL_EXPORTER_OTLP_ENDPOINT,
+    metricsPort: process.env.METRICS_PORT,
+    metricsHost: process.env.METRICS_HOST,
+  });
+  load()
+    .startService(process.env, telemetry)
+    .catch((error: unknown) => {
+      console.error(error instanceof Error ? error.message : error);
+      process.exit(1);
+    });
+}

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { createBlobStore } from '@acs/blob-store';
-import { createLogger, installGracefulShutdown, reportListening, type Telemetry } from '@acs/service-kit';
+import { startServiceRuntime, type Telemetry } from '@acs/service-kit';
 import { createAuthenticator } from './auth/create-authenticator';
 import { followCredentialChanges } from './events/follow-credential-changes';
 import { closeBackendClients, createBackendClients } from './clients/backend-clients';
@@ -20,7 +20,9 @@ export async function startService(
   telemetry: Telemetry,
 ): Promise<void> {
   const config = loadConfig(env);
-  const logger = createLogger(SERVICE_NAME, config.LOG_LEVEL);
+  // No database: nothing of its own to store, no outbox, no ids.
+  const runtime = await startServiceRuntime(SERVICE_NAME, config, telemetry);
+  const { logger } = runtime;
   const backends = createBackendClients({
     registry: config.COMMAND_REGISTRY_GRPC_URL,
     oauth: config.OAUTH_GRPC_URL,
@@ -105,32 +107,25 @@ export async function startService(
   await new Promise<void>((resolve) => server.listen(config.PORT, config.HOST, resolve));
   // The bound port: PORT 0 lets the OS choose one.
   const { port } = server.address() as AddressInfo;
-  logger.info(
+  await runtime.reportListening(
+    { http: port },
     { host: config.HOST, port, limits: limitCounters.store, testControl: testControl.log.store },
-    'api-gateway listening',
   );
-  reportListening({ http: port, ...(await telemetry.listening()) });
 
-  installGracefulShutdown(
-    logger,
-    [
-      {
-        name: 'http',
-        run: () =>
-          new Promise<void>((resolve) => {
-            draining = true;
-            server.close(() => resolve());
-            server.closeIdleConnections();
-          }),
-      },
-      { name: 'credential events', run: () => credentials.stop() },
-      { name: 'redis', run: () => limitCounters.close() },
-      { name: 'test control', run: () => testControl.close() },
-      { name: 'grpc clients', run: () => closeBackendClients(backends) },
-      { name: 'telemetry', run: () => telemetry.shutdown() },
-    ],
-    config.SHUTDOWN_TIMEOUT_MS,
+  runtime.onShutdown(
+    'http',
+    () =>
+      new Promise<void>((resolve) => {
+        draining = true;
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      }),
   );
+  runtime.onShutdown('credential events', () => credentials.stop());
+  runtime.onShutdown('redis', () => limitCounters.close(), 'connections');
+  runtime.onShutdown('test control', () => testControl.close(), 'connections');
+  runtime.onShutdown('grpc clients', () => closeBackendClients(backends), 'connections');
+  runtime.installShutdown();
 }
 
 /** Calls `log` at most once every 10 s: a Redis that is down reports an error per reconnection. */

@@ -1,14 +1,7 @@
 import { connectNats, eventStreamOf, schedulePruning, startEventConsumer } from '@acs/events';
 import { parseAddressPolicy, WebhookPoster } from '@acs/outbound';
 import { loadOAuthProto, loadPermissionsProto } from '@acs/protos';
-import {
-  createGrpcClient,
-  createDatabasePool,
-  createLogger,
-  installGracefulShutdown,
-  reportListening,
-  type Telemetry,
-} from '@acs/service-kit';
+import { createGrpcClient, startServiceRuntime, type Telemetry } from '@acs/service-kit';
 import { createOAuthClient } from './clients/oauth-client';
 import { createPermissionsClient } from './clients/permissions-client';
 import { DB_SCHEMA, loadConfig, SERVICE_NAME } from './config';
@@ -36,14 +29,12 @@ export async function startService(
   telemetry: Telemetry,
 ): Promise<void> {
   const config = loadConfig(env);
-  const logger = createLogger(SERVICE_NAME, config.LOG_LEVEL);
-  const events = eventStreamOf(config);
-  const pool = createDatabasePool({
-    databaseUrl: config.DATABASE_URL,
-    schema: DB_SCHEMA,
-    size: config.DB_POOL_SIZE,
-    logger,
+  // No outbox (it publishes nothing through one) and no snowflakes (it mints no ids).
+  const runtime = await startServiceRuntime(SERVICE_NAME, config, telemetry, {
+    database: { schema: DB_SCHEMA },
   });
+  const { logger, pool } = runtime;
+  const events = eventStreamOf(config);
   const oauthGrpc = createGrpcClient(loadOAuthProto().acs.oauth.v1.OAuthService, config.OAUTH_GRPC_URL);
   const permissionsGrpc = createGrpcClient(
     loadPermissionsProto().acs.permissions.v1.PermissionsService,
@@ -156,29 +147,21 @@ export async function startService(
     deliveries: store,
     identifies,
     publicUrl,
-    isReady: async () => {
-      await pool.query('SELECT 1');
-      return !nats.isClosed();
-    },
+    isReady: async () => (await runtime.databaseAnswers()) && !nats.isClosed(),
   });
   const port = await server.listen(config.GRPC_ADDRESS);
-  logger.info({ address: config.GRPC_ADDRESS, port, gateway: publicUrl }, 'dispatcher listening');
-  reportListening({ grpc: port, gateway: gateway.port, ...(await telemetry.listening()) });
-
-  installGracefulShutdown(
-    logger,
-    [
-      { name: 'grpc', run: () => server.drain() },
-      { name: 'gateway', run: () => (clearInterval(renewPresences), registry.closeAll(), gateway.close()) },
-      { name: 'event consumer', run: () => consumer.stop() },
-      { name: 'webhook worker', run: () => worker.stop() },
-      { name: 'webhook sockets', run: () => poster.close() },
-      { name: 'pruning', run: () => pruning.stop() },
-      { name: 'nats', run: () => nats.drain() },
-      { name: 'grpc clients', run: () => (oauthGrpc.close(), permissionsGrpc.close()) },
-      { name: 'database pool', run: () => pool.end() },
-      { name: 'telemetry', run: () => telemetry.shutdown() },
-    ],
-    config.SHUTDOWN_TIMEOUT_MS,
+  await runtime.reportListening(
+    { grpc: port, gateway: gateway.port },
+    { address: config.GRPC_ADDRESS, port, gateway: publicUrl },
   );
+
+  runtime.onShutdown('grpc', () => server.drain());
+  runtime.onShutdown('gateway', () => (clearInterval(renewPresences), registry.closeAll(), gateway.close()));
+  runtime.onShutdown('event consumer', () => consumer.stop());
+  runtime.onShutdown('webhook worker', () => worker.stop());
+  runtime.onShutdown('webhook sockets', () => poster.close());
+  runtime.onShutdown('pruning', () => pruning.stop());
+  runtime.onShutdown('nats', () => nats.drain(), 'connections');
+  runtime.onShutdown('grpc clients', () => (oauthGrpc.close(), permissionsGrpc.close()), 'connections');
+  runtime.installShutdown();
 }

@@ -1,17 +1,8 @@
 import { createBlobStore } from '@acs/blob-store';
-import { connectNats, eventStreamOf, hasBotSession, startEventConsumer, startOutboxRelay } from '@acs/events';
+import { connectNats, eventStreamOf, hasBotSession, startEventConsumer } from '@acs/events';
 import { parseAddressPolicy, WebhookPoster } from '@acs/outbound';
 import { loadCommandRegistryProto, loadOAuthProto, loadPermissionsProto } from '@acs/protos';
-import {
-  createDatabasePool,
-  createGrpcClient,
-  createLogger,
-  holdSnowflakeProcessId,
-  installGracefulShutdown,
-  reportListening,
-  type Telemetry,
-} from '@acs/service-kit';
-import { createSnowflakeGenerator } from '@acs/snowflake';
+import { createGrpcClient, startServiceRuntime, type Telemetry } from '@acs/service-kit';
 import { CachedCommandRegistryClient } from './clients/cached-command-registry-client';
 import { createCommandRegistryClient } from './clients/command-registry-client';
 import { CachedOAuthClient } from './clients/cached-oauth-client';
@@ -59,15 +50,16 @@ export async function startService(
   telemetry: Telemetry,
 ): Promise<void> {
   const config = loadConfig(env);
-  const logger = createLogger(SERVICE_NAME, config.LOG_LEVEL);
-  const pool = createDatabasePool({
-    databaseUrl: config.DATABASE_URL,
-    schema: DB_SCHEMA,
-    size: config.DB_POOL_SIZE,
-    logger,
-    // The storage triggers read the quota from the connection.
-    settings: storageQuotaSettings(config.APPLICATION_STORAGE_QUOTA_BYTES),
+  const runtime = await startServiceRuntime(SERVICE_NAME, config, telemetry, {
+    database: {
+      schema: DB_SCHEMA,
+      // The storage triggers read the quota from the connection.
+      settings: storageQuotaSettings(config.APPLICATION_STORAGE_QUOTA_BYTES),
+      snowflakes: true,
+      outbox: true,
+    },
   });
+  const { logger, pool, ids } = runtime;
   const registryGrpc = createGrpcClient(
     loadCommandRegistryProto().acs.command_registry.v1.CommandRegistryService,
     config.COMMAND_REGISTRY_GRPC_URL,
@@ -77,11 +69,6 @@ export async function startService(
     config.PERMISSIONS_GRPC_URL,
   );
   const oauthGrpc = createGrpcClient(loadOAuthProto().acs.oauth.v1.OAuthService, config.OAUTH_GRPC_URL);
-  const snowflakeLease = await holdSnowflakeProcessId(config.SNOWFLAKE_PROCESS_ID, { pool, logger });
-  const ids = createSnowflakeGenerator({
-    workerId: config.SNOWFLAKE_WORKER_ID,
-    processId: snowflakeLease.processId,
-  });
   // oauth's invocation facts, remembered until oauth announces a change (core subscription per replica).
   const oauth = new CachedOAuthClient(createOAuthClient(oauthGrpc), () => oauthFeed.isLive());
   const oauthFeed = followOAuthChanges({
@@ -148,14 +135,6 @@ export async function startService(
   listener.subscribe((id) => deadlines.forget(id));
   deadlines.start();
   blobSweep.start();
-  const relay = startOutboxRelay({
-    pool,
-    schema: DB_SCHEMA,
-    natsUrl: config.NATS_URL,
-    logger,
-    name: SERVICE_NAME,
-    events: eventStreamOf(config),
-  });
   const linkedLobbies = startEventConsumer({
     nats: { servers: config.NATS_URL, name: SERVICE_NAME },
     events: eventStreamOf(config),
@@ -217,45 +196,30 @@ export async function startService(
     search,
     searchIndexDelayMs: config.SEARCH_INDEX_DELAY_MS,
     automod: new AutoModStore(pool, ids),
-    isReady: async () => {
-      await pool.query('SELECT 1');
-      return true;
-    },
+    isReady: () => runtime.databaseAnswers(),
   });
   const port = await server.listen(config.GRPC_ADDRESS);
-  logger.info({ address: config.GRPC_ADDRESS, port }, 'interactions listening');
-  reportListening({ grpc: port, ...(await telemetry.listening()) });
+  await runtime.reportListening({ grpc: port }, { address: config.GRPC_ADDRESS, port });
 
-  installGracefulShutdown(
-    logger,
-    [
-      { name: 'grpc', run: () => server.drain() },
-      { name: 'interaction deliveries', run: () => http.drain() },
-      // The deadlines this replica watched are failed by another replica's sweep (or this one's after a restart).
-      { name: 'deadlines', run: () => deadlines.stop() },
-      { name: 'outcome listener', run: () => listener.stop() },
-      { name: 'linked lobbies consumer', run: () => linkedLobbies.stop() },
-      { name: 'command changes consumer', run: () => commandFeed.consumer.stop() },
-      { name: 'oauth changes feed', run: () => oauthFeed.stop() },
-      { name: 'search index consumer', run: () => searchFeed.stop() },
-      { name: 'search indexer', run: () => searchIndexer.stop() },
-      { name: 'orphan blob sweep', run: () => blobSweep.stop() },
-      { name: 'outbox relay', run: () => relay.stop() },
-      {
-        name: 'session probe connection',
-        run: async () => {
-          probeAbort.abort();
-          await probeNats?.close();
-        },
-      },
-      { name: 'endpoint poster', run: async () => poster.close() },
-      { name: 'command-registry client', run: () => registryGrpc.close() },
-      { name: 'permissions client', run: () => permissionsGrpc.close() },
-      { name: 'oauth client', run: () => oauthGrpc.close() },
-      { name: 'snowflake lease', run: () => snowflakeLease.release() },
-      { name: 'database pool', run: () => pool.end() },
-      { name: 'telemetry', run: () => telemetry.shutdown() },
-    ],
-    config.SHUTDOWN_TIMEOUT_MS,
-  );
+  runtime.onShutdown('grpc', () => server.drain());
+  runtime.onShutdown('interaction deliveries', () => http.drain());
+  // The deadlines this replica watched are failed by another replica's sweep (or this one's after a restart).
+  runtime.onShutdown('deadlines', () => deadlines.stop());
+  runtime.onShutdown('outcome listener', () => listener.stop());
+  runtime.onShutdown('linked lobbies consumer', () => linkedLobbies.stop());
+  runtime.onShutdown('command changes consumer', () => commandFeed.consumer.stop());
+  runtime.onShutdown('oauth changes feed', () => oauthFeed.stop());
+  runtime.onShutdown('search index consumer', () => searchFeed.stop());
+  runtime.onShutdown('search indexer', () => searchIndexer.stop());
+  runtime.onShutdown('orphan blob sweep', () => blobSweep.stop());
+  const stopProbe = async (): Promise<void> => {
+    probeAbort.abort();
+    await probeNats?.close();
+  };
+  runtime.onShutdown('session probe connection', stopProbe, 'connections');
+  runtime.onShutdown('endpoint poster', async () => poster.close(), 'connections');
+  runtime.onShutdown('command-registry client', () => registryGrpc.close(), 'connections');
+  runtime.onShutdown('permissions client', () => permissionsGrpc.close(), 'connections');
+  runtime.onShutdown('oauth client', () => oauthGrpc.close(), 'connections');
+  runtime.installShutdown();
 }

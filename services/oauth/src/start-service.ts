@@ -1,16 +1,7 @@
 import { PrismaPg } from '@prisma/adapter-pg';
-import { eventStreamOf, schedulePruning, startOutboxRelay } from '@acs/events';
+import { schedulePruning } from '@acs/events';
 import { loadPermissionsProto } from '@acs/protos';
-import {
-  createGrpcClient,
-  createLogger,
-  installGracefulShutdown,
-  reportListening,
-  createDatabasePool,
-  holdSnowflakeProcessId,
-  type Telemetry,
-} from '@acs/service-kit';
-import { createSnowflakeGenerator } from '@acs/snowflake';
+import { createGrpcClient, startServiceRuntime, type Telemetry } from '@acs/service-kit';
 import { parseAddressPolicy, PUBLIC_ONLY } from '@acs/outbound';
 import { OidcIssuers } from './clients/oidc-issuers';
 import { createPermissionsClient } from './clients/permissions-client';
@@ -29,27 +20,15 @@ export async function startService(
   telemetry: Telemetry,
 ): Promise<void> {
   const config = loadConfig(env);
-  const logger = createLogger(SERVICE_NAME, config.LOG_LEVEL);
-  const pool = createDatabasePool({
-    databaseUrl: config.DATABASE_URL,
-    schema: DB_SCHEMA,
-    size: config.DB_POOL_SIZE,
-    logger,
+  const runtime = await startServiceRuntime(SERVICE_NAME, config, telemetry, {
+    database: { schema: DB_SCHEMA, snowflakes: true, outbox: true },
   });
+  const { logger, pool, ids: snowflakes } = runtime;
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
-  const snowflakeLease = await holdSnowflakeProcessId(config.SNOWFLAKE_PROCESS_ID, { pool, logger });
   const permissionsGrpc = createGrpcClient(
     loadPermissionsProto().acs.permissions.v1.PermissionsService,
     config.PERMISSIONS_GRPC_URL,
   );
-  const relay = startOutboxRelay({
-    pool,
-    schema: DB_SCHEMA,
-    natsUrl: config.NATS_URL,
-    logger,
-    name: SERVICE_NAME,
-    events: eventStreamOf(config),
-  });
   const retentionMs = config.CREDENTIALS_RETENTION_HOURS * 60 * 60 * 1000;
   const pruning = schedulePruning({
     prune: (signal) => pruneDeadCredentials(pool, new Date(Date.now() - retentionMs), { signal }),
@@ -57,10 +36,6 @@ export async function startService(
     what: 'authorization codes, tokens and grants',
   });
 
-  const snowflakes = createSnowflakeGenerator({
-    workerId: config.SNOWFLAKE_WORKER_ID,
-    processId: snowflakeLease.processId,
-  });
   const server = createServer({
     logger,
     ...createStores(prisma, pool, () => snowflakes.next()),
@@ -73,10 +48,7 @@ export async function startService(
     }),
     allowLoopbackIssuers: config.OIDC_ALLOW_LOOPBACK_ISSUERS,
     snowflakes,
-    isReady: async () => {
-      await pool.query('SELECT 1');
-      return true;
-    },
+    isReady: () => runtime.databaseAnswers(),
     lifetimes: {
       authorizationCode: config.AUTHORIZATION_CODE_TTL_SECONDS,
       accessToken: config.ACCESS_TOKEN_TTL_SECONDS,
@@ -84,21 +56,12 @@ export async function startService(
     },
   });
   const port = await server.listen(config.GRPC_ADDRESS);
-  logger.info({ address: config.GRPC_ADDRESS, port }, 'oauth listening');
-  reportListening({ grpc: port, ...(await telemetry.listening()) });
+  await runtime.reportListening({ grpc: port }, { address: config.GRPC_ADDRESS, port });
 
-  installGracefulShutdown(
-    logger,
-    [
-      { name: 'grpc', run: () => server.drain() },
-      { name: 'outbox relay', run: () => relay.stop() },
-      { name: 'pruning', run: () => pruning.stop() },
-      { name: 'permissions client', run: () => permissionsGrpc.close() },
-      { name: 'prisma', run: () => prisma.$disconnect() },
-      { name: 'snowflake lease', run: () => snowflakeLease.release() },
-      { name: 'database pool', run: () => pool.end() },
-      { name: 'telemetry', run: () => telemetry.shutdown() },
-    ],
-    config.SHUTDOWN_TIMEOUT_MS,
-  );
+  runtime.onShutdown('grpc', () => server.drain());
+  // Pruning writes no outbox rows: it may stop after the relay.
+  runtime.onShutdown('pruning', () => pruning.stop(), 'connections');
+  runtime.onShutdown('permissions client', () => permissionsGrpc.close(), 'connections');
+  runtime.onShutdown('prisma', () => prisma.$disconnect(), 'connections');
+  runtime.installShutdown();
 }

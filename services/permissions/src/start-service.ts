@@ -1,14 +1,6 @@
 import { PrismaPg } from '@prisma/adapter-pg';
-import { eventStreamOf, startOutboxRelay } from '@acs/events';
-import {
-  createLogger,
-  installGracefulShutdown,
-  reportListening,
-  createDatabasePool,
-  holdSnowflakeProcessId,
-  type Telemetry,
-} from '@acs/service-kit';
-import { createSnowflakeGenerator } from '@acs/snowflake';
+import { eventStreamOf } from '@acs/events';
+import { startServiceRuntime, type Telemetry } from '@acs/service-kit';
 import { startCommandEventsConsumer } from './events/command-events-consumer';
 import { DB_SCHEMA, loadConfig, SERVICE_NAME } from './config';
 import { createServer } from './create-server';
@@ -31,29 +23,13 @@ export async function startService(
   telemetry: Telemetry,
 ): Promise<void> {
   const config = loadConfig(env);
-  const logger = createLogger(SERVICE_NAME, config.LOG_LEVEL);
-  const pool = createDatabasePool({
-    databaseUrl: config.DATABASE_URL,
-    schema: DB_SCHEMA,
-    size: config.DB_POOL_SIZE,
-    logger,
+  // The relay publishes APPLICATION_COMMAND_PERMISSIONS_UPDATE.
+  const runtime = await startServiceRuntime(SERVICE_NAME, config, telemetry, {
+    database: { schema: DB_SCHEMA, snowflakes: true, outbox: true },
   });
+  const { logger, pool, ids: snowflakes } = runtime;
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
   const events = eventStreamOf(config);
-  // Publishes APPLICATION_COMMAND_PERMISSIONS_UPDATE.
-  const relay = startOutboxRelay({
-    pool,
-    schema: DB_SCHEMA,
-    natsUrl: config.NATS_URL,
-    logger,
-    name: SERVICE_NAME,
-    events,
-  });
-  const snowflakeLease = await holdSnowflakeProcessId(config.SNOWFLAKE_PROCESS_ID, { pool, logger });
-  const snowflakes = createSnowflakeGenerator({
-    workerId: config.SNOWFLAKE_WORKER_ID,
-    processId: snowflakeLease.processId,
-  });
   const commandPermissions = new CommandPermissionsStore(prisma);
   const channels = new ChannelStore(prisma, snowflakes);
   const contexts = new PermissionContextStore(prisma);
@@ -70,10 +46,7 @@ export async function startService(
     dmChannels: new DmChannelStore(prisma, snowflakes),
     places: new GuildPlaceStore(pool),
     voice: new VoiceStore(prisma),
-    isReady: async () => {
-      await pool.query('SELECT 1');
-      return true;
-    },
+    isReady: () => runtime.databaseAnswers(),
   });
   // Deletes the rows of deleted and renamed commands (reads already hide them).
   const commandEvents = startCommandEventsConsumer({
@@ -83,20 +56,10 @@ export async function startService(
     logger,
   });
   const port = await server.listen(config.GRPC_ADDRESS);
-  logger.info({ address: config.GRPC_ADDRESS, port }, 'permissions listening');
-  reportListening({ grpc: port, ...(await telemetry.listening()) });
+  await runtime.reportListening({ grpc: port }, { address: config.GRPC_ADDRESS, port });
 
-  installGracefulShutdown(
-    logger,
-    [
-      { name: 'grpc', run: () => server.drain() },
-      { name: 'command events consumer', run: () => commandEvents.stop() },
-      { name: 'outbox relay', run: () => relay.stop() },
-      { name: 'prisma', run: () => prisma.$disconnect() },
-      { name: 'snowflake lease', run: () => snowflakeLease.release() },
-      { name: 'database pool', run: () => pool.end() },
-      { name: 'telemetry', run: () => telemetry.shutdown() },
-    ],
-    config.SHUTDOWN_TIMEOUT_MS,
-  );
+  runtime.onShutdown('grpc', () => server.drain());
+  runtime.onShutdown('command events consumer', () => commandEvents.stop());
+  runtime.onShutdown('prisma', () => prisma.$disconnect(), 'connections');
+  runtime.installShutdown();
 }
