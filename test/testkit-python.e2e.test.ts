@@ -10,8 +10,9 @@ import { startTestStack, type TestStack } from './support';
  * pytest with the kit's plugin runs test/clients/test_discordpy_kit.py, each test on a
  * fresh `acs_world` with the bot of test/clients/discordpy_kit_bot.py logged in to it: a
  * slash command and a button that edits its message, autocomplete, a modal with an
- * ephemeral reply, a deferred reply with a follow-up, a `!ping` prefix message, and one
- * test that fails on purpose, whose transcript pytest must print.
+ * ephemeral reply, a deferred reply with a follow-up, a `!ping` prefix message, two game
+ * players without chat accounts meeting in a lobby, and one test that fails on purpose,
+ * whose transcript pytest must print.
  */
 const { python, describeWithPython } = discordPy('testkit-python');
 const PYTEST_FILE = join(__dirname, 'clients', 'test_discordpy_kit.py');
@@ -65,13 +66,14 @@ describeWithPython('the Python kit with a discord.py bot under pytest', () => {
       'test_modal_with_ephemeral_reply',
       'test_deferred_reply_and_followup',
       'test_prefix_message',
+      'test_provisional_players_in_a_lobby',
     ]) {
       expect({ passed: output.includes(`PASSED test_discordpy_kit.py::${name}`), name, why }).toMatchObject({
         passed: true,
       });
     }
     expect(output).toMatch(/FAILED test_discordpy_kit.py::test_fails_with_transcript/);
-    expect(output).toMatch(/1 failed, 5 passed/);
+    expect(output).toMatch(/1 failed, 6 passed/);
     // The failing test's transcript: its world, carol's command and the bot's answer with its button.
     const transcript = output.slice(output.indexOf('acs-testkit transcript'));
     expect(transcript).toMatch(/What happened in the world \(acs-testkit transcript\):/);

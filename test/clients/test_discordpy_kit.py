@@ -88,6 +88,21 @@ async def test_prefix_message(acs_world, bot):
     assert seen[1]["id"] == sent["id"]
 
 
+async def test_provisional_players_in_a_lobby(acs_world):
+    ada = await acs_world.player("steam-1001", name="Ada")
+    bo = await acs_world.player("steam-1002")
+    assert (await acs_world.player("steam-1001")).id == ada.id
+    me = await ada.me()
+    assert me["global_name"] == "Ada" and me["public_flags"] & (1 << 23)
+    lobby = await ada.join_lobby("match-1", metadata={"map": "dust"})
+    assert (await bo.join_lobby("match-1"))["id"] == lobby["id"]
+    await ada.send_lobby_message(lobby, "gl hf")
+    await bo.send_lobby_message(lobby["id"], "you too")
+    assert [m["content"] for m in await ada.lobby_messages(lobby)] == ["you too", "gl hf"]
+    await bo.leave_lobby(lobby)
+    assert (await bo.call("GET", f"/lobbies/{lobby['id']}/messages")).status == 403
+
+
 @pytest.mark.acs_world(users=["carol"], channels=["dice"])
 async def test_fails_with_transcript(acs_world, bot):
     rolled = await acs_world.user("carol").slash("/roll sides:6", channel="dice")

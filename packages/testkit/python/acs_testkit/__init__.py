@@ -15,7 +15,7 @@ from .http import ApiAnswer, call_api, describe_error
 from .locate import StackLocation, find_data_dir, locate_stack, stack_pointer_file
 from .parse import parse_invocation, split_words
 from .result import InteractionResult
-from .world import Acs, AcsError, World, WorldApp, WorldChannel, WorldUser, connect_acs
+from .world import Acs, AcsError, World, WorldApp, WorldChannel, WorldPlayer, WorldUser, connect_acs
 
 __all__ = [
     "Acs",
@@ -26,6 +26,7 @@ __all__ = [
     "World",
     "WorldApp",
     "WorldChannel",
+    "WorldPlayer",
     "WorldUser",
     "call_api",
     "connect_acs",

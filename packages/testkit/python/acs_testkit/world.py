@@ -199,6 +199,7 @@ class World:
         self.owner = owner
         self._channels = [WorldChannel(self, cid, name) for cid, name in channels]
         self._users = {name: WorldUser(self, uid, name) for uid, name in users}
+        self._players: Dict[str, "WorldPlayer"] = {}
         self._log = Transcript()
         self._destroyed = False
         self._log.note(
@@ -223,6 +224,28 @@ class World:
             raise LookupError(f'no user "{name}" in this world (its users: {", ".join(self._users)})')
         return found
 
+    async def player(self, external_user_id: str, name: Optional[str] = None) -> "WorldPlayer":
+        """A game's player without a chat account: the world's app makes them a provisional
+        account with its Bot Token Endpoint (`POST /partner-sdk/token/bot`; the same
+        `external_user_id` is the same player every time). `name` is their display name
+        (`preferred_global_name`). The player joins lobbies and chats with their Bearer token."""
+        body: Dict[str, Any] = {"external_user_id": external_user_id}
+        if name is not None:
+            body["preferred_global_name"] = name
+        answer = await call_api(
+            self.acs.http, self.acs.url, "POST", "/api/v10/partner-sdk/token/bot", token=f"Bot {self.app.bot_token}", body=body
+        )
+        if answer.status != 200:
+            raise AcsError(f'making the player "{external_user_id}" failed:\n{describe_error(answer)}')
+        token = f"Bearer {answer.body['access_token']}"
+        me = await call_api(self.acs.http, self.acs.url, "GET", "/api/v10/users/@me", token=token)
+        if me.status != 200:
+            raise AcsError(f'reading the player "{external_user_id}" failed:\n{describe_error(me)}')
+        player = WorldPlayer(self, str(me.body["id"]), external_user_id, token)
+        self._players[player.id] = player
+        self._log.note(f"player {external_user_id}: provisional account {player.id}")
+        return player
+
     def channel(self, ref: Optional[ChannelRef] = None) -> WorldChannel:
         """A channel of the world by name (or its object or id); none: the first. Raises naming the channels."""
         if ref is None:
@@ -242,14 +265,14 @@ class World:
     async def destroy(self) -> None:
         """Cleans up through the admin API: closes the users' sessions, deletes the app
         (its bot leaves the guild and its sessions end; its commands, installs and tokens
-        go), then the guild with its channels and members, then the users and the owner
-        (their sessions and tokens end)."""
+        go), then the guild with its channels and members, then the users, the players and
+        the owner (their sessions and tokens end)."""
         if self._destroyed:
             return
         self._destroyed = True
         await asyncio.gather(*(u.close() for u in self._users.values()))
         steps = [("DELETE", f"/admin/applications/{self.app.id}"), ("DELETE", f"/admin/guilds/{self.guild['id']}")]
-        steps += [("DELETE", f"/admin/users/{u.id}") for u in self._users.values()]
+        steps += [("DELETE", f"/admin/users/{u.id}") for u in [*self._users.values(), *self._players.values()]]
         steps.append(("DELETE", f"/admin/users/{self.owner['id']}"))
         failures = []
         for method, route in steps:
@@ -278,6 +301,76 @@ class World:
 
     def _user_name(self, user_id: str) -> Optional[str]:
         return next((u.name for u in self._users.values() if u.id == user_id), None)
+
+
+class WorldPlayer:
+    """A game's player who has no chat account: a provisional account of the world's app
+    (Social SDK). It acts with its Bearer token as the game's client does: its user,
+    lobbies and their messages (world-player.ts)."""
+
+    def __init__(self, world: World, user_id: str, external_user_id: str, token: str) -> None:
+        self._world = world
+        #: The provisional account's user id.
+        self.id = user_id
+        #: The player's id in the game (`external_user_id`).
+        self.external_user_id = external_user_id
+        #: `Authorization` value of the player's access token (`Bearer …`, 7 days).
+        self.token = token
+
+    def __repr__(self) -> str:
+        return f"<WorldPlayer {self.external_user_id} {self.id}>"
+
+    async def me(self) -> dict:
+        """The player as `GET /users/@me` answers it (a provisional account: public flag 1 << 23)."""
+        return await self._expect(200, "GET", "/users/@me")
+
+    async def join_lobby(
+        self,
+        secret: str,
+        metadata: Optional[Mapping[str, str]] = None,
+        member_metadata: Optional[Mapping[str, str]] = None,
+    ) -> dict:
+        """Joins the app's lobby of `secret`, creating it when no lobby has that secret
+        (`PUT /lobbies`, the SDK's create-or-join); answers the lobby with its members."""
+        body: Dict[str, Any] = {"secret": secret}
+        if metadata is not None:
+            body["lobby_metadata"] = dict(metadata)
+        if member_metadata is not None:
+            body["member_metadata"] = dict(member_metadata)
+        lobby = await self._expect(200, "PUT", "/lobbies", body)
+        self._world._log.note(f'{self.external_user_id} joined lobby {lobby["id"]} ("{secret}")')
+        return lobby
+
+    async def leave_lobby(self, lobby: Union[str, Mapping[str, Any]]) -> None:
+        """Leaves a lobby (`DELETE /lobbies/{id}/members/@me`)."""
+        lobby_id = _id_of(lobby)
+        await self._expect(204, "DELETE", f"/lobbies/{lobby_id}/members/@me")
+        self._world._log.note(f"{self.external_user_id} left lobby {lobby_id}")
+
+    async def send_lobby_message(self, lobby: Union[str, Mapping[str, Any]], content: str) -> Message:
+        """Posts a message to a lobby the player is in."""
+        lobby_id = _id_of(lobby)
+        message = await self._expect(201, "POST", f"/lobbies/{lobby_id}/messages", {"content": content})
+        self._world._log.note(f"{self.external_user_id} in lobby {lobby_id}: {content}")
+        return message
+
+    async def lobby_messages(self, lobby: Union[str, Mapping[str, Any]], limit: int = 50) -> List[Message]:
+        """A lobby's messages, newest first (`limit` 1-200)."""
+        return await self._expect(200, "GET", f"/lobbies/{_id_of(lobby)}/messages?limit={limit}")
+
+    async def call(self, method: str, route: str, body: Any = None) -> ApiAnswer:
+        """Any public API call with the player's token, whatever its status."""
+        return await call_api(self._world.acs.http, self._world.acs.url, method, f"/api/v10{route}", token=self.token, body=body)
+
+    async def _expect(self, status: int, method: str, route: str, body: Any = None) -> Any:
+        answer = await self.call(method, route, body)
+        if answer.status != status:
+            raise AcsError(f"{method} {route} as player {self.external_user_id} failed:\n{describe_error(answer)}")
+        return answer.body
+
+
+def _id_of(ref: Union[str, Mapping[str, Any]]) -> str:
+    return ref if isinstance(ref, str) else str(ref["id"])
 
 
 class WorldUser:
