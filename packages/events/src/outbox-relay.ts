@@ -64,7 +64,8 @@ export class OutboxRelay {
   private readonly wakeUp = new WakeSignal();
   /** Aborted by stop() only: ends a backoff, which new rows must not cut short. */
   private stopping = new AbortController();
-  private listener: PoolClient | undefined;
+  /** The LISTENing connection, and how to let it go (once: it may also fail meanwhile). */
+  private listener: { client: PoolClient; release(): void } | undefined;
   private loop: Promise<void> | undefined;
   private pruning: ScheduledPruning | undefined;
 
@@ -106,10 +107,8 @@ export class OutboxRelay {
     this.stopping.abort();
     await Promise.all([this.loop, this.pruning?.stop()]);
     this.pruning = undefined;
-    if (this.listener) {
-      this.listener.release();
-      this.listener = undefined;
-    }
+    this.listener?.release();
+    this.listener = undefined;
   }
 
   /** Publishes one batch; returns how many rows were published. Exposed for tests. */
@@ -224,14 +223,31 @@ export class OutboxRelay {
 
   /** Holds a connection that LISTENs for the services' NOTIFY; re-established when lost. */
   private async listen(): Promise<void> {
-    const listener = await this.options.pool.connect();
-    listener.on('notification', () => this.wakeUp.wake());
-    listener.on('error', (error) => {
+    const client = await this.options.pool.connect();
+    let released = false;
+    // Destroyed, never returned to the pool: a pooled connection would go on LISTENing. A
+    // connection can fail more than once (an error, then its end), and after stop() let it
+    // go: pg-pool throws on a second release.
+    const listener = {
+      client,
+      release: () => {
+        if (released) return;
+        released = true;
+        client.release(true);
+      },
+    };
+    client.on('notification', () => this.wakeUp.wake());
+    client.on('error', (error) => {
       this.options.logger.warn({ err: error }, 'outbox listener connection lost');
       if (this.listener === listener) this.listener = undefined;
-      listener.release(true);
+      listener.release();
     });
-    await listener.query(`LISTEN "${outboxChannel(this.options.schema)}"`);
+    try {
+      await client.query(`LISTEN "${outboxChannel(this.options.schema)}"`);
+    } catch (error) {
+      listener.release();
+      throw error;
+    }
     this.listener = listener;
   }
 

@@ -65,6 +65,34 @@ describe('outbox relay', () => {
     }
   });
 
+  it('lets its LISTEN connection go once, when it fails after the relay stopped or fails twice', async () => {
+    const relay = startOutboxRelay({
+      pool,
+      schema: SCHEMA,
+      natsUrl: db.natsUrl,
+      logger: quiet,
+      name: 'test',
+    });
+    const ids = await insertEvents(1);
+    await waitUntilPublished(pool, SCHEMA, ids);
+    const listening = async () =>
+      (
+        await pool.query<{ pid: number }>(
+          `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN %'`,
+        )
+      ).rows.map((row) => row.pid);
+    const [pid] = await listening();
+    expect(pid).toBeDefined();
+    // Lost while running: listened again for the next rows.
+    await pool.query('SELECT pg_terminate_backend($1)', [pid]);
+    const more = await insertEvents(1);
+    await waitUntilPublished(pool, SCHEMA, more);
+    await relay.stop();
+    // Stopped: the connection is closed, not back in the pool LISTENing (a pool client that
+    // then failed was released a second time, which pg-pool throws on).
+    expect(await listening()).toEqual([]);
+  });
+
   it('republishing a row after a crash between publish and mark is dropped by the stream', async () => {
     const [id] = await insertEvents(1);
     // The crash: the row reached the stream, but was never marked published.
