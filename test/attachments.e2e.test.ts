@@ -36,7 +36,8 @@ let commands: Record<string, any>;
 const LIMIT = 1024;
 
 beforeAll(async () => {
-  stack = await startTestStack();
+  // The sweep of expired tokens' files runs often: a test waits for it.
+  stack = await startTestStack({ env: { ATTACHMENT_SWEEP_INTERVAL_MS: '200' } });
   world = await createDemoWorld(stack);
   httpApp = await createApplication(stack, { name: 'Files App', owner_id: world.user.id });
   endpoint = await new InteractionsEndpoint(httpApp.verify_key).start();
@@ -632,6 +633,16 @@ describe('files in a modal submit (a FileUpload in a Label)', () => {
     const again = await streamUpload(invocations, 5, submit(['0']), asUser);
     expect({ status: again.status, code: JSON.parse(again.body).code }).toEqual({ status: 404, code: 10062 });
     await waitFor(() => storedBlobs().length === before + 2);
+
+    // The submit's files live as long as its token: once it has expired they are deleted.
+    const expired = await stack.admin(
+      'POST',
+      `/admin/applications/${httpApp.id}/interactions/${submitted.body.interaction.id}/expire`,
+      { window: 'token' },
+    );
+    expect(expired.status).toBe(200);
+    await waitFor(() => storedBlobs().length === before);
+    expect((await download(attachments[shotId].url)).status).toBe(404);
   });
 });
 

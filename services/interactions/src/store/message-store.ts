@@ -211,8 +211,9 @@ const EPHEMERAL_BATCH = 500;
  * admin API's expire): no route reaches them any more (the token was their only way in,
  * and Discord's clients drop ephemeral messages on reload), so they are marked deleted and
  * their attachment rows removed, freeing their bytes from the application's storage. No
- * event: an ephemeral message vanishing is not announced on Discord either. Returns the
- * blob keys to delete (after commit). Replicas may sweep side by side (SKIP LOCKED).
+ * event: an ephemeral message vanishing is not announced on Discord either. The files of
+ * modal submits whose token expired go too. Returns the blob keys to delete (after commit).
+ * Replicas may sweep side by side (SKIP LOCKED).
  */
 export async function retireExpiredEphemeral(pool: Pool): Promise<string[]> {
   return withTransaction(pool, async (db) => {
@@ -224,12 +225,24 @@ export async function retireExpiredEphemeral(pool: Pool): Promise<string[]> {
        UPDATE message SET deleted_at = now() FROM expired WHERE message.id = expired.id
        RETURNING message.id::text`,
     );
-    if (rows.length === 0) return [];
-    const { rows: files } = await db.query<{ blob_key: string }>(
-      'DELETE FROM attachment WHERE message_id = ANY($1::bigint[]) RETURNING blob_key',
-      [rows.map((row) => row.id)],
+    const { rows: files } =
+      rows.length === 0
+        ? { rows: [] }
+        : await db.query<{ blob_key: string }>(
+            'DELETE FROM attachment WHERE message_id = ANY($1::bigint[]) RETURNING blob_key',
+            [rows.map((row) => row.id)],
+          );
+    // A modal submit's files (no message) are its one user's answer to the app, which has
+    // what the token allows to read them: they go with the token too.
+    const { rows: submitted } = await db.query<{ blob_key: string }>(
+      `WITH expired AS (
+         SELECT a.id FROM attachment a JOIN interaction i ON i.id = a.interaction_id
+          WHERE a.message_id IS NULL AND i.expires_at <= now()
+          LIMIT ${EPHEMERAL_BATCH} FOR UPDATE OF a SKIP LOCKED)
+       DELETE FROM attachment USING expired WHERE attachment.id = expired.id
+       RETURNING attachment.blob_key`,
     );
-    return files.map((file) => file.blob_key);
+    return [...files, ...submitted].map((file) => file.blob_key);
   });
 }
 
