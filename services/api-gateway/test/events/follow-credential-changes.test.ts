@@ -68,6 +68,21 @@ describe('followCredentialChanges', () => {
     for (const { cache } of replicas) expect(cache.get('b')).toEqual(bot('4002'));
   });
 
+  it.each([
+    ['user.deleted', { user_id: '1000' }],
+    ['user.banned', { user_id: '1000' }],
+  ])("drops the user's tokens and sessions in every replica on %s", async (type, data) => {
+    const session: Principal = { ...bot('4005'), kind: 'user', userId: '1000' };
+    for (const { cache } of replicas) {
+      cache.set('e', session, 300);
+      cache.set('f', { ...session, userId: '1001' }, 300);
+    }
+    await publish(type, data);
+    await until('every replica', () => replicas.every(({ cache }) => cache.get('e') === undefined));
+    // Another user's entries stay.
+    for (const { cache } of replicas) expect(cache.get('f')).toMatchObject({ userId: '1001' });
+  });
+
   it('ignores what is not a credential change', async () => {
     for (const { cache } of replicas) cache.set('c', bot('4003'), 300);
     await publish('application.authorized', {
