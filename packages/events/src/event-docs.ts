@@ -55,12 +55,12 @@ export const EVENT_DOCS: { readonly [N in EventName]: EventDoc } = {
   'oauth.user.deleted': {
     producer: 'oauth: a user is deleted (DELETE /admin/users/{id})',
     consumers:
-      "dispatcher: the user's gateway sessions close with 4004; interactions: drops cached invocation facts",
+      "dispatcher: the user's gateway sessions close with 4004; interactions: drops cached invocation facts; api-gateway: drops the user's cached tokens; lobby: the user leaves every lobby (LOBBY_MEMBER_REMOVE)",
   },
   'oauth.user.banned': {
     producer: 'oauth: a user is banned (POST /admin/users/{id}/ban)',
     consumers:
-      "dispatcher: the user's gateway sessions close with 4004; interactions: drops cached invocation facts",
+      "dispatcher: the user's gateway sessions close with 4004; interactions: drops cached invocation facts; api-gateway: drops the user's cached tokens",
   },
   'oauth.entitlement.created': {
     producer: 'oauth: a purchase, a test entitlement or a subscription grants an SKU',

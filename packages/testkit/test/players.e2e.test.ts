@@ -43,3 +43,31 @@ it('makes provisional players who meet in a lobby and chat, and deletes them wit
   await world.destroy();
   expect((await ada.call('GET', '/users/@me')).status).toBe(401);
 });
+
+it('takes a deleted player out of their lobbies', async () => {
+  const world2 = await (
+    await connectAcs({ url: stack.apiUrl, adminToken: stack.adminToken, quietMs: 300 })
+  ).createWorld();
+  try {
+    const cy = await world2.player('steam-2001');
+    const di = await world2.player('steam-2002');
+    const lobby = await cy.joinLobby('match-2');
+    await di.joinLobby('match-2');
+    expect((await stack.admin('DELETE', `/admin/users/${cy.id}`)).status).toBe(204);
+    const members = async () => {
+      const read = await fetch(`${stack.apiUrl}/api/v10/lobbies/${lobby.id}`, {
+        headers: { Authorization: `Bot ${world2.app.botToken}` },
+      });
+      return ((await read.json()) as { members: { id: string }[] }).members.map((m) => m.id);
+    };
+    // The deletion reaches lobby through its event: read until it has (30 s at most).
+    let left = await members();
+    for (const until = Date.now() + 30_000; left.includes(cy.id) && Date.now() < until;) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      left = await members();
+    }
+    expect(left).toEqual([di.id]);
+  } finally {
+    await world2.destroy();
+  }
+});

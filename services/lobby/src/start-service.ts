@@ -5,6 +5,7 @@ import { createOAuthClient } from './clients/oauth-client';
 import { createPermissionsClient } from './clients/permissions-client';
 import { DB_SCHEMA, loadConfig, SERVICE_NAME } from './config';
 import { createServer } from './create-server';
+import { followDeletedUsers } from './events/follow-deleted-users';
 import { followMerges } from './events/follow-merges';
 import { IdleSweeper } from './store/idle-sweeper';
 import { LobbyStore } from './store/lobby-store';
@@ -34,6 +35,12 @@ export async function startService(
     pool,
     logger,
   });
+  const deletedUsers = followDeletedUsers({
+    natsUrl: config.NATS_URL,
+    events: eventStreamOf(config),
+    lobbies,
+    logger,
+  });
 
   const server = createServer({
     logger,
@@ -48,6 +55,7 @@ export async function startService(
   runtime.onShutdown('grpc', () => server.drain());
   runtime.onShutdown('idle sweeper', () => sweeper.stop());
   runtime.onShutdown('merge consumer', () => merges.stop());
+  runtime.onShutdown('deleted users consumer', () => deletedUsers.stop());
   runtime.onShutdown('oauth client', () => oauthGrpc.close(), 'connections');
   runtime.onShutdown('permissions client', () => permissionsGrpc.close(), 'connections');
   runtime.installShutdown();

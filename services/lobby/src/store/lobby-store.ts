@@ -249,6 +249,18 @@ export class LobbyStore {
     });
   }
 
+  /**
+   * Every lobby the user is a member of, in any application. For a user's deletion, which
+   * is rare and off the request path: no index serves a lookup by user alone.
+   */
+  async membershipsOf(userId: string): Promise<Array<{ applicationId: string; lobbyId: string }>> {
+    const { rows } = await this.pool.query<{ application_id: string; lobby_id: string }>(
+      `SELECT application_id::text, lobby_id::text FROM "lobby"."lobby_member" WHERE user_id = $1`,
+      [userId],
+    );
+    return rows.map((row) => ({ applicationId: row.application_id, lobbyId: row.lobby_id }));
+  }
+
   /** DELETE /lobbies/{id}/members/{user} (and @me): idempotent for the member, 10031 for the lobby. */
   async removeMember(applicationId: string, lobbyId: string, userId: string): Promise<void> {
     await withTransaction(this.pool, async (db) => {
