@@ -1,5 +1,5 @@
-import { LRUCache } from 'lru-cache';
 import type { InvocableCommand } from '../domain/invocation/invocation-facts';
+import { ApplicationMemo } from './application-memo';
 import type { CommandRegistryClient } from './command-registry-client';
 
 /** Commands remembered at most (a command's JSON is a few kB at most). */
@@ -23,12 +23,7 @@ const MAX_COMMANDS = 10_000;
  * unknown).
  */
 export class CachedCommandRegistryClient implements CommandRegistryClient {
-  private readonly entries = new LRUCache<string, InvocableCommand>({ max: MAX_COMMANDS });
-  /** Drops by application (and `epoch` for every drop of everything): what a lookup in flight checks. */
-  private readonly generations = new Map<string, number>();
-  private epoch = 0;
-  private hits = 0;
-  private misses = 0;
+  private readonly memo = new ApplicationMemo<InvocableCommand>(MAX_COMMANDS);
 
   constructor(
     private readonly registry: CommandRegistryClient,
@@ -42,46 +37,38 @@ export class CachedCommandRegistryClient implements CommandRegistryClient {
     sentVersion?: string,
   ): Promise<InvocableCommand | undefined> {
     if (!this.isLive()) {
-      this.dropAll();
+      this.memo.dropAll();
       return this.registry.invocableCommand(applicationId, guildId, commandId);
     }
     const key = `${applicationId}/${guildId ?? ''}/${commandId}`;
-    const hit = this.entries.get(key);
     // A client holding another version than the one remembered has likely seen an edit
     // whose event has not reached this replica yet: command-registry decides.
-    if (hit && (sentVersion === undefined || String(hit.command.version) === sentVersion)) {
-      this.hits++;
-      return structuredClone(hit);
-    }
-    this.misses++;
-    const generation = this.generationOf(applicationId);
-    const found = await this.registry.invocableCommand(applicationId, guildId, commandId);
-    if (found && this.isLive() && this.generationOf(applicationId) === generation) {
-      this.entries.set(key, structuredClone(found));
-    }
-    return found;
+    const hit = this.memo.get(
+      key,
+      (entry) => sentVersion === undefined || String(entry.command.version) === sentVersion,
+    );
+    if (hit) return hit;
+    return this.memo.load(
+      applicationId,
+      key,
+      () => this.registry.invocableCommand(applicationId, guildId, commandId),
+      (found) => found,
+      this.isLive,
+    );
   }
 
   /** Forgets the application's commands (every scope: a guild's lookup may have found a global one). */
   dropApplication(applicationId: string): void {
-    this.generations.set(applicationId, (this.generations.get(applicationId) ?? 0) + 1);
-    const prefix = `${applicationId}/`;
-    for (const key of [...this.entries.keys()]) if (key.startsWith(prefix)) this.entries.delete(key);
+    this.memo.dropApplication(applicationId);
   }
 
   /** Forgets everything (the event feed was interrupted). */
   dropAll(): void {
-    if (this.entries.size === 0) return;
-    this.epoch++;
-    this.entries.clear();
+    this.memo.dropAll();
   }
 
   /** Lookups answered from memory and from command-registry since start (for tests and metrics). */
   stats(): { hits: number; misses: number; size: number } {
-    return { hits: this.hits, misses: this.misses, size: this.entries.size };
-  }
-
-  private generationOf(applicationId: string): string {
-    return `${this.epoch}/${this.generations.get(applicationId) ?? 0}`;
+    return this.memo.stats();
   }
 }

@@ -1,6 +1,6 @@
-import { LRUCache } from 'lru-cache';
 import type { EventName } from '@acs/events';
 import type { InvocationParties, JsonRecord } from '../domain/invocation/invocation-facts';
+import { ApplicationMemo } from './application-memo';
 import type { DescribeInvocationQuery, OAuthClient } from './oauth-client';
 
 /** Answers remembered at most (one per application, invoker and guild; a few kB each). */
@@ -56,11 +56,7 @@ interface Remembered {
  * target) ask oauth: those users are not part of the key.
  */
 export class CachedOAuthClient implements OAuthClient {
-  private readonly entries = new LRUCache<string, Remembered>({ max: MAX_ANSWERS });
-  private readonly generations = new Map<string, number>();
-  private epoch = 0;
-  private hits = 0;
-  private misses = 0;
+  private readonly memo = new ApplicationMemo<Remembered>(MAX_ANSWERS);
 
   constructor(
     private readonly oauth: OAuthClient,
@@ -71,25 +67,19 @@ export class CachedOAuthClient implements OAuthClient {
   async describeInvocation(query: DescribeInvocationQuery): Promise<InvocationParties> {
     if (query.resolveUserIds.length > 0) return this.oauth.describeInvocation(query);
     if (!this.isLive()) {
-      this.dropAll();
+      this.memo.dropAll();
       return this.oauth.describeInvocation(query);
     }
     const key = `${query.applicationId}/${query.userId}/${query.guildId ?? ''}`;
-    const hit = this.entries.get(key);
-    if (hit && hit.until > this.now()) {
-      this.hits++;
-      return structuredClone(hit.parties);
-    }
-    this.misses++;
-    const generation = this.generationOf(query.applicationId);
-    const parties = await this.oauth.describeInvocation(query);
-    if (this.isLive() && this.generationOf(query.applicationId) === generation) {
-      this.entries.set(key, {
-        parties: structuredClone(parties),
-        until: parties.entitlementsChangeAtMs ?? Number.POSITIVE_INFINITY,
-      });
-    }
-    return parties;
+    const hit = this.memo.get(key, (entry) => entry.until > this.now());
+    if (hit) return hit.parties;
+    return this.memo.load(
+      query.applicationId,
+      key,
+      () => this.oauth.describeInvocation(query),
+      (parties) => ({ parties, until: parties.entitlementsChangeAtMs ?? Number.POSITIVE_INFINITY }),
+      this.isLive,
+    );
   }
 
   users(userIds: readonly string[]): Promise<Map<string, JsonRecord>> {
@@ -98,23 +88,16 @@ export class CachedOAuthClient implements OAuthClient {
 
   /** Forgets every answer about the application. */
   dropApplication(applicationId: string): void {
-    this.generations.set(applicationId, (this.generations.get(applicationId) ?? 0) + 1);
-    const prefix = `${applicationId}/`;
-    for (const key of [...this.entries.keys()]) if (key.startsWith(prefix)) this.entries.delete(key);
+    this.memo.dropApplication(applicationId);
   }
 
   /** Forgets everything (a user changed, or the event feed was interrupted). */
   dropAll(): void {
-    this.epoch++;
-    this.entries.clear();
+    this.memo.dropAll();
   }
 
   /** Lookups answered from memory and from oauth since start (for tests and metrics). */
   stats(): { hits: number; misses: number; size: number } {
-    return { hits: this.hits, misses: this.misses, size: this.entries.size };
-  }
-
-  private generationOf(applicationId: string): string {
-    return `${this.epoch}/${this.generations.get(applicationId) ?? 0}`;
+    return this.memo.stats();
   }
 }
