@@ -824,3 +824,94 @@ it('launches an app\'s activity from its entry point ("Launch")', async () => {
   expect(await accessibilityProblems()).toEqual([]);
   expect(scriptErrors).toEqual([]);
 });
+
+it("injects, lists and clears faults in the app's REST calls from the inspector; the Requests tab shows the faulted call", async () => {
+  const mark = failedRequests.length;
+  const inspector = page.getByRole('complementary', { name: 'Inspector' });
+  await inspector.getByRole('button', { name: 'Faults' }).click();
+  await inspector.getByLabel('Application').selectOption(world.application.id);
+  const form = inspector.getByRole('form', { name: 'Inject a fault' });
+  await inspector.getByText('No faults: every call is answered as usual.').waitFor();
+
+  // The admin API's own validation, on the field: a fault's status is 400-599.
+  await form.getByLabel('Route').fill('GET /users/@me');
+  await form.getByLabel('Status').fill('200');
+  await form.getByRole('button', { name: 'Inject fault' }).click();
+  await form.getByRole('alert').filter({ hasText: /50035[\s\S]*status/ }).waitFor();
+
+  await form.getByLabel('Status').fill('503');
+  await form.getByRole('button', { name: 'Inject fault' }).click();
+  const faults = inspector.getByRole('list', { name: 'Faults' });
+  const fault = faults.getByRole('listitem').filter({ hasText: 'GET /users/@me' });
+  await fault.getByText(/1 of 1 left/).waitFor();
+  expect(await form.getByRole('alert').textContent()).toBe('');
+  const faultId = /fault (\S+):/.exec((await fault.textContent()) ?? '')?.[1];
+  expect(faultId).toBeDefined();
+  await shot('inspector-faults');
+  expect(await accessibilityProblems()).toEqual([]);
+
+  // The bot's next matching call gets the fault; the list refreshes by itself once it is used up.
+  const faulted = await fetch(`${stack.apiUrl}/api/v10/users/@me`, {
+    headers: { Authorization: `Bot ${world.application.botToken}` },
+  });
+  expect(faulted.status).toBe(503);
+  await inspector.getByText('No faults: every call is answered as usual.').waitFor();
+  await inspector.getByRole('button', { name: 'Requests' }).click();
+  const call = inspector
+    .getByRole('list', { name: 'Requests' })
+    .getByRole('listitem')
+    .filter({ hasText: `answered by fault ${faultId}` });
+  await call.waitFor();
+  expect(await call.textContent()).toContain('→ 503');
+  await shot('inspector-requests-faulted');
+
+  // Two faults: one removed by its button, then the rest cleared.
+  await inspector.getByRole('button', { name: 'Faults' }).click();
+  for (const [route, status] of [
+    ['POST /channels/*/messages', '500'],
+    ['GET /gateway/bot', '429'],
+  ] as const) {
+    await form.getByLabel('Route').fill(route);
+    await form.getByLabel('Status').fill(status);
+    await form.getByLabel('Times').fill('5');
+    await form.getByRole('button', { name: 'Inject fault' }).click();
+    await faults.getByRole('listitem').filter({ hasText: route }).getByText(/5 of 5 left/).waitFor();
+  }
+  await faults.getByRole('button', { name: 'Remove the fault on POST /channels/*/messages' }).click();
+  await faults.getByRole('listitem').filter({ hasText: 'POST /channels/*/messages' }).waitFor({ state: 'detached' });
+  expect(await faults.getByRole('listitem').count()).toBe(1);
+  await inspector.getByRole('button', { name: 'Clear all faults' }).click();
+  await inspector.getByText('No faults: every call is answered as usual.').waitFor();
+  const left = await stack.admin('GET', `/admin/applications/${world.application.id}/faults`);
+  expect(left.body).toEqual([]);
+  // The page's one refused request: the status 200 the admin API refused.
+  expect(failedRequests.slice(mark)).toEqual([`400 POST /admin/applications/${world.application.id}/faults`]);
+  expect(scriptErrors).toEqual([]);
+});
+
+it("lists the dispatches the viewer's gateway session received, live", async () => {
+  await page.getByRole('combobox', { name: 'Acting as' }).selectOption({ label: world.user.username });
+  await page.getByRole('heading', { name: `# ${world.channel.name}` }).waitFor();
+  const inspector = page.getByRole('complementary', { name: 'Inspector' });
+  await inspector.getByRole('button', { name: 'Gateway' }).click();
+  await inspector.getByRole('heading', { name: `Dispatches to ${world.user.username}'s session` }).waitFor();
+  const dispatches = inspector.getByRole('list', { name: 'Gateway dispatches' });
+  await dispatches.getByRole('listitem').filter({ hasText: /^READY/ }).waitFor();
+
+  // The bot posts: the viewer's session receives MESSAGE_CREATE, listed at once.
+  const channel = (await bot.channels.fetch(world.channel.id)) as TextChannel;
+  await channel.send('hello over the gateway');
+  const created = dispatches
+    .getByRole('listitem')
+    .filter({ hasText: /^MESSAGE_CREATE/ })
+    .filter({ hasText: 'hello over the gateway' });
+  await created.waitFor();
+  await created.getByText('Payload').click();
+  expect(await created.locator('pre').textContent()).toContain('"content": "hello over the gateway"');
+  // Newest first: the session's first dispatch, READY, is the last.
+  expect(await dispatches.getByRole('listitem').last().textContent()).toMatch(/^READY/);
+  await shot('inspector-gateway');
+  expect(await accessibilityProblems()).toEqual([]);
+  await inspector.getByRole('button', { name: 'Members' }).click();
+  expect(scriptErrors).toEqual([]);
+});
