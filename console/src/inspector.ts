@@ -1,6 +1,7 @@
 import { call, describeError } from './api';
 import { h, replaceChildren, type Child } from './dom';
 import { FaultsView } from './faults';
+import { PlayersView } from './players';
 
 /*
  * The inspector beside the channel: the server's own account of an application — its
@@ -25,7 +26,7 @@ export interface InspectorDeps {
 }
 
 /** The views that read the admin API about the chosen application. */
-type AppView = 'interactions' | 'requests' | 'faults';
+type AppView = 'interactions' | 'requests' | 'faults' | 'players';
 /** Those, or a view owned by the page (the members panel, the gateway log), by its key. */
 type View = AppView | `extra:${string}`;
 
@@ -97,6 +98,7 @@ export class Inspector {
   );
   private readonly extras = new Map<string, HTMLElement>();
   private readonly faults: FaultsView;
+  private readonly players: PlayersView;
   private view: View;
   private applicationId = '';
   /** The interaction shown in detail, if any. */
@@ -125,6 +127,7 @@ export class Inspector {
       tab('Interactions', 'interactions'),
       tab('Requests', 'requests'),
       tab('Faults', 'faults'),
+      tab('Players', 'players'),
       ...rest.map((extra) => tab(extra.label, `extra:${extra.key}`)),
     ];
     this.faults = new FaultsView(
@@ -132,6 +135,7 @@ export class Inspector {
       () => deps.admin(),
       () => this.refresh(true),
     );
+    this.players = new PlayersView(() => deps.admin());
     this.appSelect.addEventListener('change', () => {
       this.applicationId = this.appSelect.value;
       this.selected = undefined;
@@ -212,6 +216,13 @@ export class Inspector {
       return;
     }
     const app = this.applicationId;
+    // The players view reads as its players (their lobbies' messages), not the admin API.
+    if (view === 'players') {
+      void this.players.render(this.body, app).catch((error: unknown) =>
+        replaceChildren(this.body, h('p', { class: 'error', role: 'alert' }, String(error))),
+      );
+      return;
+    }
     const selected = view === 'interactions' ? this.selected : undefined;
     const path =
       view === 'requests'
