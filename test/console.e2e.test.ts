@@ -837,7 +837,10 @@ it("injects, lists and clears faults in the app's REST calls from the inspector;
   await form.getByLabel('Route').fill('GET /users/@me');
   await form.getByLabel('Status').fill('200');
   await form.getByRole('button', { name: 'Inject fault' }).click();
-  await form.getByRole('alert').filter({ hasText: /50035[\s\S]*status/ }).waitFor();
+  await form
+    .getByRole('alert')
+    .filter({ hasText: /50035[\s\S]*status/ })
+    .waitFor();
 
   await form.getByLabel('Status').fill('503');
   await form.getByRole('button', { name: 'Inject fault' }).click();
@@ -875,10 +878,17 @@ it("injects, lists and clears faults in the app's REST calls from the inspector;
     await form.getByLabel('Status').fill(status);
     await form.getByLabel('Times').fill('5');
     await form.getByRole('button', { name: 'Inject fault' }).click();
-    await faults.getByRole('listitem').filter({ hasText: route }).getByText(/5 of 5 left/).waitFor();
+    await faults
+      .getByRole('listitem')
+      .filter({ hasText: route })
+      .getByText(/5 of 5 left/)
+      .waitFor();
   }
   await faults.getByRole('button', { name: 'Remove the fault on POST /channels/*/messages' }).click();
-  await faults.getByRole('listitem').filter({ hasText: 'POST /channels/*/messages' }).waitFor({ state: 'detached' });
+  await faults
+    .getByRole('listitem')
+    .filter({ hasText: 'POST /channels/*/messages' })
+    .waitFor({ state: 'detached' });
   expect(await faults.getByRole('listitem').count()).toBe(1);
   await inspector.getByRole('button', { name: 'Clear all faults' }).click();
   await inspector.getByText('No faults: every call is answered as usual.').waitFor();
@@ -896,7 +906,10 @@ it("lists the dispatches the viewer's gateway session received, live", async () 
   await inspector.getByRole('button', { name: 'Gateway' }).click();
   await inspector.getByRole('heading', { name: `Dispatches to ${world.user.username}'s session` }).waitFor();
   const dispatches = inspector.getByRole('list', { name: 'Gateway dispatches' });
-  await dispatches.getByRole('listitem').filter({ hasText: /^READY/ }).waitFor();
+  await dispatches
+    .getByRole('listitem')
+    .filter({ hasText: /^READY/ })
+    .waitFor();
 
   // The bot posts: the viewer's session receives MESSAGE_CREATE, listed at once.
   const channel = (await bot.channels.fetch(world.channel.id)) as TextChannel;
@@ -918,23 +931,38 @@ it("lists the dispatches the viewer's gateway session received, live", async () 
 
 it('creates game players without chat accounts (POST /admin/applications/{id}/provisional-tokens), refusing bad input', async () => {
   const base = `/admin/applications/${world.application.id}/provisional-tokens`;
-  const issued = await stack.admin('POST', base, { external_user_id: 'route-player', preferred_global_name: 'Route' });
+  const issued = await stack.admin('POST', base, {
+    external_user_id: 'route-player',
+    preferred_global_name: 'Route',
+  });
   expect(issued.status).toBe(200);
-  expect(issued.body).toMatchObject({ token_type: 'Bearer', scope: expect.stringContaining('sdk.social_layer') });
+  expect(issued.body).toMatchObject({
+    token_type: 'Bearer',
+    scope: expect.stringContaining('sdk.social_layer'),
+  });
   expect(typeof issued.body.id_token).toBe('string');
-  const me = async (token: string) =>
-    (await fetch(`${stack.apiUrl}/api/v10/users/@me`, { headers: { Authorization: `Bearer ${token}` } })).json();
+  const me = async (token: string): Promise<any> =>
+    (
+      await fetch(`${stack.apiUrl}/api/v10/users/@me`, { headers: { Authorization: `Bearer ${token}` } })
+    ).json();
   const first = await me(issued.body.access_token);
   expect(first).toMatchObject({ global_name: 'Route', flags: 1 << 23 });
   // The same external id is the same account.
   const again = await stack.admin('POST', base, { external_user_id: 'route-player' });
   expect((await me(again.body.access_token)).id).toBe(first.id);
   // Bad input: the Bot Token Endpoint's errors, an unknown application, no admin token.
-  for (const body of [{}, { external_user_id: 'x'.repeat(1025) }, { external_user_id: 'a\u0000b' }, { external_user_id: 7 }]) {
+  for (const body of [
+    {},
+    { external_user_id: 'x'.repeat(1025) },
+    { external_user_id: 'a\u0000b' },
+    { external_user_id: 7 },
+  ]) {
     const refused = await stack.admin('POST', base, body);
     expect([body, refused.status, refused.body.code]).toEqual([body, 400, 50035]);
   }
-  const unknown = await stack.admin('POST', '/admin/applications/1/provisional-tokens', { external_user_id: 'x' });
+  const unknown = await stack.admin('POST', '/admin/applications/1/provisional-tokens', {
+    external_user_id: 'x',
+  });
   expect([unknown.status, unknown.body.code]).toEqual([404, 10002]);
   const anonymous = await fetch(`${stack.apiUrl}${base}`, {
     method: 'POST',
@@ -953,7 +981,10 @@ it('makes game players in the UI, who join a lobby and chat in it', async () => 
   const create = players.getByRole('form', { name: 'New player' });
   // The Bot Token Endpoint's own validation, shown as it answered.
   await create.getByRole('button', { name: 'Create player' }).click();
-  await players.getByRole('alert').filter({ hasText: /50035[\s\S]*external_user_id/ }).waitFor();
+  await players
+    .getByRole('alert')
+    .filter({ hasText: /50035[\s\S]*external_user_id/ })
+    .waitFor();
   for (const [external, name] of [
     ['steam-ada', 'Ada'],
     ['steam-grace', '<img src=x onerror=alert(20)>'],
@@ -961,7 +992,11 @@ it('makes game players in the UI, who join a lobby and chat in it', async () => 
     await create.getByLabel('External user id').fill(external);
     await create.getByLabel('Display name (optional)').fill(name);
     await create.getByRole('button', { name: 'Create player' }).click();
-    await players.getByRole('list', { name: 'Players' }).getByRole('listitem').filter({ hasText: name }).waitFor();
+    await players
+      .getByRole('list', { name: 'Players' })
+      .getByRole('listitem')
+      .filter({ hasText: name })
+      .waitFor();
   }
   const join = players.getByRole('form', { name: 'Join a lobby' });
   for (const name of ['Ada', '<img src=x onerror=alert(20)>']) {
@@ -976,7 +1011,9 @@ it('makes game players in the UI, who join a lobby and chat in it', async () => 
       .waitFor();
   }
   const lobby = players.getByRole('region', { name: 'Lobby table-1' });
-  expect(await lobby.getByRole('list', { name: 'Members of lobby table-1' }).getByRole('listitem').count()).toBe(2);
+  expect(
+    await lobby.getByRole('list', { name: 'Members of lobby table-1' }).getByRole('listitem').count(),
+  ).toBe(2);
   const post = lobby.getByRole('form', { name: 'Post in lobby table-1' });
   await post.getByLabel('Post as').selectOption({ label: 'Ada' });
   await post.getByLabel('Message lobby table-1').fill('good game **all**');
@@ -991,19 +1028,21 @@ it('makes game players in the UI, who join a lobby and chat in it', async () => 
 
   // The game's backend (the bot) sees the same lobby: both players, Ada's message.
   const lobbyId = ((await lobby.locator('h4 .entry-meta').textContent()) ?? '').trim();
-  const bot = { Authorization: `Bot ${world.application.botToken}` };
-  const read = await fetch(`${stack.apiUrl}/api/v10/lobbies/${lobbyId}`, { headers: bot });
+  const backend = { Authorization: `Bot ${world.application.botToken}` };
+  const read = await fetch(`${stack.apiUrl}/api/v10/lobbies/${lobbyId}`, { headers: backend });
   expect(read.status).toBe(200);
   expect(((await read.json()) as { members: unknown[] }).members).toHaveLength(2);
   // A message the backend posts appears by itself (the view reads the lobby while shown).
   const posted = await fetch(`${stack.apiUrl}/api/v10/lobbies/${lobbyId}/messages`, {
     method: 'POST',
-    headers: { ...bot, 'Content-Type': 'application/json' },
+    headers: { ...backend, 'Content-Type': 'application/json' },
     body: JSON.stringify({ content: 'the server says hi' }),
   });
   expect(posted.status).toBe(201);
   await lobby.getByRole('listitem').filter({ hasText: 'the server says hi' }).waitFor();
-  expect(failedRequests.slice(mark)).toEqual([`400 POST /admin/applications/${world.application.id}/provisional-tokens`]);
+  expect(failedRequests.slice(mark)).toEqual([
+    `400 POST /admin/applications/${world.application.id}/provisional-tokens`,
+  ]);
   await inspector.getByRole('button', { name: 'Members' }).click();
   expect(dialogs).toEqual([]);
   expect(scriptErrors).toEqual([]);

@@ -218,9 +218,11 @@ export class Inspector {
     const app = this.applicationId;
     // The players view reads as its players (their lobbies' messages), not the admin API.
     if (view === 'players') {
-      void this.players.render(this.body, app).catch((error: unknown) =>
-        replaceChildren(this.body, h('p', { class: 'error', role: 'alert' }, String(error))),
-      );
+      void this.players
+        .render(this.body, app)
+        .catch((error: unknown) =>
+          replaceChildren(this.body, h('p', { class: 'error', role: 'alert' }, String(error))),
+        );
       return;
     }
     const selected = view === 'interactions' ? this.selected : undefined;

@@ -82,8 +82,8 @@ class LobbyPanel {
   }
 
   private memberPlayers(): Player[] {
-    const ids = new Set((this.lobby?.members ?? []).map((m: any) => String(m?.id)));
-    return this.players().filter((p) => ids.has(p.id));
+    const memberIds = new Set((this.lobby?.members ?? []).map((m: any) => String(m?.id)));
+    return this.players().filter((p) => memberIds.has(p.id));
   }
 
   private renderMembers(): void {
@@ -105,7 +105,11 @@ class LobbyPanel {
   async refresh(): Promise<void> {
     const reader = this.memberPlayers()[0];
     if (!reader) return;
-    const answer = await call('GET', `/api/v10/lobbies/${String(this.lobby?.id)}/messages?limit=50`, `Bearer ${reader.token}`);
+    const answer = await call(
+      'GET',
+      `/api/v10/lobbies/${String(this.lobby?.id)}/messages?limit=50`,
+      `Bearer ${reader.token}`,
+    );
     const text = `${answer.status} ${JSON.stringify(answer.body)}`;
     if (text === this.lastMessages) return;
     this.lastMessages = text;
@@ -137,9 +141,14 @@ class LobbyPanel {
       replaceChildren(this.problem, 'Choose a player of this lobby.');
       return;
     }
-    const answer = await call('POST', `/api/v10/lobbies/${String(this.lobby?.id)}/messages`, `Bearer ${player.token}`, {
-      content: this.text.value,
-    });
+    const answer = await call(
+      'POST',
+      `/api/v10/lobbies/${String(this.lobby?.id)}/messages`,
+      `Bearer ${player.token}`,
+      {
+        content: this.text.value,
+      },
+    );
     if (answer.status !== 201) {
       replaceChildren(this.problem, describeError(answer.status, answer.body));
       return;
@@ -173,10 +182,14 @@ export class PlayersView {
     const create = h(
       'form',
       { class: 'player-form', 'aria-label': 'New player', novalidate: true },
-      h('p', { class: 'hint' }, "A game player without a chat account (a provisional account of this app)."),
+      h('p', { class: 'hint' }, 'A game player without a chat account (a provisional account of this app).'),
       labelled('External user id', this.externalId),
       labelled('Display name (optional)', this.displayName),
-      h('div', { class: 'modal-actions' }, h('button', { type: 'submit', class: 'button primary' }, 'Create player')),
+      h(
+        'div',
+        { class: 'modal-actions' },
+        h('button', { type: 'submit', class: 'button primary' }, 'Create player'),
+      ),
     );
     create.addEventListener('submit', (event) => {
       event.preventDefault();
@@ -187,7 +200,11 @@ export class PlayersView {
       { class: 'player-form', 'aria-label': 'Join a lobby', novalidate: true },
       labelled('Player', this.joiner),
       labelled('Lobby secret', this.secret),
-      h('div', { class: 'modal-actions' }, h('button', { type: 'submit', class: 'button primary' }, 'Join lobby')),
+      h(
+        'div',
+        { class: 'modal-actions' },
+        h('button', { type: 'submit', class: 'button primary' }, 'Join lobby'),
+      ),
     );
     join.addEventListener('submit', (event) => {
       event.preventDefault();
@@ -238,7 +255,9 @@ export class PlayersView {
     const app = this.app();
     replaceChildren(
       this.playerList,
-      ...app.players.map((p) => h('li', { class: 'member' }, p.name, ' ', h('span', { class: 'entry-meta' }, p.id))),
+      ...app.players.map((p) =>
+        h('li', { class: 'member' }, p.name, ' ', h('span', { class: 'entry-meta' }, p.id)),
+      ),
     );
     if (app.players.length === 0) this.playerList.append(h('li', { class: 'hint' }, 'No players yet.'));
     const chosen = this.joiner.value;
@@ -257,7 +276,12 @@ export class PlayersView {
     const applicationId = this.applicationId;
     const body: Record<string, unknown> = { external_user_id: this.externalId.value };
     if (this.displayName.value.trim() !== '') body.preferred_global_name = this.displayName.value;
-    const issued = await call('POST', `/admin/applications/${applicationId}/provisional-tokens`, `Admin ${this.admin()}`, body);
+    const issued = await call(
+      'POST',
+      `/admin/applications/${applicationId}/provisional-tokens`,
+      `Admin ${this.admin()}`,
+      body,
+    );
     if (issued.status !== 200) {
       replaceChildren(this.problem, describeError(issued.status, issued.body));
       return;
