@@ -323,6 +323,7 @@ const ADMIN_ROUTES: Array<[Method, string]> = [
   ['patch', '/subscriptions/:subscription_id'],
   ['put', '/applications/:application_id/identity-providers/:external_auth_type'],
   ['post', '/applications/:application_id/external-tokens'],
+  ['post', '/applications/:application_id/provisional-tokens'],
   ['get', '/applications/:application_id/requests'],
   ['post', '/applications/:application_id/faults'],
   ['get', '/applications/:application_id/faults'],
@@ -345,6 +346,7 @@ const ADMIN_ROUTES: Array<[Method, string]> = [
  * (test/provisional-accounts.e2e.test.ts: tokens over 10,240 characters, ids over 1,024,
  * U+0000, 2^64 ids, unknown types, another application's token), which holds the
  * provisional players and issuers they need; here they get the path and body-format cases.
+ * The admin's `provisional-tokens` takes the Bot Token Endpoint's body (one validator in oauth).
  */
 const BODIES_SWEPT_ELSEWHERE = [
   'post /partner-sdk/token/bot',
@@ -352,6 +354,7 @@ const BODIES_SWEPT_ELSEWHERE = [
   'patch /users/@me/account',
   'put /applications/:application_id/identity-providers/:external_auth_type',
   'post /applications/:application_id/external-tokens',
+  'post /applications/:application_id/provisional-tokens',
   'post /partner-sdk/provisional-accounts/unmerge/bot',
   'post /partner-sdk/provisional-accounts/unmerge',
   'post /users/:user_id/ban',

@@ -824,3 +824,226 @@ it('launches an app\'s activity from its entry point ("Launch")', async () => {
   expect(await accessibilityProblems()).toEqual([]);
   expect(scriptErrors).toEqual([]);
 });
+
+it("injects, lists and clears faults in the app's REST calls from the inspector; the Requests tab shows the faulted call", async () => {
+  const mark = failedRequests.length;
+  const inspector = page.getByRole('complementary', { name: 'Inspector' });
+  await inspector.getByRole('button', { name: 'Faults' }).click();
+  await inspector.getByLabel('Application').selectOption(world.application.id);
+  const form = inspector.getByRole('form', { name: 'Inject a fault' });
+  await inspector.getByText('No faults: every call is answered as usual.').waitFor();
+
+  // The admin API's own validation, on the field: a fault's status is 400-599.
+  await form.getByLabel('Route').fill('GET /users/@me');
+  await form.getByLabel('Status').fill('200');
+  await form.getByRole('button', { name: 'Inject fault' }).click();
+  await form
+    .getByRole('alert')
+    .filter({ hasText: /50035[\s\S]*status/ })
+    .waitFor();
+
+  await form.getByLabel('Status').fill('503');
+  await form.getByRole('button', { name: 'Inject fault' }).click();
+  const faults = inspector.getByRole('list', { name: 'Faults' });
+  const fault = faults.getByRole('listitem').filter({ hasText: 'GET /users/@me' });
+  await fault.getByText(/1 of 1 left/).waitFor();
+  expect(await form.getByRole('alert').textContent()).toBe('');
+  const faultId = /fault (\S+):/.exec((await fault.textContent()) ?? '')?.[1];
+  expect(faultId).toBeDefined();
+  await shot('inspector-faults');
+  expect(await accessibilityProblems()).toEqual([]);
+
+  // The bot's next matching call gets the fault; the list refreshes by itself once it is used up.
+  const faulted = await fetch(`${stack.apiUrl}/api/v10/users/@me`, {
+    headers: { Authorization: `Bot ${world.application.botToken}` },
+  });
+  expect(faulted.status).toBe(503);
+  await inspector.getByText('No faults: every call is answered as usual.').waitFor();
+  await inspector.getByRole('button', { name: 'Requests' }).click();
+  const call = inspector
+    .getByRole('list', { name: 'Requests' })
+    .getByRole('listitem')
+    .filter({ hasText: `answered by fault ${faultId}` });
+  await call.waitFor();
+  expect(await call.textContent()).toContain('→ 503');
+  await shot('inspector-requests-faulted');
+
+  // Two faults: one removed by its button, then the rest cleared.
+  await inspector.getByRole('button', { name: 'Faults' }).click();
+  for (const [route, status] of [
+    ['POST /channels/*/messages', '500'],
+    ['GET /gateway/bot', '429'],
+  ] as const) {
+    await form.getByLabel('Route').fill(route);
+    await form.getByLabel('Status').fill(status);
+    await form.getByLabel('Times').fill('5');
+    await form.getByRole('button', { name: 'Inject fault' }).click();
+    await faults
+      .getByRole('listitem')
+      .filter({ hasText: route })
+      .getByText(/5 of 5 left/)
+      .waitFor();
+  }
+  await faults.getByRole('button', { name: 'Remove the fault on POST /channels/*/messages' }).click();
+  await faults
+    .getByRole('listitem')
+    .filter({ hasText: 'POST /channels/*/messages' })
+    .waitFor({ state: 'detached' });
+  expect(await faults.getByRole('listitem').count()).toBe(1);
+  await inspector.getByRole('button', { name: 'Clear all faults' }).click();
+  await inspector.getByText('No faults: every call is answered as usual.').waitFor();
+  const left = await stack.admin('GET', `/admin/applications/${world.application.id}/faults`);
+  expect(left.body).toEqual([]);
+  // The page's one refused request: the status 200 the admin API refused.
+  expect(failedRequests.slice(mark)).toEqual([`400 POST /admin/applications/${world.application.id}/faults`]);
+  expect(scriptErrors).toEqual([]);
+});
+
+it("lists the dispatches the viewer's gateway session received, live", async () => {
+  await page.getByRole('combobox', { name: 'Acting as' }).selectOption({ label: world.user.username });
+  await page.getByRole('heading', { name: `# ${world.channel.name}` }).waitFor();
+  const inspector = page.getByRole('complementary', { name: 'Inspector' });
+  await inspector.getByRole('button', { name: 'Gateway' }).click();
+  await inspector.getByRole('heading', { name: `Dispatches to ${world.user.username}'s session` }).waitFor();
+  const dispatches = inspector.getByRole('list', { name: 'Gateway dispatches' });
+  await dispatches
+    .getByRole('listitem')
+    .filter({ hasText: /^READY/ })
+    .waitFor();
+
+  // The bot posts: the viewer's session receives MESSAGE_CREATE, listed at once.
+  const channel = (await bot.channels.fetch(world.channel.id)) as TextChannel;
+  await channel.send('hello over the gateway');
+  const created = dispatches
+    .getByRole('listitem')
+    .filter({ hasText: /^MESSAGE_CREATE/ })
+    .filter({ hasText: 'hello over the gateway' });
+  await created.waitFor();
+  await created.getByText('Payload').click();
+  expect(await created.locator('pre').textContent()).toContain('"content": "hello over the gateway"');
+  // Newest first: the session's first dispatch, READY, is the last.
+  expect(await dispatches.getByRole('listitem').last().textContent()).toMatch(/^READY/);
+  await shot('inspector-gateway');
+  expect(await accessibilityProblems()).toEqual([]);
+  await inspector.getByRole('button', { name: 'Members' }).click();
+  expect(scriptErrors).toEqual([]);
+});
+
+it('creates game players without chat accounts (POST /admin/applications/{id}/provisional-tokens), refusing bad input', async () => {
+  const base = `/admin/applications/${world.application.id}/provisional-tokens`;
+  const issued = await stack.admin('POST', base, {
+    external_user_id: 'route-player',
+    preferred_global_name: 'Route',
+  });
+  expect(issued.status).toBe(200);
+  expect(issued.body).toMatchObject({
+    token_type: 'Bearer',
+    scope: expect.stringContaining('sdk.social_layer'),
+  });
+  expect(typeof issued.body.id_token).toBe('string');
+  const me = async (token: string): Promise<any> =>
+    (
+      await fetch(`${stack.apiUrl}/api/v10/users/@me`, { headers: { Authorization: `Bearer ${token}` } })
+    ).json();
+  const first = await me(issued.body.access_token);
+  expect(first).toMatchObject({ global_name: 'Route', flags: 1 << 23 });
+  // The same external id is the same account.
+  const again = await stack.admin('POST', base, { external_user_id: 'route-player' });
+  expect((await me(again.body.access_token)).id).toBe(first.id);
+  // Bad input: the Bot Token Endpoint's errors, an unknown application, no admin token.
+  for (const body of [
+    {},
+    { external_user_id: 'x'.repeat(1025) },
+    { external_user_id: 'a\u0000b' },
+    { external_user_id: 7 },
+  ]) {
+    const refused = await stack.admin('POST', base, body);
+    expect([body, refused.status, refused.body.code]).toEqual([body, 400, 50035]);
+  }
+  const unknown = await stack.admin('POST', '/admin/applications/1/provisional-tokens', {
+    external_user_id: 'x',
+  });
+  expect([unknown.status, unknown.body.code]).toEqual([404, 10002]);
+  const anonymous = await fetch(`${stack.apiUrl}${base}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ external_user_id: 'x' }),
+  });
+  expect(anonymous.status).toBe(401);
+});
+
+it('makes game players in the UI, who join a lobby and chat in it', async () => {
+  const mark = failedRequests.length;
+  const inspector = page.getByRole('complementary', { name: 'Inspector' });
+  await inspector.getByRole('button', { name: 'Players' }).click();
+  await inspector.getByLabel('Application').selectOption(world.application.id);
+  const players = inspector.getByRole('region', { name: 'Game players' });
+  const create = players.getByRole('form', { name: 'New player' });
+  // The Bot Token Endpoint's own validation, shown as it answered.
+  await create.getByRole('button', { name: 'Create player' }).click();
+  await players
+    .getByRole('alert')
+    .filter({ hasText: /50035[\s\S]*external_user_id/ })
+    .waitFor();
+  for (const [external, name] of [
+    ['steam-ada', 'Ada'],
+    ['steam-grace', '<img src=x onerror=alert(20)>'],
+  ] as const) {
+    await create.getByLabel('External user id').fill(external);
+    await create.getByLabel('Display name (optional)').fill(name);
+    await create.getByRole('button', { name: 'Create player' }).click();
+    await players
+      .getByRole('list', { name: 'Players' })
+      .getByRole('listitem')
+      .filter({ hasText: name })
+      .waitFor();
+  }
+  const join = players.getByRole('form', { name: 'Join a lobby' });
+  for (const name of ['Ada', '<img src=x onerror=alert(20)>']) {
+    await join.getByLabel('Player').selectOption({ label: name });
+    await join.getByLabel('Lobby secret').fill('table-1');
+    await join.getByRole('button', { name: 'Join lobby' }).click();
+    await players
+      .getByRole('region', { name: 'Lobby table-1' })
+      .getByRole('list', { name: 'Members of lobby table-1' })
+      .getByRole('listitem')
+      .filter({ hasText: name })
+      .waitFor();
+  }
+  const lobby = players.getByRole('region', { name: 'Lobby table-1' });
+  expect(
+    await lobby.getByRole('list', { name: 'Members of lobby table-1' }).getByRole('listitem').count(),
+  ).toBe(2);
+  const post = lobby.getByRole('form', { name: 'Post in lobby table-1' });
+  await post.getByLabel('Post as').selectOption({ label: 'Ada' });
+  await post.getByLabel('Message lobby table-1').fill('good game **all**');
+  await post.getByRole('button', { name: 'Post' }).click();
+  await lobby
+    .getByRole('list', { name: 'Messages in lobby table-1' })
+    .getByRole('listitem')
+    .filter({ hasText: 'Ada: good game **all**' })
+    .waitFor();
+  await shot('inspector-players');
+  expect(await accessibilityProblems()).toEqual([]);
+
+  // The game's backend (the bot) sees the same lobby: both players, Ada's message.
+  const lobbyId = ((await lobby.locator('h4 .entry-meta').textContent()) ?? '').trim();
+  const backend = { Authorization: `Bot ${world.application.botToken}` };
+  const read = await fetch(`${stack.apiUrl}/api/v10/lobbies/${lobbyId}`, { headers: backend });
+  expect(read.status).toBe(200);
+  expect(((await read.json()) as { members: unknown[] }).members).toHaveLength(2);
+  // A message the backend posts appears by itself (the view reads the lobby while shown).
+  const posted = await fetch(`${stack.apiUrl}/api/v10/lobbies/${lobbyId}/messages`, {
+    method: 'POST',
+    headers: { ...backend, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ content: 'the server says hi' }),
+  });
+  expect(posted.status).toBe(201);
+  await lobby.getByRole('listitem').filter({ hasText: 'the server says hi' }).waitFor();
+  expect(failedRequests.slice(mark)).toEqual([
+    `400 POST /admin/applications/${world.application.id}/provisional-tokens`,
+  ]);
+  await inspector.getByRole('button', { name: 'Members' }).click();
+  expect(dialogs).toEqual([]);
+  expect(scriptErrors).toEqual([]);
+});

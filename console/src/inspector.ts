@@ -1,11 +1,15 @@
 import { call, describeError } from './api';
 import { h, replaceChildren, type Child } from './dom';
+import { FaultsView } from './faults';
+import { PlayersView } from './players';
 
 /*
  * The inspector beside the channel: the server's own account of an application — its
  * interactions' timeline (what the app received, how it was delivered, what it answered
- * or the exact reason it failed, follow-ups, timings) and its REST calls (the request
- * log), read from the admin API and refreshed while shown. Everything is text nodes.
+ * or the exact reason it failed, follow-ups, timings), its REST calls (the request
+ * log) and the faults injected into them, read from the admin API and refreshed while
+ * shown; beside them, views the page owns (the members panel, the viewer's gateway
+ * dispatches). Everything is text nodes.
  */
 
 /** The longest JSON shown in one block; the rest is counted, not rendered. */
@@ -21,7 +25,19 @@ export interface InspectorDeps {
   userName(id: string): string | undefined;
 }
 
-type View = 'interactions' | 'requests';
+/** The views that read the admin API about the chosen application. */
+type AppView = 'interactions' | 'requests' | 'faults' | 'players';
+/** Those, or a view owned by the page (the members panel, the gateway log), by its key. */
+type View = AppView | `extra:${string}`;
+
+/** A view the page owns, shown under its own tab (no application picker). */
+export interface ExtraView {
+  key: string;
+  label: string;
+  element: HTMLElement;
+}
+
+const isAppView = (view: View): view is AppView => !view.startsWith('extra:');
 
 const TYPE_NAMES: Record<number, string> = {
   1: 'ping',
@@ -56,7 +72,7 @@ function jsonText(value: unknown): string {
     : text;
 }
 
-function jsonBlock(summary: string, value: unknown, open = false): HTMLElement {
+export function jsonBlock(summary: string, value: unknown, open = false): HTMLElement {
   return h(
     'details',
     { class: 'json', open },
@@ -72,7 +88,7 @@ function ms(value: unknown): string {
 export class Inspector {
   readonly element: HTMLElement;
   private readonly appSelect = h('select', { id: 'inspector-app' });
-  private readonly tabs: Record<View, HTMLButtonElement>;
+  private readonly tabs = new Map<View, HTMLButtonElement>();
   private readonly body = h('div', { class: 'inspector-body' });
   private readonly appRow = h(
     'div',
@@ -80,8 +96,10 @@ export class Inspector {
     h('label', { for: 'inspector-app' }, 'Application'),
     this.appSelect,
   );
-  private readonly extra: HTMLElement;
-  private view: View | 'extra' = 'interactions';
+  private readonly extras = new Map<string, HTMLElement>();
+  private readonly faults: FaultsView;
+  private readonly players: PlayersView;
+  private view: View;
   private applicationId = '';
   /** The interaction shown in detail, if any. */
   private selected: string | undefined;
@@ -93,18 +111,31 @@ export class Inspector {
 
   constructor(
     private readonly deps: InspectorDeps,
-    /** A third view owned by the page (the members panel), shown under its own tab. */
-    extra: { label: string; element: HTMLElement },
+    /** The views the page owns (the members panel first, shown at the start; the gateway log). */
+    extras: ExtraView[],
   ) {
-    this.extra = extra.element;
-    const tab = (label: string, view: View | 'extra') => {
+    const tab = (label: string, view: View) => {
       const button = h('button', { type: 'button', class: 'tab', 'aria-pressed': 'false' }, label);
       button.addEventListener('click', () => this.show(view));
+      this.tabs.set(view, button);
       return button;
     };
-    this.tabs = { interactions: tab('Interactions', 'interactions'), requests: tab('Requests', 'requests') };
-    const extraTab = tab(extra.label, 'extra');
-    (this.tabs as any).extra = extraTab;
+    for (const extra of extras) this.extras.set(extra.key, extra.element);
+    const [first, ...rest] = extras;
+    const buttons = [
+      ...(first ? [tab(first.label, `extra:${first.key}`)] : []),
+      tab('Interactions', 'interactions'),
+      tab('Requests', 'requests'),
+      tab('Faults', 'faults'),
+      tab('Players', 'players'),
+      ...rest.map((extra) => tab(extra.label, `extra:${extra.key}`)),
+    ];
+    this.faults = new FaultsView(
+      () => this.applicationId,
+      () => deps.admin(),
+      () => this.refresh(true),
+    );
+    this.players = new PlayersView(() => deps.admin());
     this.appSelect.addEventListener('change', () => {
       this.applicationId = this.appSelect.value;
       this.selected = undefined;
@@ -114,17 +145,12 @@ export class Inspector {
       'aside',
       { class: 'inspector', 'aria-label': 'Inspector' },
       h('h2', { class: 'visually-hidden' }, 'Inspector'),
-      h(
-        'div',
-        { class: 'tabs', role: 'group', 'aria-label': 'Inspector view' },
-        extraTab,
-        this.tabs.interactions,
-        this.tabs.requests,
-      ),
+      h('div', { class: 'tabs', role: 'group', 'aria-label': 'Inspector view' }, ...buttons),
       this.appRow,
       this.body,
     );
-    this.show('extra');
+    this.view = first ? `extra:${first.key}` : 'interactions';
+    this.show(this.view);
   }
 
   /** Lists the applications again (after one was created or the users were read). */
@@ -137,15 +163,14 @@ export class Inspector {
     );
   }
 
-  /** Shows one view; the timeline and the log refresh while shown. */
-  show(view: View | 'extra'): void {
+  /** Shows one view; the timeline, the log and the faults refresh while shown. */
+  show(view: View): void {
     this.view = view;
-    for (const [name, button] of Object.entries(this.tabs as Record<string, HTMLButtonElement>))
-      button.setAttribute('aria-pressed', String(name === view));
+    for (const [name, button] of this.tabs) button.setAttribute('aria-pressed', String(name === view));
     this.lastText = '';
-    this.appRow.hidden = view === 'extra';
-    if (view === 'extra') {
-      replaceChildren(this.body, this.extra);
+    this.appRow.hidden = !isAppView(view);
+    if (!isAppView(view)) {
+      replaceChildren(this.body, this.extras.get(view.slice('extra:'.length)) ?? null);
       this.stop();
       return;
     }
@@ -171,7 +196,7 @@ export class Inspector {
       this.selected = undefined;
       this.refreshApplications();
     }
-    if (this.view !== 'extra') this.refresh(true);
+    if (isAppView(this.view)) this.refresh(true);
   }
 
   private stop(): void {
@@ -180,7 +205,8 @@ export class Inspector {
   }
 
   private refresh(force: boolean): void {
-    if (this.view === 'extra') return;
+    const view = this.view;
+    if (!isAppView(view)) return;
     if (this.reading) {
       this.again ||= force;
       return;
@@ -189,20 +215,35 @@ export class Inspector {
       replaceChildren(this.body, h('p', { class: 'hint' }, 'No application to inspect.'));
       return;
     }
-    const view = this.view;
     const app = this.applicationId;
-    const selected = this.selected;
+    // The players view reads as its players (their lobbies' messages), not the admin API.
+    if (view === 'players') {
+      void this.players
+        .render(this.body, app)
+        .catch((error: unknown) =>
+          replaceChildren(this.body, h('p', { class: 'error', role: 'alert' }, String(error))),
+        );
+      return;
+    }
+    const selected = view === 'interactions' ? this.selected : undefined;
     const path =
       view === 'requests'
         ? `/admin/applications/${app}/requests?limit=100`
-        : selected
-          ? `/admin/applications/${app}/interactions/${selected}`
-          : `/admin/applications/${app}/interactions?limit=50`;
+        : view === 'faults'
+          ? `/admin/applications/${app}/faults`
+          : selected
+            ? `/admin/applications/${app}/interactions/${selected}`
+            : `/admin/applications/${app}/interactions?limit=50`;
     this.reading = true;
     void call('GET', path, `Admin ${this.deps.admin()}`)
       .then((answer) => {
         // Another view, application or entry was chosen meanwhile: this answer is stale.
-        if (this.view !== view || this.applicationId !== app || this.selected !== selected) return;
+        if (
+          this.view !== view ||
+          this.applicationId !== app ||
+          (view === 'interactions' && this.selected !== selected)
+        )
+          return;
         const text = `${answer.status} ${JSON.stringify(answer.body)}`;
         if (!force && text === this.lastText) return;
         this.lastText = text;
@@ -215,6 +256,7 @@ export class Inspector {
           return;
         }
         if (view === 'requests') this.renderRequests(answer.body);
+        else if (view === 'faults') this.faults.render(this.body, answer.body);
         else if (selected) this.renderDetail(answer.body);
         else this.renderTimeline(answer.body);
       })

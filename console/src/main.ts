@@ -16,6 +16,7 @@ import { CommandComposer, type ListedCommand } from './composer';
 import { openModal } from './modal';
 import { renderMessage, authorName, type RenderContext } from './render-message';
 import { Inspector } from './inspector';
+import { GatewayLog } from './gateway-log';
 import { formDialog } from './form-dialog';
 import { PERMISSION_CHOICES, permissionBits } from './permission-names';
 
@@ -78,14 +79,20 @@ const ui = {
 
 let composer: CommandComposer | undefined;
 
-/** The server's account of the chosen application, beside the channel (with the members panel). */
+/** The dispatches each viewer's gateway session received (the inspector's "Gateway" view). */
+const gatewayLog = new GatewayLog();
+
+/** The server's account of the chosen application, beside the channel (with the members panel and the gateway log). */
 const inspector = new Inspector(
   {
     admin: () => state.admin,
     applications: () => state.users.filter((u) => u.bot).map((u) => ({ id: u.id, name: u.name })),
     userName: (id) => state.users.find((u) => u.id === id)?.name,
   },
-  { label: 'Members', element: ui.memberList },
+  [
+    { key: 'members', label: 'Members', element: ui.memberList },
+    { key: 'gateway', label: 'Gateway', element: gatewayLog.element },
+  ],
 );
 
 function boot(): void {
@@ -426,6 +433,7 @@ async function openViewer(user: User): Promise<Viewer> {
   viewers.set(user.id, viewer);
   const { url } = await expectOk('GET', '/api/v10/gateway', token);
   const onDispatch = (dispatch: Dispatch) => {
+    gatewayLog.record(user.id, dispatch);
     if (state.viewer === viewer) handleDispatch(dispatch);
   };
   const onClose = (why: string) => {
@@ -478,6 +486,7 @@ async function showWorldOf(user: User): Promise<void> {
   }
   if (ui.viewerSelect.value !== userId) return; // another viewer was picked meanwhile
   state.viewer = viewer;
+  gatewayLog.showViewer(user.id, user.name);
   replaceChildren(ui.status);
   // The user's guilds as their READY lists them (what the chat client's server list shows).
   state.guilds = Array.isArray(viewer.session?.ready?.guilds) ? viewer.session.ready.guilds : [];

@@ -199,7 +199,9 @@ function createApp(deps: ServerDeps): Express {
   mountRoutes(app, '/api/v9', interactions.invocation, limiter, recorder);
   // OpenID Connect discovery, at the site root as a JOSE library expects it (facts A.6).
   mountRoutes(app, '/.well-known', openId.wellKnown, limiter);
-  mountRoutes(app, '/admin', [...adminRoutes(deps.clients, deps.auth, readBody, deps.adminToken, control)]);
+  mountRoutes(app, '/admin', [
+    ...adminRoutes(deps.clients, deps.auth, readBody, deps.adminToken, control, issuerOf),
+  ]);
   // Discord's CDN path for message attachments, outside the API's base.
   if (deps.blobs) {
     const misses = counters.limit('attachment-miss', ATTACHMENT_MISS_LIMIT, ATTACHMENT_MISS_WINDOW_SECONDS);

@@ -6,6 +6,7 @@ import type { Authenticator } from '../auth/create-authenticator';
 import type { PeerClients } from '../clients/peer-clients';
 import { refuseEndpointUrlsAtCreation } from '../domain/endpoint-urls';
 import { needsEntryPoint } from '../domain/needs-entry-point';
+import type { IssuerOf } from '../http/issuer-of';
 import type { Route } from '../http/route-table';
 import { sendJson, sendNoContent } from '../http/send-json';
 import { integerQuery, snowflakeParam, snowflakeQuery } from '../http/path-params';
@@ -48,6 +49,7 @@ export function adminRoutes(
   readBody: RequestHandler[],
   adminToken: string,
   control: TestControl,
+  issuerOf: IssuerOf,
 ): Route[] {
   const { oauth, permissions, registry, dispatcher, interactions } = clients;
   const admin = createAdminCheck(adminToken);
@@ -134,6 +136,17 @@ export function adminRoutes(
       handlers: w(async (req, res) => {
         const application_id = snowflakeParam(req, 'application_id');
         sendJson(res, 200, await oauth.provisional.createTestExternalToken(application_id, body(req)));
+      }),
+    },
+    {
+      // The Bot Token Endpoint's player, without the bot token: what the console uses to
+      // create game players (the console holds the admin token, never an app's secrets).
+      method: 'post',
+      path: '/applications/:application_id/provisional-tokens',
+      handlers: w(async (req, res) => {
+        const application_id = snowflakeParam(req, 'application_id');
+        await oauth.getApplication(application_id); // 404 / 10002 before anything is made
+        sendJson(res, 200, await oauth.provisional.issueBotToken(application_id, body(req), issuerOf(req)));
       }),
     },
     {
