@@ -398,6 +398,61 @@ describe('alert only, mention spam and presets', () => {
   });
 });
 
+describe('TIMEOUT', () => {
+  it('times the sender out through permissions: their next message is refused until the bot lifts it', async () => {
+    const user = await createUser(stack, { username: 'shouter' });
+    await adminExpect(stack.admin, 201, 'PUT', `/admin/guilds/${world.guild.id}/members/${user.id}`, {});
+    const shouter = await ChatUser.open(stack, user.id);
+    const rule = await createRule({
+      name: 'no shouting',
+      event_type: 1,
+      trigger_type: 1,
+      enabled: true,
+      trigger_metadata: { keyword_filter: ['shout*'] },
+      actions: [{ type: 3, metadata: { duration_seconds: 600 } }],
+    });
+    const seen = botGateway.received.length;
+    const before = Date.now();
+    // TIMEOUT alone keeps the message: it is written, and its sender timed out.
+    const kept = await send(shouter, 'SHOUTING');
+    expect(kept.status).toBe(200);
+    const execution = await botGateway.next(
+      (p) => p.t === 'AUTO_MODERATION_ACTION_EXECUTION' && p.d.rule_id === rule.id,
+      10_000,
+      seen,
+    );
+    expect(execution.d).toMatchObject({
+      action: { type: 3, metadata: { duration_seconds: 600 } },
+      user_id: user.id,
+      message_id: kept.body.id,
+    });
+
+    const refused = await send(shouter, 'quietly now');
+    expect(refused.status).toBe(403);
+    expect(refused.body.code).toBe(50013);
+    // The member as it stands (an empty Modify Guild Member changes nothing): timed out for the rule's 600 s.
+    const shown = await api(stack, 'PATCH', `/guilds/${world.guild.id}/members/${user.id}`, {
+      token: bot,
+      body: {},
+    });
+    const until = Date.parse(shown.body.communication_disabled_until);
+    expect(until).toBeGreaterThanOrEqual(before + 600_000);
+    expect(until).toBeLessThanOrEqual(Date.now() + 600_000);
+
+    const patched = await api(stack, 'PATCH', `/guilds/${world.guild.id}/members/${user.id}`, {
+      token: bot,
+      body: { communication_disabled_until: null },
+    });
+    expect(patched.status).toBe(200);
+    expect(patched.body).toMatchObject({
+      user: { id: user.id, username: 'shouter' },
+      communication_disabled_until: null,
+    });
+    expect((await send(shouter, 'quietly now')).status).toBe(200);
+    await deleteRule(rule.id);
+  });
+});
+
 describe('discord.js', () => {
   it('creates and fetches a rule with guild.autoModerationRules', async () => {
     const client = new Client({

@@ -217,6 +217,7 @@ const PUBLIC_ROUTES: Array<[Method, string]> = [
   ['get', '/users/@me/connections'],
   ['post', '/users/@me/channels'],
   ['put', '/channels/:channel_id/voice-status'],
+  ['patch', '/guilds/:guild_id/members/:user_id'],
   ['post', '/guilds'],
   ['get', '/channels/:channel_id/messages/pins'],
   ['put', '/channels/:channel_id/messages/pins/:message_id'],
@@ -1392,6 +1393,16 @@ describe('ids above 2^63 - 1, U+0000 and megabyte numbers in every field', () =>
         return { auth: admin, body: { name: 'Sweepers', permissions: '1024' } };
       case 'put /guilds/:guild_id/members/:user_id':
         return { auth: admin, body: { roles: [w.role.id], nick: 'sweepy' } };
+      // Modify Guild Member by the bot (its target the guild's owner: no hostile body gets that far).
+      case 'patch /guilds/:guild_id/members/:user_id':
+        return {
+          auth: bot,
+          body: {
+            nick: 'sweepy',
+            roles: [w.role.id],
+            communication_disabled_until: '2030-01-01T00:00:00.000Z',
+          },
+        };
       case 'post /guilds/:guild_id/channels':
         return {
           auth: admin,

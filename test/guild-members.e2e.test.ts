@@ -9,6 +9,7 @@ import {
   type DemoWorld,
   type TestStack,
 } from './support';
+import { api, ChatUser } from './support/chat-user';
 import { expectAdmin, waitUntil } from './support/stack-steps';
 
 /**
@@ -16,7 +17,9 @@ import { expectAdmin, waitUntil } from './support/stack-steps';
  * caches kept current by GUILD_MEMBER_* and GUILD_ROLE_* that the admin API and installs
  * cause; `guild.members.fetch()` through op 8 over more than one chunk and the RATE_LIMITED
  * answer to a second request within 30 s; Identify with a privileged intent the
- * application was not granted closing 4014; op 8 payloads of every wrong shape.
+ * application was not granted closing 4014; op 8 payloads of every wrong shape. Timeouts
+ * (issue 24): discord.js's `member.timeout()` through Modify Guild Member, and what a
+ * timed-out member can no longer do (send, invoke) until `member.timeout(null)`.
  */
 let stack: TestStack;
 let world: DemoWorld;
@@ -339,5 +342,157 @@ describe('privileged intents', () => {
     const presences = await connect();
     await sendIdentify(presences, app.bot_token, GUILDS | (1 << 8));
     expect(await presences.closed).toEqual({ code: 4014, reason: 'Disallowed intent(s).' });
+  });
+});
+
+describe('timeouts (PATCH /guilds/{id}/members/{id})', () => {
+  const MODERATE_MEMBERS = 1n << 40n;
+  let chat: ChatUser;
+  let member: import('discord.js').GuildMember;
+  let command: { id: string; name: string; version: string };
+  const bot = () => `Bot ${world.application.botToken}`;
+
+  beforeAll(async () => {
+    // The bot moderates: its install grants MODERATE_MEMBERS (its managed role, above the member's none).
+    await admin(
+      'POST',
+      '/admin/oauth2/authorize',
+      {
+        client_id: world.application.id,
+        user_id: world.user.id,
+        scope: 'bot applications.commands',
+        guild_id: world.guild.id,
+        permissions: String(MODERATE_MEMBERS),
+      },
+      200,
+    );
+    await waitFor('the bot holding MODERATE_MEMBERS', () =>
+      guild.members.me?.roles.cache.some((role) => role.managed && role.permissions.has(MODERATE_MEMBERS)),
+    );
+    const user = await createUser(stack, { username: 'chatty' });
+    await admin('PUT', `/admin/guilds/${world.guild.id}/members/${user.id}`, {}, 201);
+    member = await waitFor('the member in the cache', () => guild.members.cache.get(user.id));
+    chat = await ChatUser.open(stack, user.id);
+    await chat.connect();
+    const created = await api(
+      stack,
+      'POST',
+      `/applications/${world.application.id}/guilds/${world.guild.id}/commands`,
+      {
+        token: bot(),
+        body: { name: 'hush', description: 'Hush', type: 1 },
+      },
+    );
+    expect(created.status).toBe(201);
+    command = created.body;
+  });
+
+  afterAll(() => chat?.close());
+
+  const send = () =>
+    api(stack, 'POST', `/channels/${world.channel.id}/messages`, {
+      token: chat.token,
+      body: { content: 'hello' },
+    });
+  const invoke = () =>
+    chat.invoke(
+      {
+        type: 2,
+        application_id: world.application.id,
+        guild_id: world.guild.id,
+        channel_id: world.channel.id,
+        data: { id: command.id, name: command.name, type: 1, version: command.version },
+      },
+      { wait: false },
+    );
+
+  it('member.timeout() refuses their messages (403 / 50013) and commands until member.timeout(null)', async () => {
+    expect((await send()).status).toBe(200);
+    expect((await invoke()).status).toBe(204);
+
+    const asked = Date.now();
+    const timedOut = await member.timeout(60_000, 'Too loud');
+    expect(timedOut.communicationDisabledUntilTimestamp).toBeGreaterThanOrEqual(asked + 59_000);
+    expect(timedOut.isCommunicationDisabled()).toBe(true);
+    const update = await waitFor('GUILD_MEMBER_UPDATE with the timeout', () =>
+      dispatches.find(
+        (p) =>
+          p.t === 'GUILD_MEMBER_UPDATE' &&
+          p.d.user.id === member.id &&
+          p.d.communication_disabled_until !== null,
+      ),
+    );
+    expect(Date.parse(update.d.communication_disabled_until)).toBe(
+      timedOut.communicationDisabledUntilTimestamp,
+    );
+
+    const refused = await send();
+    expect(refused.status).toBe(403);
+    expect(refused.body.code).toBe(50013);
+    const invocation = await invoke();
+    expect(invocation.status).toBe(400);
+    expect(invocation.body.code).toBe(50035);
+    // Reading stays: VIEW_CHANNEL and READ_MESSAGE_HISTORY are kept.
+    const history = await api(stack, 'GET', `/channels/${world.channel.id}/messages?limit=1`, {
+      token: chat.token,
+    });
+    expect(history.status).toBe(200);
+    expect(history.body).toHaveLength(1);
+
+    const lifted = await member.timeout(null);
+    expect(lifted.communicationDisabledUntilTimestamp).toBeNull();
+    expect((await send()).status).toBe(200);
+    expect((await invoke()).status).toBe(204);
+  });
+
+  it('refuses the owner, a timeout past 28 days, foreign and hostile ids, and bad bodies with Discord errors', async () => {
+    const patch = (guildId: string, userId: string, body: unknown) =>
+      api(stack, 'PATCH', `/guilds/${guildId}/members/${userId}`, { token: bot(), body });
+    const soon = new Date(Date.now() + 60_000).toISOString();
+    expect(await patch(world.guild.id, world.user.id, { communication_disabled_until: soon })).toMatchObject({
+      status: 403,
+      body: { code: 50013 },
+    });
+    const late = new Date(Date.now() + 29 * 24 * 60 * 60 * 1000).toISOString();
+    expect(await patch(world.guild.id, member.id, { communication_disabled_until: late })).toMatchObject({
+      status: 400,
+      body: { code: 50035, errors: { communication_disabled_until: { _errors: [expect.any(Object)] } } },
+    });
+    expect(await patch(world.guild.id, member.id, { communication_disabled_until: 'soon' })).toMatchObject({
+      status: 400,
+      body: {
+        code: 50035,
+        errors: { communication_disabled_until: { _errors: [{ code: 'DATE_TIME_TYPE_PARSE' }] } },
+      },
+    });
+    expect(await patch(world.guild.id, member.id, { nick: 'a\u0000b' })).toMatchObject({
+      status: 400,
+      body: { code: 50035 },
+    });
+    expect(await patch(world.guild.id, member.id, { nick: 'x'.repeat(1_000_000) })).toMatchObject({
+      status: 400,
+      body: { code: 50035 },
+    });
+    expect(await patch('9223372036854775808', member.id, {})).toMatchObject({
+      status: 400,
+      body: { code: 50035, errors: { guild_id: { _errors: [{ code: 'NUMBER_TYPE_MAX' }] } } },
+    });
+    expect(await patch(world.guild.id, '9223372036854775807', {})).toMatchObject({
+      status: 404,
+      body: { code: 10007 },
+    });
+    // A guild the bot is not in.
+    const other = await admin('POST', '/admin/guilds', { name: 'Elsewhere', owner_id: member.id }, 201);
+    expect(await patch(other.id, member.id, { communication_disabled_until: soon })).toMatchObject({
+      status: 403,
+      body: { code: 50001 },
+    });
+    // A user's session is no credential here: 401.
+    const asUser = await api(stack, 'PATCH', `/guilds/${world.guild.id}/members/${member.id}`, {
+      token: chat.token,
+      body: {},
+    });
+    expect(asUser).toMatchObject({ status: 401, body: { code: 0 } });
+    expect(guild.members.cache.get(member.id)?.isCommunicationDisabled()).toBe(false);
   });
 });

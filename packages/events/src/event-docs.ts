@@ -116,7 +116,8 @@ export const EVENT_DOCS: { readonly [N in EventName]: EventDoc } = {
     consumers: 'dispatcher: GUILD_MEMBER_ADD',
   },
   'permissions.member.updated': {
-    producer: "permissions: a member's roles or nick changed (admin API, the bot's managed role)",
+    producer:
+      "permissions: a member's roles, nick or timeout changed (admin API, Modify Guild Member, AutoMod's TIMEOUT, the bot's managed role)",
     consumers: 'dispatcher: GUILD_MEMBER_UPDATE, and channels flipping visibility for its bot',
   },
   'permissions.member.removed': {

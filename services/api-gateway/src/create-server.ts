@@ -38,6 +38,7 @@ import { pinRoutes } from './handlers/pin-routes';
 import { autoModRoutes } from './handlers/automod-routes';
 import { reactionRoutes } from './handlers/reaction-routes';
 import { dmChannelRoutes } from './handlers/dm-channel-routes';
+import { guildMemberRoutes } from './handlers/guild-member-routes';
 import { voiceStatusRoutes } from './handlers/voice-status-routes';
 import { guildChannelRoutes } from './handlers/guild-channel-routes';
 import { gatewayRoutes } from './handlers/gateway-routes';
@@ -174,6 +175,7 @@ function createApp(deps: ServerDeps): Express {
       ...userRoutes(deps.clients, deps.auth),
       ...dmChannelRoutes(deps.clients, deps.auth, readBody),
       ...voiceStatusRoutes(deps.clients, deps.auth, readBody),
+      ...guildMemberRoutes(deps.clients, deps.auth, readBody),
       ...guildCreationRoutes(deps.auth),
       ...pinRoutes(deps.clients, deps.auth),
       ...refreshAttachmentUrlRoutes(deps.clients, deps.auth, readBody),

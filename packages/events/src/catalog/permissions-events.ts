@@ -74,7 +74,7 @@ const memberSubject = { guild_id: snowflake, user_id: snowflake, bot: z.boolean(
 /** A user joined a guild (admin API, or an install adding the bot): GUILD_MEMBER_ADD. */
 export const memberAdded = z.object({ ...memberSubject, member });
 
-/** A member's roles or nick changed (admin API, an install's managed role): GUILD_MEMBER_UPDATE. */
+/** A member's roles, nick or timeout changed (admin API, Modify Guild Member, AutoMod, an install's managed role): GUILD_MEMBER_UPDATE. */
 export const memberUpdated = memberAdded;
 
 /** A user left a guild (admin API removal, an uninstall): GUILD_MEMBER_REMOVE. */

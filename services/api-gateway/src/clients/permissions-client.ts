@@ -63,6 +63,8 @@ export interface PermissionsClient {
     bodyJson: string,
   ): Promise<{ memberJson: string; created: boolean }>;
   removeMember(guildId: string, userId: string): Promise<void>;
+  /** PATCH /guilds/{id}/members/{user_id} by the bot `actorId`: the member JSON (`user` with the id only). */
+  modifyMember(guildId: string, userId: string, actorId: string, bodyJson: string): Promise<string>;
   createChannel(guildId: string, bodyJson: string): Promise<string>;
   /** PATCH /admin/channels/{id}: the channel JSON. */
   updateChannel(channelId: string, bodyJson: string): Promise<string>;
@@ -223,6 +225,16 @@ export function createPermissionsClient(client: permissions.PermissionsServiceCl
         body_json: bodyJson,
       });
       return { memberJson: answer.member_json, created: answer.created };
+    },
+
+    async modifyMember(guildId, userId, actorId, bodyJson) {
+      const answer = await callPeer(client, client.ModifyMember, {
+        guild_id: guildId,
+        user_id: userId,
+        actor_id: actorId,
+        body_json: bodyJson,
+      });
+      return answer.member_json;
     },
 
     async removeMember(guildId, userId) {

@@ -15,6 +15,8 @@ export interface GuildSnapshot {
    * not count them yet (a rolling update), absent from fakes.
    */
   memberCount?: number;
+  /** With a viewer: its timeout's end (ISO8601), null when none. */
+  viewerCommunicationDisabledUntil?: string | null;
 }
 
 /**
@@ -105,7 +107,12 @@ export function createPermissionsClient(client: permissions.PermissionsServiceCl
           viewer_id: viewerId ?? '',
         });
         return {
-          ...(viewerId === undefined ? {} : { visibleChannelIds: answer.visible_channel_ids }),
+          ...(viewerId === undefined
+            ? {}
+            : {
+                visibleChannelIds: answer.visible_channel_ids,
+                viewerCommunicationDisabledUntil: answer.viewer_communication_disabled_until || null,
+              }),
           guild: JSON.parse(answer.guild_json) as Record<string, unknown>,
           memberCount: answer.member_count,
           // Empty from a permissions replica older than `with_channels` (a rolling update).

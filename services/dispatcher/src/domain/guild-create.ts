@@ -12,6 +12,8 @@ export interface GuildCreateSource {
   memberCount?: number;
   /** When the bot joined the guild (ISO 8601). */
   joinedAt: string;
+  /** The bot's own timeout, as permissions stores it (ISO 8601); null or absent when none. */
+  viewerCommunicationDisabledUntil?: string | null;
   /**
    * True when this GUILD_CREATE fills in a guild READY listed as unavailable (after an
    * Identify); absent or false when the bot has just joined the guild.
@@ -86,7 +88,9 @@ export function guildCreatePayload(source: GuildCreateSource): Record<string, un
     guild_id: guild.id,
   }));
   const { crowd } = source;
-  const members = [botMember(botUser, managedRoleIds(guild, botUser), joinedAt), ...(crowd?.members ?? [])];
+  const bot = botMember(botUser, managedRoleIds(guild, botUser), joinedAt);
+  bot.communication_disabled_until = source.viewerCommunicationDisabledUntil ?? null;
+  const members = [bot, ...(crowd?.members ?? [])];
   return {
     ...guild,
     joined_at: joinedAt,

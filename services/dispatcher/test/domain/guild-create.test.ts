@@ -100,6 +100,18 @@ describe('guildCreatePayload', () => {
     expect(Object.keys(members[0] ?? {})).toEqual(expect.arrayContaining(requiredOf('GuildMemberResponse')));
   });
 
+  it("shows the bot's own timeout as permissions stores it", () => {
+    const until = '2027-03-01T12:00:00.000Z';
+    const members = guildCreatePayload(source({ viewerCommunicationDisabledUntil: until })).members as Array<
+      Record<string, unknown>
+    >;
+    expect(members[0]?.communication_disabled_until).toBe(until);
+    const none = guildCreatePayload(source({ viewerCommunicationDisabledUntil: null })).members as Array<
+      Record<string, unknown>
+    >;
+    expect(none[0]?.communication_disabled_until).toBeNull();
+  });
+
   it("gives the bot member its managed role, found by tags.bot_id, and no other bot's", () => {
     const managed = {
       id: '301',

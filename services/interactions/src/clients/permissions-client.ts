@@ -36,6 +36,11 @@ export interface PermissionsClient {
   ruleManager(guildId: string, userId: string, permissions: bigint): Promise<RuleManager>;
   /** A guild's role ids and its channels' types (AutoMod's exempt and alert ids): 404 / 10004 when unknown. */
   guildFacts(guildId: string): Promise<GuildFacts>;
+  /**
+   * AutoMod's TIMEOUT action: the member is timed out until `until` (ModifyMember without
+   * an actor); 404 / 10007 when they are no member, 403 / 50013 for the owner or an administrator.
+   */
+  timeOutMember(guildId: string, userId: string, until: Date): Promise<void>;
 }
 
 /** A sender's access to a channel, with its member and the guild roles its content names. */
@@ -113,6 +118,15 @@ export function createPermissionsClient(client: permissions.PermissionsServiceCl
       });
       const missing = BigInt(answer.missing === '' ? '0' : answer.missing);
       return { isMember: answer.is_member, permissions: wanted & ~missing };
+    },
+
+    async timeOutMember(guildId, userId, until) {
+      await callPeer(client, client.ModifyMember, {
+        guild_id: guildId,
+        user_id: userId,
+        actor_id: '',
+        body_json: JSON.stringify({ communication_disabled_until: until.toISOString() }),
+      });
     },
 
     async guildFacts(guildId) {

@@ -84,7 +84,7 @@ export function createChannelMessageHandlers({
       const author = users.get(place.caller.userId);
       // The caller's token resolved to this user a moment ago: a user deleted since has no token.
       if (!author) throw new UnauthorizedError();
-      const { alsoWrite } = await passAutoMod(automod, place, author, request.input.content);
+      const { alsoWrite } = await passAutoMod({ automod, permissions }, place, author, request.input.content);
       const message = await channelMessages.create({
         ...place,
         request,
@@ -141,7 +141,7 @@ export function createChannelMessageHandlers({
         edit.content === undefined ? undefined : await channelMessages.get(place.channelId, messageId);
       const { alsoWrite } =
         own && edit.content !== undefined && authorIdOf(own) === place.caller.userId
-          ? await passAutoMod(automod, place, own.author, edit.content)
+          ? await passAutoMod({ automod, permissions }, place, own.author, edit.content)
           : {};
       const message = await channelMessages.edit({
         ...place,

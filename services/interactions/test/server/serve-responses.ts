@@ -123,6 +123,9 @@ export async function serveResponses(ctx: ResponseContext, botUser: JsonObject):
       guildFacts: async () => {
         throw new UnknownResourceError(10004, 'Unknown Guild');
       },
+      timeOutMember: async () => {
+        throw new UnknownResourceError(10004, 'Unknown Guild');
+      },
     },
     interactions,
     sources: new FollowOnSourcesStore(ctx.pool),

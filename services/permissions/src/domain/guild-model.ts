@@ -30,6 +30,8 @@ export interface Member {
   nick: string | null;
   roleIds: string[];
   joinedAt: Date;
+  /** Until when the member is timed out (`communication_disabled_until`); null: never, or lifted. */
+  communicationDisabledUntil: Date | null;
 }
 
 /** Overwrite target kind: 0 role, 1 member (D:resources/channel.mdx §Overwrite Object). */

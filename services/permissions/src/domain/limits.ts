@@ -70,3 +70,6 @@ export const MAX_MEMBERS_PER_PAGE = 1000;
 
 /** Users one Request Guild Members may name, and guilds one ListGuildBots may ask about. */
 export const MAX_LISTED_IDS = 100;
+
+/** How far ahead a member's timeout may end: 28 days (D:resources/guild.mdx §Modify Guild Member). */
+export const MAX_TIMEOUT_MS = 28 * 24 * 60 * 60 * 1000;

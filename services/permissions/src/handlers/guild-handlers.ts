@@ -46,6 +46,7 @@ export function createGuildHandlers({ guilds, channels, contexts }: GuildHandler
       return {
         member_count: memberCount,
         visible_channel_ids: guildChannels && viewer ? [...visibleChannelIds(viewer, guildChannels)] : [],
+        viewer_communication_disabled_until: viewer?.member?.communicationDisabledUntil?.toISOString() ?? '',
         guild_json: JSON.stringify(renderGuild(guild, roles)),
         owner_id: guild.ownerId,
         channels_json: guildChannels

@@ -3,6 +3,7 @@ import { parseJsonBody, readPathSnowflake } from '@acs/discord-errors';
 import { renderMember } from '../domain/render/render-member';
 import { renderRole } from '../domain/render/render-role';
 import { validateListGuildBots, validateListGuildMembers } from '../domain/validate-list-guild-members';
+import { validateModifyMember } from '../domain/validate-modify-member';
 import { readManagedRoleName, validatePutBotMember } from '../domain/validate-put-bot-member';
 import { validatePutMember } from '../domain/validate-put-member';
 import type { BotMemberStore } from '../store/bot-member-store';
@@ -27,6 +28,17 @@ export function createMemberHandlers({ members, bots }: MemberHandlerDeps) {
       const input = validatePutMember(parseJsonBody(request.body_json));
       const { member, created } = await members.putMember(guildId, userId, input);
       return { member_json: JSON.stringify(renderMember(member)), created };
+    },
+
+    async ModifyMember(
+      request: permissions.ModifyMemberRequest__Output,
+    ): Promise<permissions.ModifyMemberResponse> {
+      const guildId = readPathSnowflake('guild_id', request.guild_id);
+      const userId = readPathSnowflake('user_id', request.user_id);
+      const actorId = request.actor_id === '' ? null : readPathSnowflake('actor_id', request.actor_id);
+      const input = validateModifyMember(parseJsonBody(request.body_json));
+      const member = await members.modifyMember(guildId, userId, actorId, input);
+      return { member_json: JSON.stringify(renderMember(member)) };
     },
 
     async RemoveMember(

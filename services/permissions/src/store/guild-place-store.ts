@@ -20,7 +20,15 @@ interface PlaceRow {
   preferred_locale: string;
   attachment_size_limit: string | null;
   roles: { id: string; name: string; permissions: string; position: number; bot_id: string | null }[];
-  members: { user_id: string; nick: string | null; joined_at: number; role_ids: string[] }[];
+  members: {
+    user_id: string;
+    nick: string | null;
+    joined_at: number;
+    communication_disabled_until: number | null;
+    role_ids: string[];
+  }[];
+  /** The database's clock, which members' timeouts are weighed against (epoch milliseconds). */
+  now: number;
   channels: {
     id: string;
     type: number;
@@ -77,6 +85,8 @@ export class GuildPlaceStore {
              COALESCE((SELECT json_agg(json_build_object(
                                 'user_id', m.user_id::text, 'nick', m.nick,
                                 'joined_at', round(extract(epoch FROM m.joined_at) * 1000)::bigint,
+                                'communication_disabled_until',
+                                round(extract(epoch FROM m.communication_disabled_until) * 1000)::bigint,
                                 'role_ids', ARRAY(SELECT mr.role_id::text FROM "permissions"."member_role" mr
                                                    WHERE mr.guild_id = m.guild_id AND mr.user_id = m.user_id
                                                    ORDER BY mr.role_id)))
@@ -89,7 +99,8 @@ export class GuildPlaceStore {
                                 'overwrites', ${overwritesOf(Prisma.sql`c.id`)},
                                 'parent_overwrites', ${overwritesOf(Prisma.sql`c.parent_id`)}))
                          FROM "permissions"."channel" c
-                        WHERE c.guild_id = g.id AND c.id = ANY(${channels}::bigint[])), '[]'::json) AS channels
+                        WHERE c.guild_id = g.id AND c.id = ANY(${channels}::bigint[])), '[]'::json) AS channels,
+             round(extract(epoch FROM now()) * 1000)::float8 AS now
         FROM "permissions"."guild" g
        WHERE g.id = ${BigInt(guildId)}`;
     const { rows } = await this.db.query<PlaceRow>(statement.text, statement.values);
@@ -118,6 +129,8 @@ export class GuildPlaceStore {
           nick: m.nick,
           roleIds: m.role_ids,
           joinedAt: new Date(m.joined_at),
+          communicationDisabledUntil:
+            m.communication_disabled_until === null ? null : new Date(m.communication_disabled_until),
         },
       ]),
     );
@@ -150,6 +163,7 @@ export class GuildPlaceStore {
       roles,
       members,
       channels: places,
+      now: new Date(row.now),
     };
   }
 }

@@ -1,10 +1,14 @@
+import { MissingAccessError } from '@acs/discord-errors';
 import type { Member } from '../domain/guild-model';
 import { OwnerNotRemovableError, UnknownGuildError, UnknownMemberError } from '../domain/permissions-errors';
+import { planModifyMember } from '../domain/plan-modify-member';
+import type { ModifyMemberInput } from '../domain/validate-modify-member';
 import { isMemberChanged, memberEventData } from '../domain/render/render-guild-events';
 import type { ListGuildMembersInput } from '../domain/validate-list-guild-members';
 import { resolveMemberRoles, type PutMemberInput } from '../domain/validate-put-member';
 import type { PrismaClient } from '../generated/prisma/client';
-import { toMember } from './to-domain';
+import { lockGuildForMemberChange } from './lock-guild';
+import { toMember, toRole } from './to-domain';
 import type { TransactionClient } from './transaction-client';
 import { writeOutboxEvent } from './write-outbox-event';
 
@@ -117,6 +121,68 @@ export class MemberStore {
         await writeOutboxEvent(tx, 'member.updated', memberEventData(after.member, after.bot));
       }
       return { member: after.member, created: count === 1 };
+    });
+  }
+
+  /**
+   * Modify Guild Member by a bot (`actorId`, its user id) or by AutoMod (`actorId` null):
+   * in one transaction with the guild's row locked (so that roles and the hierarchy do not
+   * move under the decision), the planner's rules weighed against the database's clock,
+   * then the nick, timeout and roles written and `member.updated` when anything changed.
+   * 404 10004 for an unknown guild, 403 50001 when the bot is no member of it, 404 10007
+   * for a user who is not a member; the planner's 50013 and 50035.
+   */
+  async modifyMember(
+    guildId: string,
+    userId: string,
+    actorId: string | null,
+    input: ModifyMemberInput,
+  ): Promise<Member> {
+    const guild = BigInt(guildId);
+    const user = BigInt(userId);
+    return this.prisma.$transaction(async (tx) => {
+      const locked = await lockGuildForMemberChange(tx, guildId);
+      if (!locked) throw new UnknownGuildError();
+      const actor = actorId === null ? null : await readMember(tx, guild, BigInt(actorId));
+      if (actorId !== null && !actor) throw new MissingAccessError();
+      const target = await readMember(tx, guild, user);
+      if (!target) throw new UnknownMemberError();
+      const roles = await tx.role.findMany({ where: { guildId: guild } });
+      const plan = planModifyMember(
+        {
+          guildId,
+          ownerId: locked.ownerId,
+          roles: new Map(roles.map((row) => [row.id.toString(), toRole(row)])),
+          target: target.member,
+          actor: actor?.member ?? null,
+          now: locked.now,
+        },
+        input,
+      );
+      if (plan.nick !== undefined || plan.communicationDisabledUntil !== undefined) {
+        // updateMany: a concurrent removal may have taken the row since it was read.
+        await tx.member.updateMany({
+          where: { guildId: guild, userId: user },
+          data: {
+            ...(plan.nick === undefined ? {} : { nick: plan.nick }),
+            ...(plan.communicationDisabledUntil === undefined
+              ? {}
+              : { communicationDisabledUntil: plan.communicationDisabledUntil }),
+          },
+        });
+      }
+      if (plan.roleIds) {
+        await tx.memberRole.deleteMany({ where: { guildId: guild, userId: user } });
+        await tx.memberRole.createMany({
+          data: plan.roleIds.map((id) => ({ guildId: guild, userId: user, roleId: BigInt(id) })),
+        });
+      }
+      const after = await readMember(tx, guild, user);
+      if (!after) throw new UnknownMemberError(); // removed meanwhile
+      if (isMemberChanged(target.member, after.member)) {
+        await writeOutboxEvent(tx, 'member.updated', memberEventData(after.member, after.bot));
+      }
+      return after.member;
     });
   }
 

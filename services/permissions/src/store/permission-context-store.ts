@@ -16,6 +16,9 @@ interface ContextRow {
   owner_id: bigint;
   everyone_permissions: bigint | null;
   is_member: boolean;
+  communication_disabled_until: Date | null;
+  /** The database's clock, which the member's timeout is weighed against. */
+  now: Date;
   roles: { id: string; permissions: string }[];
   channel_found: boolean;
   channel_type: number | null;
@@ -51,6 +54,8 @@ export class PermissionContextStore {
       SELECT g.owner_id,
              (SELECT r.permissions FROM "permissions"."role" r WHERE r.id = g.id) AS everyone_permissions,
              m.user_id IS NOT NULL AS is_member,
+             m.communication_disabled_until,
+             now() AS now,
              COALESCE((SELECT json_agg(json_build_object('id', mr.role_id::text, 'permissions', r.permissions::text))
                          FROM "permissions"."member_role" mr
                          JOIN "permissions"."role" r ON r.id = mr.role_id
@@ -81,8 +86,10 @@ export class PermissionContextStore {
             userId,
             roleIds: row.roles.map((r) => r.id),
             rolePermissions: row.roles.map((r) => BigInt(r.permissions)),
+            communicationDisabledUntil: row.communication_disabled_until,
           }
         : null,
+      now: row.now,
     };
     if (row.channel_found && row.channel_type !== null) {
       context.channel = {

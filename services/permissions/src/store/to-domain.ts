@@ -46,6 +46,7 @@ export function toMember(row: {
   userId: bigint;
   nick: string | null;
   joinedAt: Date;
+  communicationDisabledUntil: Date | null;
   roles: { roleId: bigint }[];
 }): Member {
   return {
@@ -57,6 +58,7 @@ export function toMember(row: {
       .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
       .map(String),
     joinedAt: row.joinedAt,
+    communicationDisabledUntil: row.communicationDisabledUntil,
   };
 }
 

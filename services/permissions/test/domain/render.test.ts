@@ -86,6 +86,7 @@ describe('renderers', () => {
       nick: null,
       roleIds: ['300'],
       joinedAt: new Date(0),
+      communicationDisabledUntil: null,
     });
     expect(Object.keys(json)).toEqual(expect.arrayContaining(requiredOf('GuildMemberResponse')));
     expect(json).toMatchObject({
@@ -93,7 +94,20 @@ describe('renderers', () => {
       roles: ['300'],
       joined_at: '1970-01-01T00:00:00.000Z',
       deaf: false,
+      communication_disabled_until: null,
     });
+  });
+
+  it("renders a member's timeout end as ISO8601, also once it has passed", () => {
+    const json = renderMember({
+      guildId: GUILD,
+      userId: '7',
+      nick: null,
+      roleIds: [],
+      joinedAt: new Date(0),
+      communicationDisabledUntil: new Date(Date.UTC(2027, 0, 2, 3, 4, 5, 6)),
+    });
+    expect(json.communication_disabled_until).toBe('2027-01-02T03:04:05.006Z');
   });
 
   it('renders channels with every field of GuildChannelResponse, overwrites as strings', () => {

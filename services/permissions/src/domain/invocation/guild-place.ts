@@ -20,6 +20,8 @@ export interface GuildPlace {
   roles: ReadonlyMap<string, Role>;
   members: ReadonlyMap<string, Member>;
   channels: ReadonlyMap<string, PlaceChannel>;
+  /** When the place was read (the database's clock): members' timeouts are weighed against it. */
+  now: Date;
 }
 
 /**
@@ -39,8 +41,10 @@ export function permissionContextOf(place: GuildPlace, userId: string, at: Place
           userId,
           roleIds: member.roleIds,
           rolePermissions: member.roleIds.map((id) => place.roles.get(id)?.permissions ?? 0n),
+          communicationDisabledUntil: member.communicationDisabledUntil,
         }
       : null,
+    now: place.now,
     channel: {
       type: channel.type,
       overwrites: channel.overwrites,

@@ -26,6 +26,8 @@ export function roleEventData(role: Role): { guild_id: string; role: RoleJson & 
 export function isMemberChanged(before: Member, after: Member): boolean {
   return (
     before.nick !== after.nick ||
+    (before.communicationDisabledUntil?.getTime() ?? null) !==
+      (after.communicationDisabledUntil?.getTime() ?? null) ||
     before.roleIds.length !== after.roleIds.length ||
     before.roleIds.some((id, i) => after.roleIds[i] !== id)
   );

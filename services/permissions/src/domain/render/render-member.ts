@@ -13,7 +13,8 @@ export interface MemberJson {
   mute: boolean;
   flags: number;
   pending: boolean;
-  communication_disabled_until: null;
+  /** ISO8601; kept after the timeout ended, as Discord shows it (clients compare it with their clock). */
+  communication_disabled_until: string | null;
 }
 
 /**
@@ -33,7 +34,7 @@ export function renderMember(member: Member): MemberJson {
     mute: false,
     flags: 0,
     pending: false,
-    communication_disabled_until: null,
+    communication_disabled_until: member.communicationDisabledUntil?.toISOString() ?? null,
   };
 }
 

@@ -16,5 +16,9 @@ export const ErrorCode = {
   CHANNEL_OVERWRITES_INVALID: 'CHANNEL_OVERWRITES_INVALID',
   ROLE_EVERYONE_IMMUTABLE: 'ROLE_EVERYONE_IMMUTABLE',
   ROLE_MANAGED: 'ROLE_MANAGED',
+  // communication_disabled_until: not an ISO8601 date-time (Discord's parse error), or past
+  // the 28 days a timeout may last.
+  DATE_TIME_TYPE_PARSE: 'DATE_TIME_TYPE_PARSE',
+  COMMUNICATION_DISABLED_UNTIL_TOO_LATE: 'COMMUNICATION_DISABLED_UNTIL_TOO_LATE',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
