@@ -6,7 +6,7 @@ import type { ModifyMemberInput } from '../domain/validate-modify-member';
 import { isMemberChanged, memberEventData } from '../domain/render/render-guild-events';
 import type { ListGuildMembersInput } from '../domain/validate-list-guild-members';
 import { resolveMemberRoles, type PutMemberInput } from '../domain/validate-put-member';
-import type { PrismaClient } from '../generated/prisma/client';
+import { Prisma, type PrismaClient } from '../generated/prisma/client';
 import { lockGuildForMemberChange } from './lock-guild';
 import { toMember, toRole } from './to-domain';
 import type { TransactionClient } from './transaction-client';
@@ -145,7 +145,12 @@ export class MemberStore {
       if (!locked) throw new UnknownGuildError();
       const actor = actorId === null ? null : await readMember(tx, guild, BigInt(actorId));
       if (actorId !== null && !actor) throw new MissingAccessError();
-      const target = await readMember(tx, guild, user);
+      // The member's row, locked: a removal (which does not lock the guild) waits for this
+      // change, so the roles written below never reference a member gone meanwhile.
+      const held = await tx.$queryRaw<unknown[]>(
+        Prisma.sql`SELECT 1 FROM "permissions"."member" WHERE guild_id = ${guild} AND user_id = ${user} FOR UPDATE`,
+      );
+      const target = held.length === 0 ? undefined : await readMember(tx, guild, user);
       if (!target) throw new UnknownMemberError();
       const roles = await tx.role.findMany({ where: { guildId: guild } });
       const plan = planModifyMember(
@@ -160,7 +165,6 @@ export class MemberStore {
         input,
       );
       if (plan.nick !== undefined || plan.communicationDisabledUntil !== undefined) {
-        // updateMany: a concurrent removal may have taken the row since it was read.
         await tx.member.updateMany({
           where: { guildId: guild, userId: user },
           data: {
@@ -178,7 +182,7 @@ export class MemberStore {
         });
       }
       const after = await readMember(tx, guild, user);
-      if (!after) throw new UnknownMemberError(); // removed meanwhile
+      if (!after) throw new UnknownMemberError();
       if (isMemberChanged(target.member, after.member)) {
         await writeOutboxEvent(tx, 'member.updated', memberEventData(after.member, after.bot));
       }
