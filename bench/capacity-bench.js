@@ -28,7 +28,12 @@ const { createDemoWorld } = require('../infra/src/demo-world');
 const { numberFromEnv, serverUrls } = require('./lib/env');
 const { startBenchStack, UNREACHED_LIMITS } = require('./lib/bench-stack');
 const { connectAdminClient, postgresBackendsOf } = require('./lib/database');
-const { slashInvocation, createMemberSessions, createInvokedApp, createCommandsApp } = require('./lib/bench-world');
+const {
+  slashInvocation,
+  createMemberSessions,
+  createInvokedApp,
+  createCommandsApp,
+} = require('./lib/bench-world');
 const { realisticCommands } = require('./lib/realistic-commands');
 const { pidsNamed, snapshot, cpuBetween, stackProcessGroups } = require('./lib/process-cpu');
 const { startInlineAppReceiver } = require('./lib/signed-receiver');
@@ -66,7 +71,9 @@ async function main() {
     const botAuth = { Authorization: app.authorization, 'Content-Type': 'application/json' };
 
     // The invoked app: in the demo guild, answering at its endpoint.
-    const invoked = await createInvokedApp(apiUrl, admin, world, (a) => startInlineAppReceiver(a.verify_key, 'ok'));
+    const invoked = await createInvokedApp(apiUrl, admin, world, (a) =>
+      startInlineAppReceiver(a.verify_key, 'ok'),
+    );
     const { app: httpApp, command } = invoked;
     receiver = invoked.receiver;
     const tokens = await createMemberSessions(admin, world, USERS);

@@ -28,7 +28,8 @@ const { writeResults, runBench } = require('./lib/report');
 const SECONDS = numberFromEnv('BENCH_SECONDS', 10);
 
 /** A 3 s warm-up then SECONDS at `url` with autocannon (its "Running …" lines on stderr). */
-const measure = (url, headers, extra = {}) => measureAfterWarmUp(url, headers, SECONDS, { track: true, extra });
+const measure = (url, headers, extra = {}) =>
+  measureAfterWarmUp(url, headers, SECONDS, { track: true, extra });
 
 /**
  * 50 requests a second evenly spaced (one every 20 ms, whether or not the previous one

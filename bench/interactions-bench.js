@@ -101,7 +101,9 @@ async function measure(name, send, arrivals, seen, cpuGroups) {
   const before = arrivals.size;
   const saturationBefore = snapshot(await cpuGroups());
   let errors = 0;
-  const { calls: saturationSent } = await runClosedLoops(CONCURRENCY, SECONDS, () => fire().catch(() => errors++));
+  const { calls: saturationSent } = await runClosedLoops(CONCURRENCY, SECONDS, () =>
+    fire().catch(() => errors++),
+  );
   await sleep(1500);
   const saturationCpu = cpuBetween(saturationBefore, snapshot(await cpuGroups()));
   const perInvocation = (cpu, count) =>
@@ -283,7 +285,10 @@ async function main() {
     console.log(`  ${tableRow('process', Object.keys(runs), 28, 16)}`);
     for (const n of Object.keys(overHttp.cpuMsPerInvocation.paced))
       console.log(
-        cpuRow(n, (r) => `${r.cpuMsPerInvocation.paced[n] ?? 0} (${r.cpuMsPerInvocation.saturation[n] ?? 0})`),
+        cpuRow(
+          n,
+          (r) => `${r.cpuMsPerInvocation.paced[n] ?? 0} (${r.cpuMsPerInvocation.saturation[n] ?? 0})`,
+        ),
       );
     console.log(cpuRow('total (without bench)', (r) => `${total(r, 'paced')} (${total(r, 'saturation')})`));
     console.log(`  load average at the end: ${report.loadAverage.map((x) => x.toFixed(1)).join(' ')}`);

@@ -84,8 +84,12 @@ async function main() {
     console.log(`GET commands (50 of ~1 KB), concurrency 50, ${SECONDS} s per run after a 3 s warm-up`);
     const results = { memory: [], redis: [] };
     for (let round = 0; round < 3; round++) {
-      results.memory.push(await measureAfterWarmUp(`${memory.url}${commandsPath}`, { Authorization: authorization }, SECONDS));
-      results.redis.push(await measureAfterWarmUp(`${redis.url}${commandsPath}`, { Authorization: authorization }, SECONDS));
+      results.memory.push(
+        await measureAfterWarmUp(`${memory.url}${commandsPath}`, { Authorization: authorization }, SECONDS),
+      );
+      results.redis.push(
+        await measureAfterWarmUp(`${redis.url}${commandsPath}`, { Authorization: authorization }, SECONDS),
+      );
     }
     const m = medianByRps(results.memory);
     const r = medianByRps(results.redis);

@@ -87,9 +87,10 @@ async function main() {
       });
       return answer.status === 201;
     });
-    const history = p50p99Ms(await timeSequential(READS, async () => {
-      const answer = await api('GET', `/lobbies/${lobbyId}/messages?limit=200`, posters[0].token);
-      if (answer.status !== 200 || answer.body.length !== 200) throw new Error(`history: ${answer.status}`);
+    const history = p50p99Ms(
+      await timeSequential(READS, async () => {
+        const answer = await api('GET', `/lobbies/${lobbyId}/messages?limit=200`, posters[0].token);
+        if (answer.status !== 200 || answer.body.length !== 200) throw new Error(`history: ${answer.status}`);
       }),
     );
 
@@ -111,8 +112,11 @@ async function main() {
         );
     for (let i = 0; i < 50; i++) await insert(i);
     const pgInserts = await saturate(CONCURRENCY, SECONDS, insert);
-    const pgHistory = p50p99Ms(await timeSequential(READS, () =>
-      pool.query('SELECT body FROM bench_message WHERE lobby_id = $1 ORDER BY id DESC LIMIT 200', [lobbyId]),
+    const pgHistory = p50p99Ms(
+      await timeSequential(READS, () =>
+        pool.query('SELECT body FROM bench_message WHERE lobby_id = $1 ORDER BY id DESC LIMIT 200', [
+          lobbyId,
+        ]),
       ),
     );
 

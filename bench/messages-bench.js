@@ -64,7 +64,10 @@ async function main() {
       'CREATE TABLE public.bench_message (id bigserial PRIMARY KEY, channel_id bigint NOT NULL, body jsonb NOT NULL)',
     );
     await pool.query('CREATE INDEX ON public.bench_message (channel_id, id)');
-    baseline = await startBaselineProcess(path.join(__dirname, 'messages-baseline-server.js'), bench.databaseUrl);
+    baseline = await startBaselineProcess(
+      path.join(__dirname, 'messages-baseline-server.js'),
+      bench.databaseUrl,
+    );
     const world = await createDemoWorld(admin);
     const bot = `Bot ${world.application.botToken}`;
     const channels = [world.channel.id];

@@ -58,7 +58,11 @@ const AUTOCANNON = require.resolve('autocannon/autocannon.js');
 
 /** A stack of `replicas` on a database of its own, seeded with the demo world and the bench app. */
 async function startSeededStack(replicas) {
-  const bench = await startBenchStack(`replicas${replicas}`, { replicas, redis: true, env: UNREACHED_LIMITS });
+  const bench = await startBenchStack(`replicas${replicas}`, {
+    replicas,
+    redis: true,
+    env: UNREACHED_LIMITS,
+  });
   try {
     return { ...bench, ...(await seed(bench)) };
   } catch (error) {

@@ -99,11 +99,14 @@ function setInteractionsEndpoint(admin, applicationId, url) {
  * @param {unknown[]} commands
  */
 async function registerGuildCommands(apiUrl, { applicationId, botToken, world }, commands) {
-  const response = await fetch(`${apiUrl}/api/v10/applications/${applicationId}/guilds/${world.guild.id}/commands`, {
-    method: 'PUT',
-    headers: { Authorization: `Bot ${botToken}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify(commands),
-  });
+  const response = await fetch(
+    `${apiUrl}/api/v10/applications/${applicationId}/guilds/${world.guild.id}/commands`,
+    {
+      method: 'PUT',
+      headers: { Authorization: `Bot ${botToken}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify(commands),
+    },
+  );
   const text = await response.text();
   if (response.status !== 200) throw new Error(`registering failed: ${response.status} ${text}`);
   return JSON.parse(text);

@@ -13,7 +13,10 @@ const RESULTS_DIR = path.join(__dirname, '..', 'results');
  */
 function writeResults(name, report) {
   fs.mkdirSync(RESULTS_DIR, { recursive: true });
-  fs.writeFileSync(path.join(RESULTS_DIR, `${name}-${Date.now()}.json`), `${JSON.stringify(report, null, 2)}\n`);
+  fs.writeFileSync(
+    path.join(RESULTS_DIR, `${name}-${Date.now()}.json`),
+    `${JSON.stringify(report, null, 2)}\n`,
+  );
 }
 
 /**
