@@ -28,12 +28,7 @@ const { createDemoWorld } = require('../infra/src/demo-world');
 const { numberFromEnv, serverUrls } = require('./lib/env');
 const { startBenchStack, UNREACHED_LIMITS } = require('./lib/bench-stack');
 const { connectAdminClient, postgresBackendsOf } = require('./lib/database');
-const {
-  slashInvocation,
-  createMemberSessions,
-  createInvokedApp,
-  createCommandsApp,
-} = require('./lib/bench-world');
+const { slashInvocation, createInvokedApp, createCommandsApp } = require('./lib/bench-world');
 const { realisticCommands } = require('./lib/realistic-commands');
 const { pidsNamed, snapshot, cpuBetween, stackProcessGroups } = require('./lib/process-cpu');
 const { startInlineAppReceiver } = require('./lib/signed-receiver');
@@ -71,12 +66,12 @@ async function main() {
     const botAuth = { Authorization: app.authorization, 'Content-Type': 'application/json' };
 
     // The invoked app: in the demo guild, answering at its endpoint.
-    const invoked = await createInvokedApp(apiUrl, admin, world, (a) =>
-      startInlineAppReceiver(a.verify_key, 'ok'),
-    );
-    const { app: httpApp, command } = invoked;
+    const invoked = await createInvokedApp(apiUrl, admin, world, {
+      members: USERS,
+      startReceiver: (a) => startInlineAppReceiver(a.verify_key, 'ok'),
+    });
+    const { app: httpApp, command, tokens } = invoked;
     receiver = invoked.receiver;
-    const tokens = await createMemberSessions(admin, world, USERS);
 
     // NATS messages on this stack's subjects: events and the dispatcher's gateway fan-out.
     let natsMessages = 0;

@@ -36,7 +36,6 @@ const { openGatewaySession } = require('./lib/gateway-session');
 const {
   BENCH_COMMAND,
   slashInvocation,
-  createMemberSessions,
   createInvokedApp,
   registerGuildCommands,
 } = require('./lib/bench-world');
@@ -150,19 +149,22 @@ async function main() {
     const world = await createDemoWorld(admin);
     const gatewayUrl = `ws://127.0.0.1:${stack.ports.gateway}`;
 
-    // Two apps in the demo guild: one answered over HTTP, the demo app over the gateway.
+    // Two apps in the demo guild: one answered over HTTP, the demo app over the gateway;
+    // USERS members invoke them (several, so that per-user limits do not shape the result).
     const appArrivals = new Map();
     const baselineKeys = generateKeyPairSync('ed25519');
-    const invoked = await createInvokedApp(stack.apiUrl, admin, world, (app) =>
-      startReceiver(
-        new Map([
-          [app.id, publicKeyOf(app.verify_key)],
-          ['baseline', baselineKeys.publicKey],
-        ]),
-        appArrivals,
-      ),
-    );
-    const { app: httpApp, command: httpCommand } = invoked;
+    const invoked = await createInvokedApp(stack.apiUrl, admin, world, {
+      members: USERS,
+      startReceiver: (app) =>
+        startReceiver(
+          new Map([
+            [app.id, publicKeyOf(app.verify_key)],
+            ['baseline', baselineKeys.publicKey],
+          ]),
+          appArrivals,
+        ),
+    });
+    const { app: httpApp, command: httpCommand, tokens } = invoked;
     receiver = invoked.receiver;
     const endpoint = `${receiver.url}/interactions`;
     const [gatewayCommand] = await registerGuildCommands(
@@ -170,9 +172,6 @@ async function main() {
       { applicationId: world.application.id, botToken: world.application.botToken, world },
       [BENCH_COMMAND],
     );
-
-    // Invokers: several members, so that per-user limits do not shape the result.
-    const tokens = await createMemberSessions(admin, world, USERS);
 
     // The watcher: a user session that sees every answer in the channel.
     const userSeen = new Map();

@@ -115,15 +115,16 @@ async function registerGuildCommands(apiUrl, { applicationId, botToken, world },
 /**
  * The invoked app of the invocation benches: a new app "Bench HTTP" authorized in `world`'s
  * guild, answering at the receiver `startReceiver(app)` starts (its Interactions Endpoint
- * URL is the receiver's /interactions), with `/bench` (BENCH_COMMAND) registered there.
+ * URL is the receiver's /interactions), with `/bench` (BENCH_COMMAND) registered there, and
+ * `members` invoking members (createMemberSessions).
+ * @template {{ url: string }} R
  * @param {string} apiUrl
  * @param {import('../../infra/src/admin-client').AdminRequest} admin
  * @param {any} world
- * @template {{ url: string }} R
- * @param {(app: { id: string, bot_token: string, verify_key: string }) => Promise<R>} startReceiver
- * @returns {Promise<{ app: any, receiver: R, command: any }>}
+ * @param {{ members: number, startReceiver: (app: { id: string, bot_token: string, verify_key: string }) => Promise<R> }} how
+ * @returns {Promise<{ app: any, receiver: R, command: any, tokens: string[] }>} tokens: the members' sessions
  */
-async function createInvokedApp(apiUrl, admin, world, startReceiver) {
+async function createInvokedApp(apiUrl, admin, world, { members, startReceiver }) {
   const app = await createGuildApp(admin, world);
   const receiver = await startReceiver(app);
   await setInteractionsEndpoint(admin, app.id, `${receiver.url}/interactions`);
@@ -132,7 +133,8 @@ async function createInvokedApp(apiUrl, admin, world, startReceiver) {
     { applicationId: app.id, botToken: app.bot_token, world },
     [BENCH_COMMAND],
   );
-  return { app, receiver, command };
+  const tokens = await createMemberSessions(admin, world, members);
+  return { app, receiver, command, tokens };
 }
 
 /**
