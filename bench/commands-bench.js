@@ -27,9 +27,8 @@ const { writeResults, runBench } = require('./lib/report');
 
 const SECONDS = numberFromEnv('BENCH_SECONDS', 10);
 
-/** A 3 s warm-up then SECONDS at `url` with autocannon (its "Running …" lines on stderr). */
-const measure = (url, headers, extra = {}) =>
-  measureAfterWarmUp(url, headers, SECONDS, { track: true, extra });
+/** A 3 s warm-up then SECONDS at `url` with autocannon. */
+const measure = (url, headers, extra = {}) => measureAfterWarmUp(url, headers, SECONDS, extra);
 
 /**
  * 50 requests a second evenly spaced (one every 20 ms, whether or not the previous one
@@ -104,24 +103,21 @@ async function main() {
 
     let counter = 0;
     const upserts = summarizeRun(
-      await runAutocannon(
-        {
-          url: commandsUrl,
-          method: 'POST',
-          headers: auth,
-          connections: 10,
-          duration: SECONDS,
-          requests: [
-            {
-              setupRequest: (request) => {
-                const [command] = realisticCommands(1, `upsert ${counter++}`);
-                return { ...request, body: JSON.stringify({ ...command, name: `command-${counter % 50}` }) };
-              },
+      await runAutocannon({
+        url: commandsUrl,
+        method: 'POST',
+        headers: auth,
+        connections: 10,
+        duration: SECONDS,
+        requests: [
+          {
+            setupRequest: (request) => {
+              const [command] = realisticCommands(1, `upsert ${counter++}`);
+              return { ...request, body: JSON.stringify({ ...command, name: `command-${counter % 50}` }) };
             },
-          ],
-        },
-        { track: true },
-      ),
+          },
+        ],
+      }),
     );
 
     const bulkUrl = `${commandsUrl.replace(app.id, world.application.id)}`;

@@ -3,19 +3,12 @@
 const autocannon = require('autocannon');
 
 /**
- * One autocannon run; resolves with its result.
+ * One autocannon run, quiet (no progress bar, no tables); resolves with its result.
  * @param {import('autocannon').Options} options
- * @param {{ track?: boolean }} [how]  track: autocannon's "Running …" lines on stderr (no tables, no progress bar)
  */
-function runAutocannon(options, how = {}) {
+function runAutocannon(options) {
   return new Promise((resolve, reject) => {
-    const instance = autocannon(options, (error, result) => (error ? reject(error) : resolve(result)));
-    if (how.track)
-      autocannon.track(instance, {
-        renderProgressBar: false,
-        renderResultsTable: false,
-        renderLatencyTable: false,
-      });
+    autocannon(options, (error, result) => (error ? reject(error) : resolve(result)));
   });
 }
 
@@ -39,12 +32,12 @@ function summarizeRun(result) {
  * @param {string} url
  * @param {Record<string, string>} headers
  * @param {number} seconds
- * @param {{ track?: boolean, extra?: object }} [how]
+ * @param {object} [extra]
  */
-async function measureAfterWarmUp(url, headers, seconds, how = {}) {
-  const options = { url, headers, connections: 50, ...how.extra };
-  await runAutocannon({ ...options, duration: 3 }, how);
-  return summarizeRun(await runAutocannon({ ...options, duration: seconds }, how));
+async function measureAfterWarmUp(url, headers, seconds, extra = {}) {
+  const options = { url, headers, connections: 50, ...extra };
+  await runAutocannon({ ...options, duration: 3 });
+  return summarizeRun(await runAutocannon({ ...options, duration: seconds }));
 }
 
 module.exports = { runAutocannon, summarizeRun, measureAfterWarmUp };
