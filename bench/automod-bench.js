@@ -11,23 +11,17 @@
  * measured in the same run. Environment: DATABASE_URL (admin URL of PostgreSQL), NATS_URL,
  * BENCH_RATE (25), BENCH_SECONDS (10), BENCH_CONCURRENCY (4).
  */
-const { randomBytes } = require('node:crypto');
-const { createBenchDatabase } = require('./bench-database');
-const { startStack } = require('../infra/src/stack');
-const { createAdminClient, adminExpect } = require('../infra/src/admin-client');
+const { adminExpect } = require('../infra/src/admin-client');
 const { createDemoWorld } = require('../infra/src/demo-world');
+const { numberFromEnv } = require('./lib/env');
+const { startBenchStack } = require('./lib/bench-stack');
+const { percentile } = require('./lib/stats');
+const { paceOpenLoop, runClosedLoops } = require('./lib/load');
+const { runBench } = require('./lib/report');
 
-const RATE = Number(process.env.BENCH_RATE ?? 25);
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 4);
-const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
-
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const percentile = (values, p) => {
-  if (values.length === 0) return NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-};
+const RATE = numberFromEnv('BENCH_RATE', 25);
+const SECONDS = numberFromEnv('BENCH_SECONDS', 10);
+const CONCURRENCY = numberFromEnv('BENCH_CONCURRENCY', 4);
 
 /** 1,000 keywords of rule `r`, in the four wildcard forms. */
 function keywordsOf(r) {
@@ -42,27 +36,16 @@ const CONTENT =
   'the roadmap for the next release. Coffee and snacks will be provided in the big room.';
 
 async function main() {
-  const suffix = randomBytes(4).toString('hex');
-  const database = await createBenchDatabase('automod');
-  const adminToken = randomBytes(24).toString('base64url');
-  const stack = await startStack({
-    databaseUrl: database.url,
-    natsUrl: NATS_URL,
-    adminToken,
-    ports: 'free',
-    logMode: 'quiet',
-    events: { stream: `ACS_EVENTS_B${suffix}`, subjectPrefix: `acsb${suffix}` },
+  const bench = await startBenchStack('automod', {
     env: {
-      ...process.env,
-      LOG_LEVEL: 'warn',
       INVALID_REQUEST_LIMIT: '0',
       RATE_LIMIT_GLOBAL_PER_SECOND: '0',
       RATE_LIMIT_ROUTE_LIMIT: '0',
     },
   });
   try {
-    const apiUrl = `http://127.0.0.1:${stack.ports.http}`;
-    const admin = createAdminClient(apiUrl, adminToken);
+    const apiUrl = bench.stack.apiUrl;
+    const { admin } = bench;
     const guilds = {};
     for (const [name, withRules] of [
       ['rules', true],
@@ -117,26 +100,20 @@ async function main() {
     for (let i = 0; i < 20; i += 1) await Promise.all([send(guilds.rules), send(guilds.plain)]);
 
     const paced = { rules: [], plain: [] };
-    const interval = 1000 / RATE;
-    const total = RATE * SECONDS;
-    const pending = [];
-    const start = performance.now();
-    for (let i = 0; i < total; i += 1) {
-      const due = start + i * interval;
-      const wait = due - performance.now();
-      if (wait > 0) await sleep(wait);
-      for (const name of i % 2 === 0 ? ['rules', 'plain'] : ['plain', 'rules']) {
-        pending.push(send(guilds[name]).then((ms) => paced[name].push(ms)));
-      }
-    }
-    await Promise.all(pending);
+    await paceOpenLoop(RATE, SECONDS, (i) =>
+      Promise.all(
+        (i % 2 === 0 ? ['rules', 'plain'] : ['plain', 'rules']).map((name) =>
+          send(guilds[name]).then((ms) => paced[name].push(ms)),
+        ),
+      ),
+    );
 
+    // CONCURRENCY loops per guild, the two guilds' loops interleaved.
     const loaded = { rules: [], plain: [] };
-    const until = performance.now() + SECONDS * 1000;
-    const worker = async (name) => {
-      while (performance.now() < until) loaded[name].push(await send(guilds[name]));
-    };
-    await Promise.all(Array.from({ length: CONCURRENCY }, () => [worker('rules'), worker('plain')]).flat());
+    await runClosedLoops(CONCURRENCY * 2, SECONDS, async (_, loop) => {
+      const name = loop % 2 === 0 ? 'rules' : 'plain';
+      loaded[name].push(await send(guilds[name]));
+    });
 
     const row = (phase, name, values) => ({
       phase,
@@ -162,12 +139,8 @@ async function main() {
       `messages/s in flight: with rules ${throughput(loaded.rules)}, without ${throughput(loaded.plain)}`,
     );
   } finally {
-    await stack.stop();
-    await database.drop();
+    await bench.stop();
   }
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exitCode = 1;
-});
+runBench(main);

@@ -31,9 +31,8 @@
  * CHAOS_SETTLE_SECONDS, CHAOS_DRAIN_SECONDS, CHAOS_LOOPS (traffic loops per kind).
  */
 const { spawn } = require('node:child_process');
-const { randomBytes, createPublicKey, verify } = require('node:crypto');
+const { randomBytes } = require('node:crypto');
 const fs = require('node:fs');
-const http = require('node:http');
 const os = require('node:os');
 const path = require('node:path');
 const { Client } = require('pg');
@@ -45,6 +44,10 @@ const { createDemoWorld } = require('../infra/src/demo-world');
 const { userAccessToken } = require('../infra/src/user-token');
 const { loadEmbeddedPostgres } = require('../infra/src/local-postgres');
 const { findFreePort, isPortAnswering, waitFor, sleep } = require('../infra/src/net');
+const { createApiClient } = require('./lib/api-client');
+const { publicKeyOf, startSignedReceiver, answerInline } = require('./lib/signed-receiver');
+const { slashInvocation, createMemberSessions } = require('./lib/bench-world');
+const { writeResults, runBench } = require('./lib/report');
 
 const SHORT = process.argv.includes('--short') || process.env.CHAOS_SHORT === '1';
 const JSON_OUT = process.argv.includes('--json');
@@ -194,55 +197,28 @@ async function startNatsCluster(dir) {
   };
 }
 
-const keyOf = (hex) =>
-  createPublicKey({
-    key: Buffer.concat([Buffer.from('302a300506032b6570032100', 'hex'), Buffer.from(hex, 'hex')]),
-    format: 'der',
-    type: 'spki',
-  });
-
 /**
  * The app's side: its Interactions Endpoint (/interactions) and event webhook (/events),
  * both verifying the signature as apps must; counts every arrival by marker / message id.
  */
-function startReceiver(verifyKey) {
-  const key = keyOf(verifyKey);
+async function startReceiver(verifyKey) {
+  const key = publicKeyOf(verifyKey);
   const interactions = new Map();
   const events = new Map();
-  const server = http.createServer((req, res) => {
-    const chunks = [];
-    req.on('data', (c) => chunks.push(c));
-    req.on('end', () => {
-      const raw = Buffer.concat(chunks);
-      const signed = Buffer.concat([Buffer.from(String(req.headers['x-signature-timestamp'])), raw]);
-      const signature = Buffer.from(String(req.headers['x-signature-ed25519'] ?? ''), 'hex');
-      if (signature.length !== 64 || !verify(null, signed, key, signature))
-        return void res.writeHead(401).end();
-      const body = JSON.parse(raw.toString('utf8'));
+  const server = await startSignedReceiver(
+    () => key,
+    ({ req, body }, res) => {
       if (req.url === '/events') {
         const id = body.event?.type === 'LOBBY_MESSAGE_CREATE' ? body.event.data?.id : undefined;
         if (id) events.set(id, (events.get(id) ?? 0) + 1);
         return void res.writeHead(204).end();
       }
-      if (body.type === 1)
-        return void res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"type":1}');
-      const marker = body.data?.options?.[0]?.value;
+      const marker = body.type === 1 ? undefined : body.data?.options?.[0]?.value;
       if (marker) interactions.set(marker, (interactions.get(marker) ?? 0) + 1);
-      res
-        .writeHead(200, { 'Content-Type': 'application/json' })
-        .end(JSON.stringify({ type: 4, data: { content: 'ok' } }));
-    });
-  });
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () =>
-      resolve({
-        url: `http://127.0.0.1:${server.address().port}`,
-        interactions,
-        events,
-        close: () => server.close(),
-      }),
-    ),
+      answerInline(res, body, 'ok');
+    },
   );
+  return { ...server, interactions, events };
 }
 
 /** What happened to each request: when, which kind, and its status (0: no answer). */
@@ -327,22 +303,7 @@ async function main() {
       event_webhooks_types: ['LOBBY_MESSAGE_CREATE'],
       redirect_uris: [REDIRECT],
     });
-    const api = async (method, route, authorization, body) => {
-      const response = await fetch(`${stack.apiUrl}/api/v10${route}`, {
-        method,
-        headers: { Authorization: authorization, ...(body ? { 'Content-Type': 'application/json' } : {}) },
-        body: body ? JSON.stringify(body) : undefined,
-        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-      });
-      const text = await response.text();
-      let parsed = null;
-      try {
-        parsed = text ? JSON.parse(text) : null;
-      } catch {
-        parsed = text;
-      }
-      return { status: response.status, body: parsed };
-    };
+    const api = createApiClient(stack.apiUrl, { timeoutMs: REQUEST_TIMEOUT_MS });
     const bot = `Bot ${app.botToken}`;
     const commands = await api('PUT', `/applications/${app.id}/guilds/${world.guild.id}/commands`, bot, [
       {
@@ -355,9 +316,7 @@ async function main() {
     if (commands.status !== 200) throw new Error(`registering commands: ${JSON.stringify(commands.body)}`);
     const chaosCommand = commands.body.find((c) => c.name === 'chaos');
     const edited = commands.body.filter((c) => c.name.startsWith('edited'));
-    const invoker = await adminExpect(admin, 201, 'POST', '/admin/users', { username: 'chaosinvoker' });
-    await admin('PUT', `/admin/guilds/${world.guild.id}/members/${invoker.id}`, { roles: [world.role.id] });
-    const invokerToken = (await adminExpect(admin, 201, 'POST', `/admin/users/${invoker.id}/sessions`)).token;
+    const [invokerToken] = await createMemberSessions(admin, world, 1, 'chaosinvoker');
     const poster = await adminExpect(admin, 201, 'POST', '/admin/users', { username: 'chaosposter' });
     const posterToken = `Bearer ${await userAccessToken(stack.apiUrl, admin, {
       application: app,
@@ -400,20 +359,12 @@ async function main() {
         loop(async () => {
           const marker = `i${++counter}`;
           const answer = await timed('invocation', () =>
-            api('POST', '/interactions', invokerToken, {
-              type: 2,
-              application_id: app.id,
-              guild_id: world.guild.id,
-              channel_id: world.channel.id,
-              nonce: String((BigInt(Date.now() - 1420070400000) << 22n) | BigInt(counter & 0x3fffff)),
-              data: {
-                id: chaosCommand.id,
-                name: 'chaos',
-                type: 1,
-                version: chaosCommand.version,
-                options: [{ name: 'marker', type: 3, value: marker }],
-              },
-            }),
+            api(
+              'POST',
+              '/interactions',
+              invokerToken,
+              slashInvocation({ applicationId: app.id, world, command: chaosCommand, marker, seq: counter }),
+            ),
           );
           if (answer.status === 204) acked.invocations.push(marker);
         }),
@@ -575,9 +526,7 @@ async function main() {
     };
     printReport(report);
     if (!SHORT) {
-      const outDir = path.join(__dirname, 'results');
-      fs.mkdirSync(outDir, { recursive: true });
-      fs.writeFileSync(path.join(outDir, `chaos-${Date.now()}.json`), `${JSON.stringify(report, null, 2)}\n`);
+      writeResults('chaos', report);
     }
     if (JSON_OUT) process.stdout.write(`${JSON.stringify(report)}\n`);
     const lostTotal = Object.values(report.lost).reduce((a, b) => a + b, 0);
@@ -626,7 +575,4 @@ function printReport(report) {
   );
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+runBench(main);

@@ -13,45 +13,22 @@
  * Environment: DATABASE_URL (admin URL of PostgreSQL, default local), NATS_URL,
  * BENCH_SECONDS (default 10).
  */
-const { fork } = require('node:child_process');
 const http = require('node:http');
 const path = require('node:path');
-const fs = require('node:fs');
-const autocannon = require('autocannon');
-const { startStack } = require('../infra/src/stack');
-const { createAdminClient } = require('../infra/src/admin-client');
 const { createDemoWorld } = require('../infra/src/demo-world');
-const { realisticCommands } = require('./realistic-commands');
-const { createBenchDatabase } = require('./bench-database');
+const { numberFromEnv } = require('./lib/env');
+const { startBenchStack } = require('./lib/bench-stack');
+const { startBaselineProcess } = require('./lib/baseline-process');
+const { createCommandsApp } = require('./lib/bench-world');
+const { realisticCommands } = require('./lib/realistic-commands');
+const { runAutocannon, summarizeRun, measureAfterWarmUp } = require('./lib/autocannon');
+const { paceOpenLoop } = require('./lib/load');
+const { writeResults, runBench } = require('./lib/report');
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+const SECONDS = numberFromEnv('BENCH_SECONDS', 10);
 
-function run(options) {
-  return new Promise((resolve, reject) => {
-    const instance = autocannon(options, (error, result) => (error ? reject(error) : resolve(result)));
-    autocannon.track(instance, {
-      renderProgressBar: false,
-      renderResultsTable: false,
-      renderLatencyTable: false,
-    });
-  });
-}
-
-function summary(result) {
-  return {
-    rps: Math.round(result.requests.average),
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    non2xx: result.non2xx,
-    errors: result.errors,
-  };
-}
-
-async function measure(url, headers, extra = {}) {
-  await run({ url, headers, connections: 50, duration: 3, ...extra }); // warm-up
-  return summary(await run({ url, headers, connections: 50, duration: SECONDS, ...extra }));
-}
+/** A 3 s warm-up then SECONDS at `url` with autocannon. */
+const measure = (url, headers, extra = {}) => measureAfterWarmUp(url, headers, SECONDS, extra);
 
 /**
  * 50 requests a second evenly spaced (one every 20 ms, whether or not the previous one
@@ -71,11 +48,7 @@ async function paced(url, headers) {
     });
   const runFor = async (seconds) => {
     const pending = [];
-    const end = Date.now() + seconds * 1000;
-    for (let next = Date.now(); next < end; next += 20) {
-      await new Promise((r) => setTimeout(r, Math.max(0, next - Date.now())));
-      pending.push(once());
-    }
+    await paceOpenLoop(50, seconds, async () => void pending.push(once()));
     return Promise.all(pending);
   };
   await runFor(2);
@@ -86,46 +59,28 @@ async function paced(url, headers) {
 }
 
 async function main() {
-  const database = await createBenchDatabase('commands');
-  const adminToken = `bench-${Math.random().toString(36).slice(2)}-admin-token`;
-  const stack = await startStack({
-    databaseUrl: database.url,
-    natsUrl: NATS_URL,
-    adminToken,
-    ports: 'free',
-    logMode: 'quiet',
+  const bench = await startBenchStack('commands', {
     // The load generator is one credential and one address far above a bot's 50 requests/s:
     // no limiting here.
     env: {
-      ...process.env,
-      LOG_LEVEL: 'warn',
       RATE_LIMIT_GLOBAL_PER_SECOND: '0',
       RATE_LIMIT_ROUTE_LIMIT: '0',
       RATE_LIMIT_WORK_PER_SECOND: '0',
       INVALID_REQUEST_LIMIT: '0',
     },
   });
+  const { stack, admin } = bench;
   let baseline;
   try {
-    const admin = createAdminClient(stack.apiUrl, adminToken);
     const world = await createDemoWorld(admin);
-    const app = await admin('POST', '/admin/applications', { name: 'Bench App', owner_id: world.user.id });
-    const auth = { Authorization: `Bot ${app.body.bot_token}`, 'Content-Type': 'application/json' };
-    const commandsUrl = `${stack.apiUrl}/api/v10/applications/${app.body.id}/commands`;
-    const put = await fetch(commandsUrl, {
-      method: 'PUT',
-      headers: auth,
-      body: JSON.stringify(realisticCommands(50)),
-    });
-    if (put.status !== 200) throw new Error(`seeding commands failed: ${put.status} ${await put.text()}`);
+    const app = await createCommandsApp(stack.apiUrl, admin, world);
+    const auth = { Authorization: app.authorization, 'Content-Type': 'application/json' };
+    const commandsUrl = `${stack.apiUrl}${app.commandsPath}`;
     const listBody = await (await fetch(commandsUrl, { headers: auth })).text();
     const perCommand = Math.round(listBody.length / 50);
 
-    baseline = fork(path.join(__dirname, 'baseline-server.js'), {
-      env: { ...process.env, DATABASE_URL: database.url, PORT: '0' },
-    });
-    const { port: baselinePort } = await new Promise((resolve) => baseline.once('message', resolve));
-    const baselineUrl = `http://127.0.0.1:${baselinePort}/api/v10/applications/${app.body.id}/commands`;
+    baseline = await startBaselineProcess(path.join(__dirname, 'baseline-server.js'), bench.databaseUrl);
+    const baselineUrl = `${baseline.origin}/api/v10/applications/${app.id}/commands`;
 
     console.log(`50 commands, ${perCommand} bytes each on the wire; ${SECONDS} s per run after 3 s warm-up`);
     const results = { baseline: [], stack: [] };
@@ -147,8 +102,8 @@ async function main() {
     const pacedStack = await paced(commandsUrl, { Authorization: auth.Authorization });
 
     let counter = 0;
-    const upserts = summary(
-      await run({
+    const upserts = summarizeRun(
+      await runAutocannon({
         url: commandsUrl,
         method: 'POST',
         headers: auth,
@@ -165,7 +120,7 @@ async function main() {
       }),
     );
 
-    const bulkUrl = `${commandsUrl.replace(app.body.id, world.application.id)}`;
+    const bulkUrl = `${commandsUrl.replace(app.id, world.application.id)}`;
     const bulkAuth = {
       Authorization: `Bot ${world.application.botToken}`,
       'Content-Type': 'application/json',
@@ -232,17 +187,11 @@ async function main() {
     console.log(
       `Bulk overwrite of 100 commands: p50 ${report.bulk_overwrite_100_ms.p50} ms, max ${report.bulk_overwrite_100_ms.max} ms (goal < 150 ms)`,
     );
-    const outDir = path.join(__dirname, 'results');
-    fs.mkdirSync(outDir, { recursive: true });
-    fs.writeFileSync(path.join(outDir, `commands-${Date.now()}.json`), JSON.stringify(report, null, 2));
+    writeResults('commands', report);
   } finally {
-    baseline?.kill('SIGTERM');
-    await stack.stop();
-    await database.drop();
+    await baseline?.stop();
+    await bench.stop();
   }
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+runBench(main);

@@ -11,27 +11,20 @@
  * Environment: DATABASE_URL (admin URL of PostgreSQL), NATS_URL, BENCH_EVENTS (5000),
  * BENCH_RATE (200), BENCH_SECONDS (10).
  */
-const fs = require('node:fs');
-const path = require('node:path');
-const http = require('node:http');
-const { randomUUID, randomBytes, createPublicKey, verify } = require('node:crypto');
+const { randomUUID, randomBytes } = require('node:crypto');
 const { Pool } = require('pg');
-const { createBenchDatabase } = require('./bench-database');
-const WebSocket = require('ws');
-const { startStack } = require('../infra/src/stack');
-const { createAdminClient } = require('../infra/src/admin-client');
 const { createDemoWorld } = require('../infra/src/demo-world');
+const { numberFromEnv } = require('./lib/env');
+const { startBenchStack } = require('./lib/bench-stack');
+const { percentile } = require('./lib/stats');
+const { sleep } = require('./lib/load');
+const { publicKeyOf, startSignedReceiver } = require('./lib/signed-receiver');
+const { openGatewaySession } = require('./lib/gateway-session');
+const { writeResults, runBench } = require('./lib/report');
 
-const EVENTS = Number(process.env.BENCH_EVENTS ?? 5000);
-const RATE = Number(process.env.BENCH_RATE ?? 200);
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
-
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const percentile = (values, p) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-};
+const EVENTS = numberFromEnv('BENCH_EVENTS', 5000);
+const RATE = numberFromEnv('BENCH_RATE', 200);
+const SECONDS = numberFromEnv('BENCH_SECONDS', 10);
 
 /** Commits events to `schema`'s outbox in one transaction; returns their ids and the commit time. */
 async function commit(pool, schema, type, data) {
@@ -117,50 +110,29 @@ async function measure(name, write, arrivals) {
 }
 
 async function main() {
-  const suffix = randomBytes(4).toString('hex');
-  const database = await createBenchDatabase('events');
-  const adminToken = randomBytes(24).toString('base64url');
-  const stack = await startStack({
-    databaseUrl: database.url,
-    natsUrl: NATS_URL,
-    adminToken,
-    ports: 'free',
-    logMode: 'quiet',
-    events: { stream: `ACS_EVENTS_B${suffix}`, subjectPrefix: `acsb${suffix}` },
-    // One load generator on one address: the invalid-request limit would only measure itself.
-    env: { ...process.env, LOG_LEVEL: 'warn', INVALID_REQUEST_LIMIT: '0' },
-  });
-  const pool = new Pool({ connectionString: database.url, max: 4 });
-  const receiverServer = http.createServer();
-  let socket;
+  // One load generator on one address: the invalid-request limit would only measure itself.
+  const bench = await startBenchStack('events', { env: { INVALID_REQUEST_LIMIT: '0' } });
+  const { stack, admin } = bench;
+  const pool = new Pool({ connectionString: bench.databaseUrl, max: 4 });
+  let receiver;
+  let session;
   try {
-    const admin = createAdminClient(stack.apiUrl, adminToken);
     const world = await createDemoWorld(admin);
     const app = world.application;
 
     // Webhook receiver: verifies each signature (as apps must), answers 204 at once.
-    const publicKey = createPublicKey({
-      key: Buffer.concat([Buffer.from('302a300506032b6570032100', 'hex'), Buffer.from(app.verifyKey, 'hex')]),
-      format: 'der',
-      type: 'spki',
-    });
+    const publicKey = publicKeyOf(app.verifyKey);
     const webhookArrivals = new Map();
-    receiverServer.on('request', (req, res) => {
-      const chunks = [];
-      req.on('data', (c) => chunks.push(c));
-      req.on('end', () => {
-        const signed = Buffer.concat([Buffer.from(String(req.headers['x-signature-timestamp'])), ...chunks]);
-        const signature = Buffer.from(String(req.headers['x-signature-ed25519'] ?? ''), 'hex');
-        if (signature.length !== 64 || !verify(null, signed, publicKey, signature))
-          return void res.writeHead(401).end();
+    receiver = await startSignedReceiver(
+      () => publicKey,
+      ({ req }, res) => {
         const id = req.headers['x-event-id'];
         if (id && !webhookArrivals.has(id)) webhookArrivals.set(id, Date.now());
         res.writeHead(204).end();
-      });
-    });
-    await new Promise((resolve) => receiverServer.listen(0, '127.0.0.1', resolve));
+      },
+    );
     const saved = await admin('PATCH', `/admin/applications/${app.id}`, {
-      event_webhooks_url: `http://127.0.0.1:${receiverServer.address().port}/events`,
+      event_webhooks_url: `${receiver.url}/events`,
       event_webhooks_types: ['APPLICATION_AUTHORIZED'],
     });
     if (saved.status !== 200)
@@ -185,18 +157,10 @@ async function main() {
 
     // Gateway: one bot session; each event is a permissions update carrying a marker id.
     const gatewayArrivals = new Map();
-    socket = new WebSocket(`ws://127.0.0.1:${stack.ports.gateway}/?v=10&encoding=json`);
-    await new Promise((resolve, reject) => {
-      socket.on('message', (data) => {
-        const p = JSON.parse(data.toString());
-        if (p.op === 10)
-          socket.send(JSON.stringify({ op: 2, d: { token: app.botToken, intents: 0, properties: {} } }));
-        if (p.t === 'READY') resolve();
-        if (p.t === 'APPLICATION_COMMAND_PERMISSIONS_UPDATE') gatewayArrivals.set(p.d.id, Date.now());
-      });
-      socket.on('error', reject);
+    session = openGatewaySession(`ws://127.0.0.1:${stack.ports.gateway}`, app.botToken, 0, (p) => {
+      if (p.t === 'APPLICATION_COMMAND_PERMISSIONS_UPDATE') gatewayArrivals.set(p.d.id, Date.now());
     });
-    const heartbeat = setInterval(() => socket.send(JSON.stringify({ op: 1, d: null })), 10_000);
+    await session.ready;
     // Markers double as event ids: commit() assigns ids, so the marker is set after. The
     // marker is the entry's `id`, which the event catalog wants a snowflake.
     const gateway = await measure(
@@ -215,7 +179,6 @@ async function main() {
       },
       gatewayArrivals,
     );
-    clearInterval(heartbeat);
 
     const report = { date: new Date().toISOString(), webhook, gateway };
     console.log('\nEvent delivery, commit → receiver (one machine, whole stack)');
@@ -226,23 +189,13 @@ async function main() {
           `paced ${r.paced.rate}/s: p50 ${r.paced.p50Ms} ms, p99 ${r.paced.p99Ms} ms`,
       );
     }
-    const dir = path.join(__dirname, 'results');
-    fs.mkdirSync(dir, { recursive: true });
-    fs.writeFileSync(path.join(dir, `events-${Date.now()}.json`), `${JSON.stringify(report, null, 2)}\n`);
+    writeResults('events', report);
   } finally {
-    socket?.close(1000);
-    receiverServer.close();
+    session?.close();
+    receiver?.close();
     await pool.end();
-    await stack.stop();
-    await database.drop();
-    const { connect } = require('nats');
-    const nats = await connect({ servers: NATS_URL });
-    await (await nats.jetstreamManager()).streams.delete(`ACS_EVENTS_B${suffix}`).catch(() => undefined);
-    await nats.close();
+    await bench.stop();
   }
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+runBench(main);

@@ -22,36 +22,30 @@
  * Environment: DATABASE_URL (admin URL of PostgreSQL), NATS_URL, BENCH_RATE (50),
  * BENCH_SECONDS (10), BENCH_CONCURRENCY (32), BENCH_USERS (16).
  */
-const fs = require('node:fs');
-const path = require('node:path');
-const http = require('node:http');
-const { randomBytes, createPublicKey, verify, generateKeyPairSync, sign } = require('node:crypto');
-const { Client } = require('pg');
-const { createBenchDatabase } = require('./bench-database');
-const { pidsNamed, snapshot, cpuBetween } = require('./process-cpu');
-const WebSocket = require('ws');
-const { startStack } = require('../infra/src/stack');
-const { createAdminClient, adminExpect } = require('../infra/src/admin-client');
+const os = require('node:os');
+const { randomBytes, generateKeyPairSync, sign } = require('node:crypto');
 const { createDemoWorld } = require('../infra/src/demo-world');
+const { numberFromEnv } = require('./lib/env');
+const { startBenchStack } = require('./lib/bench-stack');
+const { connectAdminClient, postgresBackendsOf } = require('./lib/database');
+const { pidsNamed, snapshot, cpuBetween, stackProcessGroups } = require('./lib/process-cpu');
+const { percentile, round } = require('./lib/stats');
+const { paceOpenLoop, runClosedLoops, sleep } = require('./lib/load');
+const { publicKeyOf, startSignedReceiver, answerInline } = require('./lib/signed-receiver');
+const { openGatewaySession } = require('./lib/gateway-session');
+const {
+  BENCH_COMMAND,
+  slashInvocation,
+  createInvokedApp,
+  registerGuildCommands,
+} = require('./lib/bench-world');
+const { writeResults, tableRow, runBench } = require('./lib/report');
 
-const RATE = Number(process.env.BENCH_RATE ?? 50);
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
-const USERS = Number(process.env.BENCH_USERS ?? 16);
-const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+const RATE = numberFromEnv('BENCH_RATE', 50);
+const SECONDS = numberFromEnv('BENCH_SECONDS', 10);
+const CONCURRENCY = numberFromEnv('BENCH_CONCURRENCY', 32);
+const USERS = numberFromEnv('BENCH_USERS', 16);
 
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const percentile = (values, p) => {
-  if (values.length === 0) return NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-};
-const keyOf = (hex) =>
-  createPublicKey({
-    key: Buffer.concat([Buffer.from('302a300506032b6570032100', 'hex'), Buffer.from(hex, 'hex')]),
-    format: 'der',
-    type: 'spki',
-  });
 const markerOf = (interaction) => interaction?.data?.options?.[0]?.value;
 
 /**
@@ -59,55 +53,14 @@ const markerOf = (interaction) => interaction?.data?.options?.[0]?.value;
  * records the arrival of each marker, answers a message carrying the marker.
  */
 function startReceiver(keys, arrivals) {
-  const server = http.createServer((req, res) => {
-    const chunks = [];
-    req.on('data', (c) => chunks.push(c));
-    req.on('end', () => {
-      const raw = Buffer.concat(chunks);
-      const body = JSON.parse(raw.toString('utf8'));
-      const key = keys.get(body.application_id);
-      const signed = Buffer.concat([Buffer.from(String(req.headers['x-signature-timestamp'])), raw]);
-      const signature = Buffer.from(String(req.headers['x-signature-ed25519'] ?? ''), 'hex');
-      if (!key || signature.length !== 64 || !verify(null, signed, key, signature))
-        return void res.writeHead(401).end();
-      if (body.type === 1)
-        return void res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"type":1}');
-      const marker = markerOf(body);
+  return startSignedReceiver(
+    (request) => keys.get(request.body.application_id),
+    ({ body }, res) => {
+      const marker = body.type === 1 ? undefined : markerOf(body);
       if (marker && !arrivals.has(marker)) arrivals.set(marker, performance.now());
-      res
-        .writeHead(200, { 'Content-Type': 'application/json' })
-        .end(JSON.stringify({ type: 4, data: { content: marker ?? 'ok' } }));
-    });
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
-}
-
-/** A raw gateway session (bot or user): Identify, heartbeats, and `onDispatch` for each event. */
-function openSession(url, token, intents, onDispatch) {
-  const socket = new WebSocket(`${url}/?v=10&encoding=json`);
-  let heartbeat;
-  const ready = new Promise((resolve, reject) => {
-    socket.on('message', (data) => {
-      const p = JSON.parse(data.toString());
-      if (p.op === 10) {
-        socket.send(
-          JSON.stringify({
-            op: 2,
-            d: { token, intents, properties: { os: 'linux', browser: 'bench', device: 'bench' } },
-          }),
-        );
-        heartbeat = setInterval(
-          () => socket.send(JSON.stringify({ op: 1, d: null })),
-          p.d.heartbeat_interval,
-        );
-      }
-      if (p.t === 'READY') resolve(p.d);
-      if (p.op === 0) onDispatch(p);
-    });
-    socket.on('error', reject);
-    socket.on('close', (code) => reject(new Error(`gateway closed ${code}`)));
-  });
-  return { ready, close: () => (clearInterval(heartbeat), socket.close(1000)) };
+      answerInline(res, body, marker ?? 'ok');
+    },
+  );
 }
 
 /**
@@ -130,23 +83,14 @@ async function measure(name, send, arrivals, seen, cpuGroups) {
 
   const paced = [];
   const pacedBefore = snapshot(await cpuGroups());
-  const interval = 1000 / RATE;
-  const end = performance.now() + SECONDS * 1000;
-  const inFlight = [];
-  let pacedSent = 0;
   let pacedErrors = 0;
-  for (let at = performance.now(); at < end; at += interval) {
-    await sleep(Math.max(0, at - performance.now()));
-    pacedSent++;
-    // An invocation the stack refuses (a 504 on an overloaded machine) is counted, not fatal.
-    inFlight.push(
-      fire().then(
-        (m) => paced.push(m),
-        () => pacedErrors++,
-      ),
-    );
-  }
-  await Promise.all(inFlight);
+  // An invocation the stack refuses (a 504 on an overloaded machine) is counted, not fatal.
+  const pacedSent = await paceOpenLoop(RATE, SECONDS, () =>
+    fire().then(
+      (m) => paced.push(m),
+      () => pacedErrors++,
+    ),
+  );
   await sleep(1500);
   const pacedCpu = cpuBetween(pacedBefore, snapshot(await cpuGroups()));
   const toApp = paced.filter((m) => arrivals.has(m)).map((m) => arrivals.get(m) - sentAt.get(m));
@@ -154,22 +98,15 @@ async function measure(name, send, arrivals, seen, cpuGroups) {
 
   // Saturation: CONCURRENCY workers, each invoking as soon as its previous call returned.
   const before = arrivals.size;
-  let saturationSent = 0;
   const saturationBefore = snapshot(await cpuGroups());
-  const stopAt = performance.now() + SECONDS * 1000;
   let errors = 0;
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (performance.now() < stopAt) {
-        saturationSent++;
-        await fire().catch(() => errors++);
-      }
-    }),
+  const { calls: saturationSent } = await runClosedLoops(CONCURRENCY, SECONDS, () =>
+    fire().catch(() => errors++),
   );
   await sleep(1500);
   const saturationCpu = cpuBetween(saturationBefore, snapshot(await cpuGroups()));
   const perInvocation = (cpu, count) =>
-    Object.fromEntries(Object.entries(cpu.used).map(([k, ms]) => [k, +(ms / Math.max(1, count)).toFixed(2)]));
+    Object.fromEntries(Object.entries(cpu.used).map(([k, ms]) => [k, round(ms / Math.max(1, count), 2)]));
   const reached = arrivals.size - before;
   return {
     paced: {
@@ -177,13 +114,13 @@ async function measure(name, send, arrivals, seen, cpuGroups) {
       sent: pacedSent,
       errors: pacedErrors,
       reachedApp: toApp.length,
-      appP50Ms: +percentile(toApp, 50).toFixed(1),
-      appP99Ms: +percentile(toApp, 99).toFixed(1),
+      appP50Ms: round(percentile(toApp, 50)),
+      appP99Ms: round(percentile(toApp, 99)),
       ...(seen
         ? {
             seenByUser: toUser.length,
-            userP50Ms: +percentile(toUser, 50).toFixed(1),
-            userP99Ms: +percentile(toUser, 99).toFixed(1),
+            userP50Ms: round(percentile(toUser, 50)),
+            userP99Ms: round(percentile(toUser, 99)),
           }
         : {}),
     },
@@ -196,100 +133,49 @@ async function measure(name, send, arrivals, seen, cpuGroups) {
 }
 
 async function main() {
-  const suffix = randomBytes(4).toString('hex');
-  const database = await createBenchDatabase('interactions');
-  const adminToken = randomBytes(24).toString('base64url');
-  const stack = await startStack({
-    databaseUrl: database.url,
-    natsUrl: NATS_URL,
-    adminToken,
-    ports: 'free',
-    logMode: 'quiet',
-    events: { stream: `ACS_EVENTS_B${suffix}`, subjectPrefix: `acsb${suffix}` },
-    env: { ...process.env, LOG_LEVEL: 'warn', INVALID_REQUEST_LIMIT: '0' },
-  });
+  const bench = await startBenchStack('interactions', { env: { INVALID_REQUEST_LIMIT: '0' } });
+  const { stack, admin } = bench;
   const sessions = [];
   let receiver;
-  const databaseName = new URL(database.url).pathname.slice(1);
-  const pg = new Client({
-    connectionString: process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres',
-  });
-  await pg.connect();
+  const pg = await connectAdminClient();
   /** The processes whose CPU an invocation costs, read afresh for each snapshot. */
-  const cpuGroups = async () => {
-    const groups = {};
-    for (const p of stack.processes) groups[p.name] = [...(groups[p.name] ?? []), p.pid ?? 0];
-    const { rows } = await pg.query('SELECT pid FROM pg_stat_activity WHERE datname = $1', [databaseName]);
-    groups['postgres (this database)'] = rows.map((r) => Number(r.pid));
-    groups['nats-server (shared)'] = pidsNamed('nats-server');
-    groups['bench (clients + receiver)'] = [process.pid];
-    return groups;
-  };
+  const cpuGroups = async () => ({
+    ...stackProcessGroups(stack),
+    'postgres (this database)': await postgresBackendsOf(pg, bench.databaseName),
+    'nats-server (shared)': pidsNamed('nats-server'),
+    'bench (clients + receiver)': [process.pid],
+  });
   try {
-    const admin = createAdminClient(stack.apiUrl, adminToken);
-    const api = async (method, route, token, body) => {
-      const response = await fetch(`${stack.apiUrl}/api/v10${route}`, {
-        method,
-        headers: { Authorization: token, ...(body ? { 'Content-Type': 'application/json' } : {}) },
-        body: body ? JSON.stringify(body) : undefined,
-      });
-      const text = await response.text();
-      return { status: response.status, body: text ? JSON.parse(text) : null };
-    };
     const world = await createDemoWorld(admin);
     const gatewayUrl = `ws://127.0.0.1:${stack.ports.gateway}`;
 
-    // Two apps in the demo guild: one answered over HTTP, the demo app over the gateway.
-    const httpApp = await adminExpect(admin, 201, 'POST', '/admin/applications', { name: 'Bench HTTP' });
-    await adminExpect(admin, 200, 'POST', '/admin/oauth2/authorize', {
-      client_id: httpApp.id,
-      user_id: world.user.id,
-      scope: 'bot applications.commands',
-      guild_id: world.guild.id,
-    });
+    // Two apps in the demo guild: one answered over HTTP, the demo app over the gateway;
+    // USERS members invoke them (several, so that per-user limits do not shape the result).
     const appArrivals = new Map();
     const baselineKeys = generateKeyPairSync('ed25519');
-    const keys = new Map([
-      [httpApp.id, keyOf(httpApp.verify_key)],
-      ['baseline', baselineKeys.publicKey],
-    ]);
-    receiver = await startReceiver(keys, appArrivals);
-    const endpoint = `http://127.0.0.1:${receiver.address().port}/interactions`;
-    await adminExpect(admin, 200, 'PATCH', `/admin/applications/${httpApp.id}`, {
-      interactions_endpoint_url: endpoint,
+    const invoked = await createInvokedApp(stack.apiUrl, admin, world, {
+      members: USERS,
+      startReceiver: (app) =>
+        startReceiver(
+          new Map([
+            [app.id, publicKeyOf(app.verify_key)],
+            ['baseline', baselineKeys.publicKey],
+          ]),
+          appArrivals,
+        ),
     });
-
-    const commandBody = [
-      {
-        name: 'bench',
-        description: 'Bench',
-        options: [{ name: 'marker', description: 'm', type: 3, required: true }],
-      },
-    ];
-    const register = async (app, token) => {
-      const put = await api(
-        'PUT',
-        `/applications/${app}/guilds/${world.guild.id}/commands`,
-        `Bot ${token}`,
-        commandBody,
-      );
-      if (put.status !== 200) throw new Error(`registering failed: ${JSON.stringify(put.body)}`);
-      return put.body[0];
-    };
-    const httpCommand = await register(httpApp.id, httpApp.bot_token);
-    const gatewayCommand = await register(world.application.id, world.application.botToken);
-
-    // Invokers: several members, so that per-user limits do not shape the result.
-    const tokens = [];
-    for (let i = 0; i < USERS; i++) {
-      const user = await adminExpect(admin, 201, 'POST', '/admin/users', { username: `bench${i}` });
-      await admin('PUT', `/admin/guilds/${world.guild.id}/members/${user.id}`, { roles: [world.role.id] });
-      tokens.push((await adminExpect(admin, 201, 'POST', `/admin/users/${user.id}/sessions`)).token);
-    }
+    const { app: httpApp, command: httpCommand, tokens } = invoked;
+    receiver = invoked.receiver;
+    const endpoint = `${receiver.url}/interactions`;
+    const [gatewayCommand] = await registerGuildCommands(
+      stack.apiUrl,
+      { applicationId: world.application.id, botToken: world.application.botToken, world },
+      [BENCH_COMMAND],
+    );
 
     // The watcher: a user session that sees every answer in the channel.
     const userSeen = new Map();
-    const watcher = openSession(gatewayUrl, tokens[0], 0, (p) => {
+    const watcher = openGatewaySession(gatewayUrl, tokens[0], 0, (p) => {
       if (p.t === 'MESSAGE_CREATE' && !userSeen.has(p.d.content))
         userSeen.set(p.d.content, performance.now());
     });
@@ -298,7 +184,7 @@ async function main() {
 
     // The gateway bot: answers each INTERACTION_CREATE through the callback route.
     const botArrivals = new Map();
-    const bot = openSession(gatewayUrl, world.application.botToken, 1 << 0, (p) => {
+    const bot = openGatewaySession(gatewayUrl, world.application.botToken, 1 << 0, (p) => {
       if (p.t !== 'INTERACTION_CREATE') return;
       const marker = markerOf(p.d);
       if (marker && !botArrivals.has(marker)) botArrivals.set(marker, performance.now());
@@ -312,25 +198,12 @@ async function main() {
     await bot.ready;
 
     let turn = 0;
-    const invoke = (app, command) => async (marker) => {
+    const invoke = (applicationId, command) => async (marker) => {
       const token = tokens[turn++ % tokens.length];
       const answer = await fetch(`${stack.apiUrl}/api/v10/interactions`, {
         method: 'POST',
         headers: { Authorization: token, 'Content-Type': 'application/json' },
-        body: JSON.stringify({
-          type: 2,
-          application_id: app,
-          guild_id: world.guild.id,
-          channel_id: world.channel.id,
-          nonce: String((BigInt(Date.now() - 1420070400000) << 22n) | BigInt(turn & 0x3fffff)),
-          data: {
-            id: command.id,
-            name: 'bench',
-            type: 1,
-            version: command.version,
-            options: [{ name: 'marker', type: 3, value: marker }],
-          },
-        }),
+        body: JSON.stringify(slashInvocation({ applicationId, world, command, marker, seq: turn })),
       });
       await answer.arrayBuffer();
       if (answer.status !== 204) throw new Error(`invocation answered ${answer.status}`);
@@ -376,10 +249,10 @@ async function main() {
       cpuGroups,
     );
 
-    const ratio = (r) => +(r.saturation.perSecond / Math.max(1, baseline.saturation.perSecond)).toFixed(2);
+    const ratio = (r) => round(r.saturation.perSecond / Math.max(1, baseline.saturation.perSecond), 2);
     const report = {
       date: new Date().toISOString(),
-      loadAverage: require('node:os').loadavg(),
+      loadAverage: os.loadavg(),
       baseline,
       http: { ...overHttp, saturationVsBaseline: ratio(overHttp) },
       gateway: { ...overGateway, saturationVsBaseline: ratio(overGateway) },
@@ -399,52 +272,32 @@ async function main() {
     }
     // CPU milliseconds per invocation by process, paced phase (saturation in brackets).
     const runs = { baseline, http: overHttp, gateway: overGateway };
-    const names = Object.keys(overHttp.cpuMsPerInvocation.paced);
-    const cell = (r, n) =>
-      `${r.cpuMsPerInvocation.paced[n] ?? 0} (${r.cpuMsPerInvocation.saturation[n] ?? 0})`.padStart(16);
-    console.log('\nCPU ms per invocation, paced (saturation), by process:');
-    console.log(
-      `  ${'process'.padEnd(28)}${Object.keys(runs)
-        .map((k) => k.padStart(16))
-        .join('')}`,
-    );
-    for (const n of names)
-      console.log(
-        `  ${n.padEnd(28)}${Object.values(runs)
-          .map((r) => cell(r, n))
-          .join('')}`,
-      );
     const total = (r, phase) =>
-      +Object.entries(r.cpuMsPerInvocation[phase])
-        .filter(([k]) => !k.startsWith('bench'))
-        .reduce((a, [, v]) => a + v, 0)
-        .toFixed(2);
-    console.log(
-      `  ${'total (without bench)'.padEnd(28)}${Object.values(runs)
-        .map((r) => `${total(r, 'paced')} (${total(r, 'saturation')})`.padStart(16))
-        .join('')}`,
-    );
+      round(
+        Object.entries(r.cpuMsPerInvocation[phase])
+          .filter(([k]) => !k.startsWith('bench'))
+          .reduce((a, [, v]) => a + v, 0),
+        2,
+      );
+    const cpuRow = (label, cell) => `  ${tableRow(label, Object.values(runs).map(cell), 28, 16)}`;
+    console.log('\nCPU ms per invocation, paced (saturation), by process:');
+    console.log(`  ${tableRow('process', Object.keys(runs), 28, 16)}`);
+    for (const n of Object.keys(overHttp.cpuMsPerInvocation.paced))
+      console.log(
+        cpuRow(
+          n,
+          (r) => `${r.cpuMsPerInvocation.paced[n] ?? 0} (${r.cpuMsPerInvocation.saturation[n] ?? 0})`,
+        ),
+      );
+    console.log(cpuRow('total (without bench)', (r) => `${total(r, 'paced')} (${total(r, 'saturation')})`));
     console.log(`  load average at the end: ${report.loadAverage.map((x) => x.toFixed(1)).join(' ')}`);
-    const dir = path.join(__dirname, 'results');
-    fs.mkdirSync(dir, { recursive: true });
-    fs.writeFileSync(
-      path.join(dir, `interactions-${Date.now()}.json`),
-      `${JSON.stringify(report, null, 2)}\n`,
-    );
+    writeResults('interactions', report);
   } finally {
     for (const s of sessions) s.close();
     receiver?.close();
     await pg.end();
-    await stack.stop();
-    await database.drop();
-    const { connect } = require('nats');
-    const nats = await connect({ servers: NATS_URL });
-    await (await nats.jetstreamManager()).streams.delete(`ACS_EVENTS_B${suffix}`).catch(() => undefined);
-    await nats.close();
+    await bench.stop();
   }
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+runBench(main);

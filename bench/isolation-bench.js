@@ -24,48 +24,20 @@
  */
 const http = require('node:http');
 const { Worker } = require('node:worker_threads');
-const { randomBytes, createPublicKey, verify } = require('node:crypto');
-const { createBenchDatabase } = require('./bench-database');
-const { startStack } = require('../infra/src/stack');
-const { createAdminClient, adminExpect } = require('../infra/src/admin-client');
+const { adminExpect } = require('../infra/src/admin-client');
 const { createDemoWorld } = require('../infra/src/demo-world');
+const { numberFromEnv } = require('./lib/env');
+const { startBenchStack } = require('./lib/bench-stack');
+const { createApiClient } = require('./lib/api-client');
+const { startInlineAppReceiver } = require('./lib/signed-receiver');
+const { setInteractionsEndpoint } = require('./lib/bench-world');
+const { percentile } = require('./lib/stats');
+const { sleep } = require('./lib/load');
+const { runBench } = require('./lib/report');
 
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 100);
-const FLOOD_CONCURRENCY = Number(process.env.BENCH_FLOOD_CONCURRENCY ?? 8);
-const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
-
-const percentile = (values, p) => {
-  if (values.length === 0) return NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-};
-const keyOf = (hex) =>
-  createPublicKey({
-    key: Buffer.concat([Buffer.from('302a300506032b6570032100', 'hex'), Buffer.from(hex, 'hex')]),
-    format: 'der',
-    type: 'spki',
-  });
-
-/** A's Interactions Endpoint: verifies each signature, answers a message at once. */
-function startReceiver(key) {
-  const server = http.createServer((req, res) => {
-    const chunks = [];
-    req.on('data', (c) => chunks.push(c));
-    req.on('end', () => {
-      const raw = Buffer.concat(chunks);
-      const signed = Buffer.concat([Buffer.from(String(req.headers['x-signature-timestamp'])), raw]);
-      const signature = Buffer.from(String(req.headers['x-signature-ed25519'] ?? ''), 'hex');
-      if (signature.length !== 64 || !verify(null, signed, key, signature))
-        return void res.writeHead(401).end();
-      const body = JSON.parse(raw.toString('utf8'));
-      res
-        .writeHead(200, { 'Content-Type': 'application/json' })
-        .end(JSON.stringify(body.type === 1 ? { type: 1 } : { type: 4, data: { content: 'done' } }));
-    });
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
-}
+const ROUNDS = numberFromEnv('BENCH_ROUNDS', 3);
+const SAMPLES = numberFromEnv('BENCH_SAMPLES', 100);
+const FLOOD_CONCURRENCY = numberFromEnv('BENCH_FLOOD_CONCURRENCY', 8);
 
 /**
  * A's user, in a worker: invokes `body` either every `intervalMs` (paced) or from
@@ -117,23 +89,12 @@ function startInvoker(workerData) {
 }
 
 async function main() {
-  const suffix = randomBytes(4).toString('hex');
-  const database = await createBenchDatabase('isolation');
-  const adminToken = randomBytes(24).toString('base64url');
-  const stack = await startStack({
-    databaseUrl: database.url,
-    natsUrl: NATS_URL,
-    adminToken,
-    ports: 'free',
-    logMode: 'quiet',
-    events: { stream: `ACS_EVENTS_B${suffix}`, subjectPrefix: `acsb${suffix}` },
-    // The production limits, but for the invalid-request block (one address sends it all).
-    env: { ...process.env, LOG_LEVEL: 'warn', INVALID_REQUEST_LIMIT: '0' },
-  });
+  // The production limits, but for the invalid-request block (one address sends it all).
+  const bench = await startBenchStack('isolation', { env: { INVALID_REQUEST_LIMIT: '0' } });
+  const { stack, admin } = bench;
   let receiver;
   const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
   try {
-    const admin = createAdminClient(stack.apiUrl, adminToken);
     const attacker = await createDemoWorld(admin, {
       username: 'invoker',
       guildName: 'Guild A',
@@ -144,19 +105,9 @@ async function main() {
       guildName: 'Guild B',
       applicationName: 'Tenant B',
     });
-    receiver = await startReceiver(keyOf(attacker.application.verifyKey));
-    await adminExpect(admin, 200, 'PATCH', `/admin/applications/${attacker.application.id}`, {
-      interactions_endpoint_url: `http://127.0.0.1:${receiver.address().port}/interactions`,
-    });
-    const api = async (method, route, token, body) => {
-      const response = await fetch(`${stack.apiUrl}/api/v10${route}`, {
-        method,
-        headers: { Authorization: token, ...(body ? { 'Content-Type': 'application/json' } : {}) },
-        body: body ? JSON.stringify(body) : undefined,
-      });
-      const text = await response.text();
-      return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : null };
-    };
+    receiver = await startInlineAppReceiver(attacker.application.verifyKey, 'done');
+    await setInteractionsEndpoint(admin, attacker.application.id, `${receiver.url}/interactions`);
+    const api = createApiClient(stack.apiUrl);
     const put = await api(
       'PUT',
       `/applications/${attacker.application.id}/guilds/${attacker.guild.id}/commands`,
@@ -190,7 +141,7 @@ async function main() {
     const probe = await api('POST', '/interactions', session, { ...invocation, nonce: '1' });
     if (probe.status !== 204) throw new Error(`invocation answered ${probe.status}`);
     const permitted = Number(probe.headers.get('x-ratelimit-limit'));
-    await new Promise((r) => setTimeout(r, 1100));
+    await sleep(1100);
 
     const victimUrl = new URL(`${stack.apiUrl}/api/v10/applications/${victim.application.id}/commands`);
     /** B's answers other than 200, by phase: counted and shown, not thrown. */
@@ -294,12 +245,8 @@ async function main() {
   } finally {
     agent.destroy();
     receiver?.close();
-    await stack.stop();
-    await database.drop();
+    await bench.stop();
   }
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+runBench(main);

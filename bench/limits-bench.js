@@ -15,47 +15,23 @@
  */
 const { randomBytes } = require('node:crypto');
 const path = require('node:path');
-const fs = require('node:fs');
-const autocannon = require('autocannon');
-const { startStack, REPO_ROOT } = require('../infra/src/stack');
+const { REPO_ROOT } = require('../infra/src/stack');
 const { spawnService } = require('../infra/src/spawn-service');
-const { createAdminClient } = require('../infra/src/admin-client');
 const { createDemoWorld } = require('../infra/src/demo-world');
-const { realisticCommands } = require('./realistic-commands');
-const { createBenchDatabase } = require('./bench-database');
+const { numberFromEnv, serverUrls } = require('./lib/env');
+const { startBenchStack, UNREACHED_LIMITS } = require('./lib/bench-stack');
+const { createCommandsApp } = require('./lib/bench-world');
+const { measureAfterWarmUp } = require('./lib/autocannon');
+const { medianByRps } = require('./lib/stats');
+const { writeResults, runBench } = require('./lib/report');
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-/** Counted on every request, never reached. */
-const LIMITS = {
-  RATE_LIMIT_GLOBAL_PER_SECOND: '1000000000',
-  RATE_LIMIT_ROUTE_LIMIT: '1000000000',
-  RATE_LIMIT_WEBHOOK_LIMIT: '0',
-  RATE_LIMIT_WORK_PER_SECOND: '0',
-  INVALID_REQUEST_LIMIT: '1000000000',
-};
+const SECONDS = numberFromEnv('BENCH_SECONDS', 10);
 
-function run(options) {
-  return new Promise((resolve, reject) => {
-    autocannon(options, (error, result) => (error ? reject(error) : resolve(result)));
-  });
-}
-
-async function measure(url, headers) {
-  await run({ url, headers, connections: 50, duration: 3 }); // warm-up
-  const result = await run({ url, headers, connections: 50, duration: SECONDS });
-  return {
-    rps: Math.round(result.requests.average),
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    non2xx: result.non2xx,
-    errors: result.errors,
-  };
-}
-
-/** An api-gateway against the stack's services with `env` on top; resolves with its origin once it listens. */
-async function spawnGateway(stack, adminToken, name, env) {
+/**
+ * An api-gateway against the bench stack's services (and its events stream) with `env` on
+ * top; resolves with its origin once it listens.
+ */
+async function spawnGateway({ stack, adminToken, events }, name, env) {
   const gateway = spawnService({
     name,
     main: path.join(REPO_ROOT, 'services', 'api-gateway', 'dist', 'main.js'),
@@ -70,9 +46,11 @@ async function spawnGateway(stack, adminToken, name, env) {
       OAUTH_GRPC_URL: stack.grpcTargets.oauth,
       DISPATCHER_GRPC_URL: stack.grpcTargets.dispatcher,
       INTERACTIONS_GRPC_URL: stack.grpcTargets.interactions,
-      NATS_URL,
+      NATS_URL: serverUrls().natsUrl,
+      EVENTS_STREAM: events.stream,
+      EVENTS_SUBJECT_PREFIX: events.subjectPrefix,
       LOG_LEVEL: 'warn',
-      ...LIMITS,
+      ...UNREACHED_LIMITS,
       ...env,
     },
     onLine: () => undefined,
@@ -83,34 +61,17 @@ async function spawnGateway(stack, adminToken, name, env) {
 }
 
 async function main() {
-  const database = await createBenchDatabase('limits');
-  const adminToken = `bench-${Math.random().toString(36).slice(2)}-admin-token`;
-  const stack = await startStack({
-    databaseUrl: database.url,
-    natsUrl: NATS_URL,
-    adminToken,
-    ports: 'free',
-    logMode: 'quiet',
-    env: { ...process.env, LOG_LEVEL: 'warn', ...LIMITS },
-  });
+  const bench = await startBenchStack('limits', { env: UNREACHED_LIMITS });
+  const { stack } = bench;
   const gateways = [];
   try {
-    const admin = createAdminClient(stack.apiUrl, adminToken);
-    const world = await createDemoWorld(admin);
-    const app = await admin('POST', '/admin/applications', { name: 'Bench App', owner_id: world.user.id });
-    const authorization = `Bot ${app.body.bot_token}`;
-    const commandsPath = `/api/v10/applications/${app.body.id}/commands`;
-    const put = await fetch(`${stack.apiUrl}${commandsPath}`, {
-      method: 'PUT',
-      headers: { Authorization: authorization, 'Content-Type': 'application/json' },
-      body: JSON.stringify(realisticCommands(50)),
-    });
-    if (put.status !== 200) throw new Error(`seeding commands failed: ${put.status} ${await put.text()}`);
+    const world = await createDemoWorld(bench.admin);
+    const { authorization, commandsPath } = await createCommandsApp(stack.apiUrl, bench.admin, world);
 
-    const memory = await spawnGateway(stack, adminToken, 'api-gateway (memory)', {});
+    const memory = await spawnGateway(bench, 'api-gateway (memory)', {});
     gateways.push(memory.gateway);
-    const redis = await spawnGateway(stack, adminToken, 'api-gateway (redis)', {
-      REDIS_URL,
+    const redis = await spawnGateway(bench, 'api-gateway (redis)', {
+      REDIS_URL: serverUrls().redisUrl,
       REDIS_KEY_PREFIX: `bench:${randomBytes(6).toString('hex')}:`,
     });
     gateways.push(redis.gateway);
@@ -123,12 +84,15 @@ async function main() {
     console.log(`GET commands (50 of ~1 KB), concurrency 50, ${SECONDS} s per run after a 3 s warm-up`);
     const results = { memory: [], redis: [] };
     for (let round = 0; round < 3; round++) {
-      results.memory.push(await measure(`${memory.url}${commandsPath}`, { Authorization: authorization }));
-      results.redis.push(await measure(`${redis.url}${commandsPath}`, { Authorization: authorization }));
+      results.memory.push(
+        await measureAfterWarmUp(`${memory.url}${commandsPath}`, { Authorization: authorization }, SECONDS),
+      );
+      results.redis.push(
+        await measureAfterWarmUp(`${redis.url}${commandsPath}`, { Authorization: authorization }, SECONDS),
+      );
     }
-    const median = (runs) => [...runs].sort((a, b) => a.rps - b.rps)[Math.floor(runs.length / 2)];
-    const m = median(results.memory);
-    const r = median(results.redis);
+    const m = medianByRps(results.memory);
+    const r = medianByRps(results.redis);
     const report = {
       date: new Date().toISOString(),
       seconds: SECONDS,
@@ -152,17 +116,11 @@ async function main() {
       );
     }
     console.log(`  throughput ratio Redis/memory (medians): ${report.throughput_ratio}x (goal ≥ 0.9x)`);
-    const outDir = path.join(__dirname, 'results');
-    fs.mkdirSync(outDir, { recursive: true });
-    fs.writeFileSync(path.join(outDir, `limits-${Date.now()}.json`), JSON.stringify(report, null, 2));
+    writeResults('limits', report);
   } finally {
     await Promise.all(gateways.map((g) => g.stop()));
-    await stack.stop();
-    await database.drop();
+    await bench.stop();
   }
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+runBench(main);

@@ -14,87 +14,27 @@
  * Environment: DATABASE_URL (admin URL of PostgreSQL), NATS_URL, BENCH_SECONDS (10),
  * BENCH_CONCURRENCY (16), BENCH_READS (300).
  */
-const fs = require('node:fs');
-const path = require('node:path');
-const { randomBytes } = require('node:crypto');
-const { Client, Pool } = require('pg');
-const { startStack } = require('../infra/src/stack');
-const { createAdminClient, adminExpect } = require('../infra/src/admin-client');
+const { Pool } = require('pg');
+const { adminExpect } = require('../infra/src/admin-client');
 const { createDemoWorld } = require('../infra/src/demo-world');
 const { userAccessToken } = require('../infra/src/user-token');
+const { numberFromEnv } = require('./lib/env');
+const { startBenchStack } = require('./lib/bench-stack');
+const { createApiClient } = require('./lib/api-client');
+const { round, p50p99Ms } = require('./lib/stats');
+const { saturate, timeSequential } = require('./lib/load');
+const { writeResults, runBench } = require('./lib/report');
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
-const READS = Number(process.env.BENCH_READS ?? 300);
+const SECONDS = numberFromEnv('BENCH_SECONDS', 10);
+const CONCURRENCY = numberFromEnv('BENCH_CONCURRENCY', 16);
+const READS = numberFromEnv('BENCH_READS', 300);
 const MEMBERS = 1000;
 const POSTERS = 8;
-const ADMIN_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
-const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 const REDIRECT = 'https://bench.example/callback';
 
-const percentile = (values, p) => {
-  if (values.length === 0) return NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-};
-const round = (n, digits = 1) => +n.toFixed(digits);
-
-async function withAdminDb(run) {
-  const client = new Client({ connectionString: ADMIN_URL });
-  await client.connect();
-  try {
-    return await run(client);
-  } finally {
-    await client.end();
-  }
-}
-
-/** Runs `job(i)` with `concurrency` in flight for `seconds`; counts successes and errors. */
-async function saturate(concurrency, seconds, job) {
-  const end = performance.now() + seconds * 1000;
-  let ok = 0;
-  let errors = 0;
-  let n = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (performance.now() < end) {
-        if (await job(n++)) ok += 1;
-        else errors += 1;
-      }
-    }),
-  );
-  return { perSecond: Math.round(ok / ((performance.now() - started) / 1000)), ok, errors };
-}
-
-/** `count` sequential runs of `job`: p50 / p99 in ms. */
-async function latencies(count, job) {
-  const times = [];
-  for (let i = 0; i < count; i++) {
-    const t = performance.now();
-    await job();
-    times.push(performance.now() - t);
-  }
-  return { p50Ms: round(percentile(times, 50)), p99Ms: round(percentile(times, 99)) };
-}
-
 async function main() {
-  const suffix = randomBytes(4).toString('hex');
-  const database = `acs_bench_lobby_${suffix}`;
-  await withAdminDb((c) => c.query(`CREATE DATABASE ${database}`));
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${database}`;
-  const adminToken = randomBytes(24).toString('base64url');
-  const stack = await startStack({
-    databaseUrl: url.toString(),
-    natsUrl: NATS_URL,
-    adminToken,
-    ports: 'free',
-    logMode: 'quiet',
-    events: { stream: `ACS_EVENTS_B${suffix}`, subjectPrefix: `acsb${suffix}` },
+  const bench = await startBenchStack('lobby', {
     env: {
-      ...process.env,
-      LOG_LEVEL: 'warn',
       INVALID_REQUEST_LIMIT: '0',
       // The development limits (100 per 2 h) and the per-route window would cap the run itself.
       LOBBY_RATE_LIMIT: '0',
@@ -103,18 +43,10 @@ async function main() {
       RATE_LIMIT_GLOBAL_PER_SECOND: '0',
     },
   });
-  const pool = new Pool({ connectionString: url.toString(), max: CONCURRENCY + 2 });
+  const { stack, admin } = bench;
+  const pool = new Pool({ connectionString: bench.databaseUrl, max: CONCURRENCY + 2 });
   try {
-    const admin = createAdminClient(stack.apiUrl, adminToken);
-    const api = async (method, route, token, body) => {
-      const response = await fetch(`${stack.apiUrl}/api/v10${route}`, {
-        method,
-        headers: { Authorization: token, ...(body ? { 'Content-Type': 'application/json' } : {}) },
-        body: body ? JSON.stringify(body) : undefined,
-      });
-      const text = await response.text();
-      return { status: response.status, body: text ? JSON.parse(text) : null };
-    };
+    const api = createApiClient(stack.apiUrl);
     const world = await createDemoWorld(admin);
     const app = world.application;
     await adminExpect(admin, 200, 'PATCH', `/admin/applications/${app.id}`, { redirect_uris: [REDIRECT] });
@@ -155,10 +87,12 @@ async function main() {
       });
       return answer.status === 201;
     });
-    const history = await latencies(READS, async () => {
-      const answer = await api('GET', `/lobbies/${lobbyId}/messages?limit=200`, posters[0].token);
-      if (answer.status !== 200 || answer.body.length !== 200) throw new Error(`history: ${answer.status}`);
-    });
+    const history = p50p99Ms(
+      await timeSequential(READS, async () => {
+        const answer = await api('GET', `/lobbies/${lobbyId}/messages?limit=200`, posters[0].token);
+        if (answer.status !== 200 || answer.body.length !== 200) throw new Error(`history: ${answer.status}`);
+      }),
+    );
 
     // Baseline: the same JSON into a plain table, the same reads.
     const sample = (await api('GET', `/lobbies/${lobbyId}/messages?limit=1`, posters[0].token)).body[0];
@@ -178,8 +112,12 @@ async function main() {
         );
     for (let i = 0; i < 50; i++) await insert(i);
     const pgInserts = await saturate(CONCURRENCY, SECONDS, insert);
-    const pgHistory = await latencies(READS, () =>
-      pool.query('SELECT body FROM bench_message WHERE lobby_id = $1 ORDER BY id DESC LIMIT 200', [lobbyId]),
+    const pgHistory = p50p99Ms(
+      await timeSequential(READS, () =>
+        pool.query('SELECT body FROM bench_message WHERE lobby_id = $1 ORDER BY id DESC LIMIT 200', [
+          lobbyId,
+        ]),
+      ),
     );
 
     const report = {
@@ -204,21 +142,11 @@ async function main() {
       `  GET limit=200   p50 ${history.p50Ms} ms p99 ${history.p99Ms} ms | pg SELECT p50 ${pgHistory.p50Ms} ms` +
         ` p99 ${pgHistory.p99Ms} ms → p99 ratio ${report.ratios.historyP99VsSelectP99}`,
     );
-    const dir = path.join(__dirname, 'results');
-    fs.mkdirSync(dir, { recursive: true });
-    fs.writeFileSync(path.join(dir, `lobby-${Date.now()}.json`), `${JSON.stringify(report, null, 2)}\n`);
+    writeResults('lobby', report);
   } finally {
     await pool.end();
-    await stack.stop();
-    await withAdminDb((c) => c.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`));
-    const { connect } = require('nats');
-    const nats = await connect({ servers: NATS_URL });
-    await (await nats.jetstreamManager()).streams.delete(`ACS_EVENTS_B${suffix}`).catch(() => undefined);
-    await nats.close();
+    await bench.stop();
   }
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+runBench(main);

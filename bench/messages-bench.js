@@ -14,111 +14,41 @@
  * Environment: DATABASE_URL (admin URL of PostgreSQL), NATS_URL, BENCH_SECONDS (5),
  * BENCH_RATE (50), BENCH_CONCURRENCY (16), BENCH_READS (200), BENCH_HISTORY (100000).
  */
-const fs = require('node:fs');
 const path = require('node:path');
-const { fork } = require('node:child_process');
-const { randomBytes } = require('node:crypto');
 const { Pool } = require('pg');
-const { startStack } = require('../infra/src/stack');
-const { createAdminClient, adminExpect } = require('../infra/src/admin-client');
+const { adminExpect } = require('../infra/src/admin-client');
 const { createDemoWorld } = require('../infra/src/demo-world');
-const { createBenchDatabase } = require('./bench-database');
+const { numberFromEnv } = require('./lib/env');
+const { startBenchStack } = require('./lib/bench-stack');
+const { startBaselineProcess } = require('./lib/baseline-process');
+const { round, p50p99Ms } = require('./lib/stats');
+const { timePaced, saturate, timeSequential } = require('./lib/load');
+const { writeResults, runBench } = require('./lib/report');
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
-const RATE = Number(process.env.BENCH_RATE ?? 50);
-const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
-const READS = Number(process.env.BENCH_READS ?? 200);
-const HISTORY = Number(process.env.BENCH_HISTORY ?? 100_000);
-const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+const SECONDS = numberFromEnv('BENCH_SECONDS', 5);
+const RATE = numberFromEnv('BENCH_RATE', 50);
+const CONCURRENCY = numberFromEnv('BENCH_CONCURRENCY', 16);
+const READS = numberFromEnv('BENCH_READS', 200);
+const HISTORY = numberFromEnv('BENCH_HISTORY', 100_000);
 
-const percentile = (values, p) => {
-  if (values.length === 0) return NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-};
-const round = (n, digits = 1) => +n.toFixed(digits);
-
-/** One request every 1000/rate ms for `seconds` (open loop: a slow answer does not delay the next send). */
+/** `job(i)` at `rate`/s for `seconds` (open loop): p50 / p99 of the successes, failures counted. */
 async function paced(rate, seconds, job) {
-  const times = [];
-  let errors = 0;
-  const pending = [];
-  const start = performance.now();
-  for (let i = 0; i < rate * seconds; i++) {
-    const due = start + (i * 1000) / rate;
-    const wait = due - performance.now();
-    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-    pending.push(
-      (async () => {
-        const t = performance.now();
-        if (await job(i)) times.push(performance.now() - t);
-        else errors += 1;
-      })(),
-    );
-  }
-  await Promise.all(pending);
-  return { p50Ms: round(percentile(times, 50)), p99Ms: round(percentile(times, 99)), errors };
+  const { latencies, failures } = await timePaced(rate, seconds, job);
+  return { ...p50p99Ms(latencies), errors: failures };
 }
 
-/** Runs `job(i)` with `concurrency` in flight for `seconds`; counts successes and errors. */
-async function saturate(concurrency, seconds, job) {
-  const end = performance.now() + seconds * 1000;
-  let ok = 0;
-  let errors = 0;
-  let n = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (performance.now() < end) {
-        if (await job(n++)) ok += 1;
-        else errors += 1;
-      }
+/** `count` sequential runs of `job` (each must succeed): p50 / p99 in ms. */
+async function latencies(count, job) {
+  return p50p99Ms(
+    await timeSequential(count, async () => {
+      if (!(await job())) throw new Error('a history read failed');
     }),
   );
-  return { perSecond: Math.round(ok / ((performance.now() - started) / 1000)), ok, errors };
-}
-
-/** `count` sequential runs of `job`: p50 / p99 in ms. */
-async function latencies(count, job) {
-  const times = [];
-  for (let i = 0; i < count; i++) {
-    const t = performance.now();
-    if (!(await job())) throw new Error('a history read failed');
-    times.push(performance.now() - t);
-  }
-  return { p50Ms: round(percentile(times, 50)), p99Ms: round(percentile(times, 99)) };
-}
-
-/** The baseline server, in a process of its own; resolves with its URL and `stop()`. */
-function startBaseline(databaseUrl) {
-  const child = fork(path.join(__dirname, 'messages-baseline-server.js'), [], {
-    env: { ...process.env, DATABASE_URL: databaseUrl },
-  });
-  return new Promise((resolve, reject) => {
-    child.once('error', reject);
-    child.once('message', ({ port }) =>
-      resolve({
-        url: `http://127.0.0.1:${port}`,
-        stop: () => new Promise((done) => (child.once('exit', done), child.kill('SIGTERM'))),
-      }),
-    );
-  });
 }
 
 async function main() {
-  const suffix = randomBytes(4).toString('hex');
-  const database = await createBenchDatabase('messages');
-  const adminToken = randomBytes(24).toString('base64url');
-  const stack = await startStack({
-    databaseUrl: database.url,
-    natsUrl: NATS_URL,
-    adminToken,
-    ports: 'free',
-    logMode: 'quiet',
-    events: { stream: `ACS_EVENTS_B${suffix}`, subjectPrefix: `acsb${suffix}` },
+  const bench = await startBenchStack('messages', {
     env: {
-      ...process.env,
-      LOG_LEVEL: 'warn',
       INVALID_REQUEST_LIMIT: '0',
       RATE_LIMIT_ROUTE_LIMIT: '0',
       RATE_LIMIT_GLOBAL_PER_SECOND: '0',
@@ -126,15 +56,18 @@ async function main() {
       REQUEST_DEADLINE_MS: '120000',
     },
   });
-  const pool = new Pool({ connectionString: database.url, max: 4 });
+  const { stack, admin } = bench;
+  const pool = new Pool({ connectionString: bench.databaseUrl, max: 4 });
   let baseline;
   try {
     await pool.query(
       'CREATE TABLE public.bench_message (id bigserial PRIMARY KEY, channel_id bigint NOT NULL, body jsonb NOT NULL)',
     );
     await pool.query('CREATE INDEX ON public.bench_message (channel_id, id)');
-    baseline = await startBaseline(database.url);
-    const admin = createAdminClient(stack.apiUrl, adminToken);
+    baseline = await startBaselineProcess(
+      path.join(__dirname, 'messages-baseline-server.js'),
+      bench.databaseUrl,
+    );
     const world = await createDemoWorld(admin);
     const bot = `Bot ${world.application.botToken}`;
     const channels = [world.channel.id];
@@ -156,7 +89,7 @@ async function main() {
       return response.status === 200;
     };
     const baseSend = (channelId) => async (i) => {
-      const response = await fetch(`${baseline.url}/channels/${channelId}/messages`, {
+      const response = await fetch(`${baseline.origin}/channels/${channelId}/messages`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json' },
         body: body(i),
@@ -212,7 +145,7 @@ async function main() {
     const readAcs = read(`${stack.apiUrl}/api/v10/channels/${history.id}/messages?limit=100`, {
       Authorization: bot,
     });
-    const readBase = read(`${baseline.url}/channels/${history.id}/messages?limit=100`, {});
+    const readBase = read(`${baseline.origin}/channels/${history.id}/messages?limit=100`, {});
     await latencies(20, readAcs);
     await latencies(20, readBase);
     const historyAcs = await latencies(READS, readAcs);
@@ -248,22 +181,12 @@ async function main() {
       `  history limit=100 of ${HISTORY}  p50 ${historyAcs.p50Ms} ms p99 ${historyAcs.p99Ms} ms` +
         ` | Express+pg p50 ${historyBase.p50Ms} ms p99 ${historyBase.p99Ms} ms → p99 ratio ${report.ratios.historyP99}`,
     );
-    const dir = path.join(__dirname, 'results');
-    fs.mkdirSync(dir, { recursive: true });
-    fs.writeFileSync(path.join(dir, `messages-${Date.now()}.json`), `${JSON.stringify(report, null, 2)}\n`);
+    writeResults('messages', report);
   } finally {
     await baseline?.stop();
     await pool.end();
-    await stack.stop();
-    await database.drop();
-    const { connect } = require('nats');
-    const nats = await connect({ servers: NATS_URL });
-    await (await nats.jetstreamManager()).streams.delete(`ACS_EVENTS_B${suffix}`).catch(() => undefined);
-    await nats.close();
+    await bench.stop();
   }
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+runBench(main);

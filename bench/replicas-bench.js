@@ -27,20 +27,19 @@
  * Environment: DATABASE_URL (admin URL of PostgreSQL, default local), NATS_URL, REDIS_URL
  * (default redis://127.0.0.1:6379), BENCH_SECONDS.
  */
-const { randomBytes } = require('node:crypto');
 const { spawn } = require('node:child_process');
-const path = require('node:path');
-const fs = require('node:fs');
 const os = require('node:os');
-const { Client } = require('pg');
-const { startStack } = require('../infra/src/stack');
-const { createAdminClient } = require('../infra/src/admin-client');
 const { createDemoWorld } = require('../infra/src/demo-world');
-const { realisticCommands } = require('./realistic-commands');
-const { createBenchDatabase } = require('./bench-database');
-const { cpuMsOf, pidsNamed, snapshot, cpuBetween } = require('./process-cpu');
+const { numberFromEnv } = require('./lib/env');
+const { startBenchStack, UNREACHED_LIMITS } = require('./lib/bench-stack');
+const { connectAdminClient, postgresBackendsOf } = require('./lib/database');
+const { createCommandsApp } = require('./lib/bench-world');
+const { cpuMsOf, pidsNamed, snapshot, cpuBetween } = require('./lib/process-cpu');
+const { medianByRps } = require('./lib/stats');
+const { sleep } = require('./lib/load');
+const { writeResults, runBench } = require('./lib/report');
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const SECONDS = numberFromEnv('BENCH_SECONDS', 10);
 const WORKLOADS = (process.env.BENCH_WORKLOADS ?? 'read,write').split(',');
 /** The commands the writes edit: one URL each, autocannon's connections spread over them. */
 const EDITED_COMMANDS = 10;
@@ -55,82 +54,27 @@ const WRITE_ARGS = [
   '-I',
 ];
 const CONNECTIONS = 50;
-const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-/** Counted on every request, never reached. */
-const LIMITS = {
-  RATE_LIMIT_GLOBAL_PER_SECOND: '1000000000',
-  RATE_LIMIT_ROUTE_LIMIT: '1000000000',
-  RATE_LIMIT_WEBHOOK_LIMIT: '0',
-  RATE_LIMIT_WORK_PER_SECOND: '0',
-  INVALID_REQUEST_LIMIT: '1000000000',
-};
 const AUTOCANNON = require.resolve('autocannon/autocannon.js');
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /** A stack of `replicas` on a database of its own, seeded with the demo world and the bench app. */
 async function startSeededStack(replicas) {
-  const suffix = randomBytes(4).toString('hex');
-  const database = await createBenchDatabase(`replicas${replicas}`);
-  const adminToken = `bench-${randomBytes(12).toString('hex')}-admin-token`;
-  const events = { stream: `ACS_EVENTS_R${suffix}`, subjectPrefix: `acsr${suffix}` };
-  let stack;
+  const bench = await startBenchStack(`replicas${replicas}`, {
+    replicas,
+    redis: true,
+    env: UNREACHED_LIMITS,
+  });
   try {
-    stack = await startStack({
-      databaseUrl: database.url,
-      natsUrl: NATS_URL,
-      adminToken,
-      ports: 'free',
-      logMode: 'quiet',
-      replicas,
-      events,
-      env: {
-        ...process.env,
-        LOG_LEVEL: 'warn',
-        REDIS_URL,
-        REDIS_KEY_PREFIX: `bench:${suffix}:`,
-        ...LIMITS,
-      },
-    });
+    return { ...bench, ...(await seed(bench)) };
   } catch (error) {
-    await database.drop();
-    throw error;
-  }
-  const stop = async () => {
-    await stack.stop();
-    await database.drop();
-    const { connect } = require('nats');
-    const nats = await connect({ servers: NATS_URL });
-    await (await nats.jetstreamManager()).streams.delete(events.stream).catch(() => undefined);
-    await nats.close();
-  };
-  try {
-    return {
-      stack,
-      stop,
-      ...(await seed(stack, adminToken)),
-      databaseName: new URL(database.url).pathname.slice(1),
-    };
-  } catch (error) {
-    await stop();
+    await bench.stop();
     throw error;
   }
 }
 
 /** The demo world and an app holding 50 global commands of ~1 KB; checks every api-gateway answers. */
-async function seed(stack, adminToken) {
-  const admin = createAdminClient(stack.apiUrl, adminToken);
+async function seed({ stack, admin }) {
   const world = await createDemoWorld(admin);
-  const app = await admin('POST', '/admin/applications', { name: 'Bench App', owner_id: world.user.id });
-  const authorization = `Bot ${app.body.bot_token}`;
-  const commandsPath = `/api/v10/applications/${app.body.id}/commands`;
-  const put = await fetch(`${stack.apiUrl}${commandsPath}`, {
-    method: 'PUT',
-    headers: { Authorization: authorization, 'Content-Type': 'application/json' },
-    body: JSON.stringify(realisticCommands(50)),
-  });
-  if (put.status !== 200) throw new Error(`seeding commands failed: ${put.status} ${await put.text()}`);
-  const commandIds = (await put.json()).map((command) => command.id);
+  const { authorization, commandsPath, commandIds } = await createCommandsApp(stack.apiUrl, admin, world);
   // Every api-gateway answers (through the entry point, each in turn).
   for (const url of stack.replicaApiUrls) {
     const answer = await fetch(`${url}${commandsPath}`, { headers: { Authorization: authorization } });
@@ -146,12 +90,6 @@ async function seed(stack, adminToken) {
     if (edit.status !== 200) throw new Error(`${url} answered a PATCH ${edit.status} ${await edit.text()}`);
   }
   return { authorization, commandsPath, commandIds };
-}
-
-/** Pids of the PostgreSQL backends connected to `databaseName`. */
-async function backendsOf(pg, databaseName) {
-  const { rows } = await pg.query('SELECT pid FROM pg_stat_activity WHERE datname = $1', [databaseName]);
-  return rows.map((r) => Number(r.pid));
 }
 
 /**
@@ -202,10 +140,7 @@ function runAutocannon(urls, authorization, seconds, groups, extraArgs = []) {
 
 async function main() {
   console.log(`${os.cpus().length} CPUs (${os.cpus()[0]?.model}); ${SECONDS} s per run after a 3 s warm-up`);
-  const pg = new Client({
-    connectionString: process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres',
-  });
-  await pg.connect();
+  const pg = await connectAdminClient();
   const stacks = [];
   try {
     const one = await startSeededStack(1);
@@ -220,7 +155,7 @@ async function main() {
       'this process (entry point)': [process.pid],
       'api-gateway(s)': pids(s, isGateway),
       'other ACS services': pids(s, (n) => !isGateway(n)),
-      'PostgreSQL backends': [], // filled per run (backendsOf)
+      'PostgreSQL backends': [], // filled per run (postgresBackendsOf)
       'Redis (whole server)': redisPids,
       'the idle stack': pids(idle, () => true),
     });
@@ -245,7 +180,7 @@ async function main() {
         const args = c.workload === 'write' ? WRITE_ARGS : [];
         await runAutocannon(urls, c.s.authorization, 3, {}, args); // warm-up
         const groups = groupsOf(c.s, c.idle);
-        groups['PostgreSQL backends'] = await backendsOf(pg, c.s.databaseName);
+        groups['PostgreSQL backends'] = await postgresBackendsOf(pg, c.s.databaseName);
         const { result, cpu } = await runAutocannon(urls, c.s.authorization, SECONDS, groups, args);
         const cores = Object.fromEntries(
           Object.entries(cpu.used).map(([name, ms]) => [name, +(ms / cpu.wallMs).toFixed(2)]),
@@ -262,8 +197,7 @@ async function main() {
       }
     }
 
-    const median = (list) => [...list].sort((a, b) => a.rps - b.rps)[Math.floor(list.length / 2)];
-    const medians = Object.fromEntries(Object.entries(runs).map(([name, list]) => [name, median(list)]));
+    const medians = Object.fromEntries(Object.entries(runs).map(([name, list]) => [name, medianByRps(list)]));
     const report = {
       date: new Date().toISOString(),
       cpus: os.cpus().length,
@@ -310,19 +244,11 @@ async function main() {
           `entry point, ${report.ratios[workload].direct}x direct`,
       );
     }
-    const outDir = path.join(__dirname, 'results');
-    fs.mkdirSync(outDir, { recursive: true });
-    fs.writeFileSync(
-      path.join(outDir, `replicas-${Date.now()}.json`),
-      `${JSON.stringify(report, null, 2)}\n`,
-    );
+    writeResults('replicas', report);
   } finally {
     await pg.end();
     for (const s of stacks.reverse()) await s.stop();
   }
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+runBench(main);

@@ -80,4 +80,15 @@ function cpuBetween(before, after) {
   return { wallMs: after.at - before.at, used };
 }
 
-module.exports = { cpuMsOf, pidsNamed, snapshot, cpuBetween, TICKS_PER_SECOND };
+/**
+ * The stack's processes as groups of `snapshot`, by name (the replicas of one name summed).
+ * @param {{ processes: { name: string, pid?: number }[] }} stack
+ * @returns {Record<string, number[]>}
+ */
+function stackProcessGroups(stack) {
+  const groups = {};
+  for (const p of stack.processes) groups[p.name] = [...(groups[p.name] ?? []), p.pid ?? 0];
+  return groups;
+}
+
+module.exports = { cpuMsOf, pidsNamed, snapshot, cpuBetween, stackProcessGroups, TICKS_PER_SECOND };
