@@ -90,6 +90,17 @@ const COMMAND: FieldSpec = {
   type: true,
 };
 
+/** Modify Guild Member: ACS keeps no server mute, deafen, voice move or member flags. */
+const MODIFY_MEMBER: FieldSpec = {
+  nick: true,
+  roles: true,
+  communication_disabled_until: true,
+  mute: 'not-modelled',
+  deaf: 'not-modelled',
+  channel_id: 'not-modelled',
+  flags: 'not-modelled',
+};
+
 const WEBHOOK = '/webhooks/:webhook_id/:webhook_token';
 
 /** What a route's body is: one known object, or an array of them (`[spec]`). */
@@ -108,4 +119,5 @@ export const KNOWN_BODY_FIELDS: Readonly<Record<string, BodySpec>> = {
   'PATCH /applications/:application_id/commands/:command_id': COMMAND,
   'POST /applications/:application_id/guilds/:guild_id/commands': COMMAND,
   'PATCH /applications/:application_id/guilds/:guild_id/commands/:command_id': COMMAND,
+  'PATCH /guilds/:guild_id/members/:user_id': MODIFY_MEMBER,
 };

@@ -116,6 +116,18 @@ describe('findBodyWarnings', () => {
     ).toEqual(['field "[0].default_permission" accepted but not modelled', 'unknown field "[0].x" ignored']);
   });
 
+  it("names the Modify Guild Member fields ACS keeps no state for (a bot's mute or voice move)", () => {
+    const modifyMember = KNOWN_BODY_FIELDS['PATCH /guilds/:guild_id/members/:user_id']!;
+    expect(
+      findBodyWarnings(modifyMember, {
+        communication_disabled_until: null,
+        nick: 'x',
+        mute: true,
+        channel_id: '1',
+      }),
+    ).toEqual(['field "mute" accepted but not modelled', 'field "channel_id" accepted but not modelled']);
+  });
+
   it('keeps what a client names printable, short and bounded in number and length', () => {
     const body = Object.fromEntries(
       Array.from({ length: 50 }, (_, i) => [`f${i}\u0000é"${'x'.repeat(100)}`, i]),
