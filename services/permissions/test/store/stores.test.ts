@@ -401,7 +401,14 @@ describe('PermissionContextStore with checkPermissions', () => {
       guildId,
       ownerId: OWNER,
       everyonePermissions: DEFAULT_EVERYONE_PERMISSIONS,
-      member: { userId: USER, roleIds: [managers.id], rolePermissions: [P.MANAGE_GUILD | P.MANAGE_ROLES] },
+      member: {
+        userId: USER,
+        roleIds: [managers.id],
+        rolePermissions: [P.MANAGE_GUILD | P.MANAGE_ROLES],
+        communicationDisabledUntil: null,
+      },
+      // The database's clock, which a timeout is compared with.
+      now: expect.any(Date),
     });
     expect(checkPermissions(context, P.MANAGE_GUILD).allowed).toBe(true);
 
