@@ -1,7 +1,8 @@
 import { FormErrors, readString } from '@acs/validation';
-import { MAX_NICK_LENGTH, MAX_ROLES_PER_GUILD } from './limits';
+import { MAX_NICK_LENGTH } from './limits';
 import { ErrorCode } from './validation/error-codes';
-import { describeValue, getField, readList, readModel, readSnowflake } from './validation/read-value';
+import { readRoleIds } from './validate-put-member';
+import { describeValue, getField, readModel } from './validation/read-value';
 
 /**
  * A valid Modify Guild Member body (D:resources/guild.mdx §Modify Guild Member): each
@@ -65,17 +66,8 @@ export function validateModifyMember(body: unknown): ModifyMemberInput {
   const rawRoles = getField(object, 'roles');
   if (rawRoles === null) input.roles = [];
   else if (rawRoles !== undefined) {
-    const list = readList(rawRoles, errors, ['roles']);
-    if (list && list.length > MAX_ROLES_PER_GUILD) {
-      errors.add(
-        ['roles'],
-        ErrorCode.BASE_TYPE_MAX_LENGTH,
-        `Must be ${MAX_ROLES_PER_GUILD} or fewer in length.`,
-      );
-    } else if (list) {
-      const roles = list.map((item, index) => readSnowflake(item, errors, ['roles', index]));
-      input.roles = roles.filter((id): id is string => id !== undefined);
-    }
+    const roles = readRoleIds(rawRoles, errors);
+    if (roles) input.roles = roles;
   }
 
   const rawUntil = getField(object, 'communication_disabled_until');

@@ -23,19 +23,7 @@ export function validatePutMember(body: unknown): PutMemberInput {
   const input: PutMemberInput = {};
 
   const rawRoles = getField(object, 'roles');
-  if (rawRoles !== undefined && rawRoles !== null) {
-    const list = readList(rawRoles, errors, ['roles']);
-    if (list && list.length > MAX_ROLES_PER_GUILD) {
-      errors.add(
-        ['roles'],
-        ErrorCode.BASE_TYPE_MAX_LENGTH,
-        `Must be ${MAX_ROLES_PER_GUILD} or fewer in length.`,
-      );
-    } else if (list) {
-      const roles = list.map((item, index) => readSnowflake(item, errors, ['roles', index]));
-      input.roles = roles.filter((id): id is string => id !== undefined);
-    }
-  }
+  if (rawRoles !== undefined && rawRoles !== null) input.roles = readRoleIds(rawRoles, errors);
 
   const rawNick = getField(object, 'nick');
   if (rawNick === null) input.nick = null;
@@ -73,4 +61,23 @@ export function resolveMemberRoles(
   if (errors.count > 0) throw errors.toError();
   for (const [roleId, botId] of guildRoles) if (botId === userId) resolved.add(roleId);
   return [...resolved];
+}
+
+/**
+ * A member's `roles`: a list of at most MAX_ROLES_PER_GUILD role ids, each error at its
+ * index; undefined when the list itself is refused.
+ */
+export function readRoleIds(raw: unknown, errors: FormErrors): string[] | undefined {
+  const list = readList(raw, errors, ['roles']);
+  if (!list) return undefined;
+  if (list.length > MAX_ROLES_PER_GUILD) {
+    errors.add(
+      ['roles'],
+      ErrorCode.BASE_TYPE_MAX_LENGTH,
+      `Must be ${MAX_ROLES_PER_GUILD} or fewer in length.`,
+    );
+    return undefined;
+  }
+  const roles = list.map((item, index) => readSnowflake(item, errors, ['roles', index]));
+  return roles.filter((id): id is string => id !== undefined);
 }
