@@ -38,6 +38,17 @@ export function append(parent: Node, children: Child[]): void {
   }
 }
 
+let fieldIds = 0;
+
+/** A form's row: `control` named by its `label` (a page-unique id ties them together). */
+export function formRow(
+  label: string,
+  control: HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement,
+): HTMLElement {
+  control.id ||= `row-field-${++fieldIds}`;
+  return h('div', { class: 'form-row' }, h('label', { for: control.id }, label), control);
+}
+
 /** Replaces every child of `parent`. */
 export function replaceChildren(parent: Element, ...children: Child[]): void {
   parent.replaceChildren();

@@ -1,5 +1,5 @@
 import { call, describeError } from './api';
-import { h, replaceChildren } from './dom';
+import { formRow, h, replaceChildren } from './dom';
 
 /*
  * The inspector's "Faults" view: the test control of the admin API
@@ -8,8 +8,6 @@ import { h, replaceChildren } from './dom';
  * for; the "Requests" view marks each call a fault answered. The form sends what was typed
  * and shows the admin API's own validation errors: no browser-side rule in front of it.
  */
-
-let ids = 0;
 
 /** A number when the text is one, else the text as typed (the admin API says what is wrong). */
 function numberOrText(text: string): number | string {
@@ -34,11 +32,6 @@ export class FaultsView {
     /** Reads the list again (after a change). */
     private readonly reload: () => void,
   ) {
-    const field = (label: string, control: HTMLInputElement | HTMLTextAreaElement) => {
-      const id = `fault-field-${++ids}`;
-      control.id = id;
-      return h('div', { class: 'form-row' }, h('label', { for: id }, label), control);
-    };
     this.route = h('input', {
       type: 'text',
       autocomplete: 'off',
@@ -58,11 +51,11 @@ export class FaultsView {
         { class: 'hint' },
         "Answer the app's next matching REST calls with an error (route: METHOD /path, * for any segment).",
       ),
-      field('Route', this.route),
-      field('Status', this.status),
-      field('Times', this.times),
-      field('Delay (ms)', this.delay),
-      field('Body (JSON, optional)', this.body),
+      formRow('Route', this.route),
+      formRow('Status', this.status),
+      formRow('Times', this.times),
+      formRow('Delay (ms)', this.delay),
+      formRow('Body (JSON, optional)', this.body),
       this.problem,
       this.done,
       h('div', { class: 'modal-actions' }, inject),

@@ -1,4 +1,4 @@
-import { h, replaceChildren, type Child } from './dom';
+import { formRow, h, replaceChildren, type Child } from './dom';
 
 /** One field of a form dialog: a text input, a select or a checkbox, named by its label. */
 export type FormField =
@@ -45,7 +45,7 @@ export function formDialog(options: {
           })
         : h('select', { id }, ...field.options.map((o) => h('option', { value: o.value }, o.label)));
     controls.set(field.name, control);
-    return h('div', { class: 'form-row' }, h('label', { for: id }, field.label), control);
+    return formRow(field.label, control);
   });
   const problem = h('p', { class: 'error', role: 'alert' });
   const submitButton = h('button', { type: 'submit', class: 'button primary' }, options.submitLabel);

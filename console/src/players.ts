@@ -1,5 +1,5 @@
 import { call, describeError } from './api';
-import { h, replaceChildren } from './dom';
+import { formRow, h, replaceChildren } from './dom';
 
 /*
  * The inspector's "Players" view: an application's game players without a chat account
@@ -18,16 +18,8 @@ interface Player {
   token: string;
 }
 
-let ids = 0;
-
 function userName(user: any): string {
   return String(user?.global_name ?? user?.username ?? user?.id ?? '?');
-}
-
-function labelled(label: string, control: HTMLInputElement | HTMLSelectElement): HTMLElement {
-  const id = `player-field-${++ids}`;
-  control.id = id;
-  return h('div', { class: 'form-row' }, h('label', { for: id }, label), control);
 }
 
 /** One lobby: its members and messages, and a form to post in it as one of its players. */
@@ -53,8 +45,8 @@ class LobbyPanel {
     const form = h(
       'form',
       { class: 'lobby-post', 'aria-label': `Post in lobby ${secret}`, novalidate: true },
-      labelled('Post as', this.author),
-      labelled(`Message lobby ${secret}`, this.text),
+      formRow('Post as', this.author),
+      formRow(`Message lobby ${secret}`, this.text),
       this.problem,
       h('div', { class: 'modal-actions' }, h('button', { type: 'submit', class: 'button primary' }, 'Post')),
     );
@@ -183,8 +175,8 @@ export class PlayersView {
       'form',
       { class: 'player-form', 'aria-label': 'New player', novalidate: true },
       h('p', { class: 'hint' }, 'A game player without a chat account (a provisional account of this app).'),
-      labelled('External user id', this.externalId),
-      labelled('Display name (optional)', this.displayName),
+      formRow('External user id', this.externalId),
+      formRow('Display name (optional)', this.displayName),
       h(
         'div',
         { class: 'modal-actions' },
@@ -198,8 +190,8 @@ export class PlayersView {
     const join = h(
       'form',
       { class: 'player-form', 'aria-label': 'Join a lobby', novalidate: true },
-      labelled('Player', this.joiner),
-      labelled('Lobby secret', this.secret),
+      formRow('Player', this.joiner),
+      formRow('Lobby secret', this.secret),
       h(
         'div',
         { class: 'modal-actions' },
